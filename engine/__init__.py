@@ -1,0 +1,32 @@
+"""Seven Card Stud Hi-Lo, eight or better: the rules, pure and deterministic.
+
+Standard library only: no I/O, no asyncio, no platform. See :class:`Hand`.
+"""
+
+from .cards import ALL_CARDS, Card, Deck, parse_cards
+from .dealing import CardSource, DeckDealer, ScriptedDealer
+from .errors import (
+    CardError,
+    DeckError,
+    DuplicateCardError,
+    EngineError,
+    HandFileError,
+    HandOverError,
+    IllegalActionError,
+    NotYourTurnError,
+    SetupError,
+    StakesError,
+)
+from .evaluate import HighHand, LowHand, best_high, best_low, high_value, low_value
+from .events import Action, Event
+from .game import Hand
+from .handfile import HandFile, ReplayError, hand_file_of, replay, result_of
+from .stakes import Options, ShortAllIn, Stakes
+
+__all__ = [
+    "ALL_CARDS", "Action", "Card", "CardError", "CardSource", "Deck", "DeckDealer", "DeckError",
+    "DuplicateCardError", "EngineError", "Event", "Hand", "HandFile", "HandFileError", "HandOverError",
+    "HighHand", "IllegalActionError", "LowHand", "NotYourTurnError", "Options", "ReplayError",
+    "ScriptedDealer", "SetupError", "ShortAllIn", "Stakes", "StakesError", "best_high", "best_low", "hand_file_of",
+    "high_value", "low_value", "parse_cards", "replay", "result_of",
+]

@@ -1,0 +1,136 @@
+"""What happened in a hand, in order: the engine's output for the bot to render and store.
+
+Every state change appends one event to :attr:`engine.game.Hand.events`. Events
+hold seats (0 = first seat to the dealer's left); the hand knows the names.
+Down cards travel in :class:`CardDealt` events with ``face_up=False``: a renderer
+must show them only to their owner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .cards import Card
+from .evaluate import HighHand, LowHand
+
+
+class Action(StrEnum):
+    """A player's decision (HAND_FORMAT.md names)."""
+
+    BRING_IN = "bring-in"
+    COMPLETE = "complete"
+    BET = "bet"
+    RAISE = "raise"
+    CALL = "call"
+    CHECK = "check"
+    FOLD = "fold"
+
+    @classmethod
+    def from_str(cls, text: str) -> Action:
+        """Parse ``'call'``, ``'bring-in'`` ... (``'bring_in'`` and ``'bringin'`` too)."""
+        from .errors import IllegalActionError
+
+        name = text.strip().lower().replace("_", "-") if isinstance(text, str) else text
+        if name == "bringin":
+            name = "bring-in"
+        try:
+            return cls(name)
+        except ValueError:
+            raise IllegalActionError(
+                f"unknown action {text!r}: expected one of {', '.join(a.value for a in cls)}"
+            ) from None
+
+
+AGGRESSIVE = frozenset({Action.COMPLETE, Action.BET, Action.RAISE})
+
+
+@dataclass(frozen=True, slots=True)
+class AntePosted:
+    seat: int
+    amount: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StreetBegan:
+    """A street's cards are about to be dealt (3 to 7)."""
+
+    street: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardDealt:
+    seat: int
+    card: Card
+    face_up: bool
+    street: int
+
+
+@dataclass(frozen=True, slots=True)
+class CommunityCardDealt:
+    """Rule 10: one card face up in the middle, everybody's seventh card."""
+
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class BettingBegan:
+    """A betting round opens; ``first`` is the seat to act first."""
+
+    street: int
+    first: int
+
+
+@dataclass(frozen=True, slots=True)
+class ActionTaken:
+    street: int
+    seat: int
+    action: Action
+    amount: int
+    """Chips this action put in."""
+    total: int
+    """The player's chips in front of them this round after it."""
+    all_in: bool
+    legal: tuple[Action, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class UncalledReturned:
+    """Rule 13: chips nobody called go back to their owner."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandShown:
+    """A hand shown at showdown (rule 15 order)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    high: HighHand
+    low: LowHand | None
+
+
+@dataclass(frozen=True, slots=True)
+class PotAwarded:
+    index: int
+    """0 for the main pot, 1.. for side pots."""
+    amount: int
+    eligible: tuple[int, ...]
+    high: tuple[int, ...]
+    low: tuple[int, ...]
+    shares: Mapping[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    stacks: tuple[int, ...]
+
+
+Event = (
+    AntePosted | StreetBegan | CardDealt | CommunityCardDealt | BettingBegan | ActionTaken
+    | UncalledReturned | HandShown | PotAwarded | HandEnded
+)

@@ -1,0 +1,605 @@
+"""The hand state machine: antes, the deal, bring-in, fixed-limit betting, the showdown.
+
+One :class:`Hand` plays one hand of Seven Card Stud Hi-Lo from the antes to the
+last chip (rules 3-20 of RULES.md). It is pure and deterministic: the cards come
+from the :class:`~engine.dealing.CardSource` passed in, the decisions from the
+caller, one at a time, in the style of PokerKit's verify / can / act::
+
+    >>> from engine import Hand, Stakes, ScriptedDealer, parse_cards
+    >>> hand = Hand(stakes=Stakes(), names=["ann", "bob"], stacks=[50, 50],
+    ...             dealer=ScriptedDealer(cards=[parse_cards("Ah 2h 3h 4h 5h 6h 7h"),
+    ...                                          parse_cards("Kc Kd 2c Ks Qs Js 9s")]))
+    >>> hand.actor_name, [a.value for a in hand.legal_actions()]
+    ('bob', ['bring-in', 'complete'])
+    >>> hand.can_fold()
+    False
+    >>> hand.act("bring-in"); hand.act("fold")
+    >>> hand.is_over, hand.stacks
+    (True, [49, 51])
+
+Every change appends an event to :attr:`Hand.events`; :meth:`Hand.to_hand_file`
+writes the hand file of HAND_FORMAT.md and :meth:`Hand.result` the replay result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import Card
+from .dealing import CardSource
+from .errors import EngineError, HandOverError, IllegalActionError, NotYourTurnError, SetupError
+from .evaluate import high_value_of_key, low_value_of_key
+from .events import (
+    AGGRESSIVE,
+    Action,
+    ActionTaken,
+    AntePosted,
+    BettingBegan,
+    CardDealt,
+    CommunityCardDealt,
+    Event,
+    HandEnded,
+    StreetBegan,
+    UncalledReturned,
+)
+from .order import board_key, bring_in_card_key
+from .pots import PotResult
+from .stakes import Options, ShortAllIn, Stakes
+
+MAX_PLAYERS = 8
+DECK_SIZE = 52
+_UP_INDICES = (2, 3, 4, 5)
+_ORDINAL = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}
+_CAP = 4  # rule 6: a bet and three raises
+
+
+class Hand:
+    """One hand of stud hi-lo, from the antes to the split of the last pot."""
+
+    def __init__(
+        self,
+        *,
+        stakes: Stakes,
+        names: Sequence[str],
+        stacks: Sequence[int],
+        dealer: CardSource,
+        options: Options | None = None,
+    ) -> None:
+        _check_players(names, stacks)
+        self.stakes = stakes
+        self.options = options if options is not None else Options()
+        self.names: tuple[str, ...] = tuple(names)
+        self.starting_stacks: tuple[int, ...] = tuple(stacks)
+        self.stacks: list[int] = list(stacks)
+        self.dealer = dealer
+        n = len(names)
+        self.seat_count = n
+        self.cards: list[list[Card]] = [[] for _ in range(n)]
+        self.keys: list[int] = [0] * n
+        self.community: Card | None = None
+        self.folded: list[bool] = [False] * n
+        self.contributed: list[int] = [0] * n
+        self.round_bets: list[int] = [0] * n
+        self.returned: list[int] = [0] * n
+        self.street = 3
+        self.actor: int | None = None
+        self.current_bet = 0
+        self.full_bets = 0
+        self.bring_in_seat: int | None = None
+        self.first_actors: dict[int, int] = {}
+        self.actions: list[Action] = []
+        self.events: list[Event] = []
+        self.pot_results: list[PotResult] = []
+        self.show_order: list[int] = []
+        self.dealt_count = 0
+        self.is_over = False
+        self._pending: list[bool] = [False] * n
+        self._may_raise: list[bool] = [False] * n
+        self._capped = False
+        self._awaiting_bring_in = False
+        self._betting = False
+        self._last_aggressor: int | None = None
+        self._round_first: int | None = None
+        self._legal: tuple[Action, ...] | None = None
+        self._start()
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def actor_name(self) -> str | None:
+        """Name of the player who must act, or None when nobody must."""
+        return None if self.actor is None else self.names[self.actor]
+
+    def can_act(self, seat: int) -> bool:
+        """True if the seat is in the hand and has chips behind (not folded, not all-in)."""
+        return not self.folded[seat] and self.stacks[seat] > 0
+
+    def is_all_in(self, seat: int) -> bool:
+        return not self.folded[seat] and self.stacks[seat] == 0
+
+    @property
+    def live_seats(self) -> list[int]:
+        """Seats still in the hand (not folded), all-in ones included."""
+        return [s for s in range(self.seat_count) if not self.folded[s]]
+
+    @property
+    def limit(self) -> int:
+        """The fixed bet of the current street."""
+        return self.stakes.small_bet if self.street <= 4 else self.stakes.big_bet
+
+    @property
+    def to_call(self) -> int:
+        """Chips the player to act must add to call (0 if nobody must act)."""
+        if self.actor is None:
+            return 0
+        return min(self.current_bet - self.round_bets[self.actor], self.stacks[self.actor])
+
+    @property
+    def pot_total(self) -> int:
+        """Every chip in the middle: previous streets and this round's bets."""
+        return sum(self.contributed)
+
+    def up_cards(self, seat: int) -> list[Card]:
+        """The seat's face-up cards (door, fourth, fifth, sixth)."""
+        cards = self.cards[seat]
+        return [cards[i] for i in _UP_INDICES if i < len(cards)]
+
+    def down_cards(self, seat: int) -> list[Card]:
+        """The seat's face-down cards (first two and seventh): private to that player."""
+        cards = self.cards[seat]
+        return [cards[i] for i in (0, 1, 6) if i < len(cards)]
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The actions the player to act may take now (empty when nobody must act)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def can(self, action: Action | str) -> bool:
+        """True if ``action`` is legal now: :meth:`verify` not raising."""
+        try:
+            self.verify(action)
+        except EngineError:
+            return False
+        return True
+
+    def can_fold(self) -> bool:
+        return Action.FOLD in self.legal_actions()
+
+    def can_check(self) -> bool:
+        return Action.CHECK in self.legal_actions()
+
+    def can_call(self) -> bool:
+        return Action.CALL in self.legal_actions()
+
+    def can_bet(self) -> bool:
+        return Action.BET in self.legal_actions()
+
+    def can_raise(self) -> bool:
+        return Action.RAISE in self.legal_actions()
+
+    def can_complete(self) -> bool:
+        return Action.COMPLETE in self.legal_actions()
+
+    def can_bring_in(self) -> bool:
+        return Action.BRING_IN in self.legal_actions()
+
+    def amount_of(self, action: Action | str) -> int:
+        """Chips ``action`` would put in now (0 for check and fold), capped by the stack."""
+        action = _as_action(action)
+        seat = self.actor
+        if seat is None:
+            return 0
+        stack = self.stacks[seat]
+        if action is Action.BRING_IN:
+            return min(self.stakes.bring_in, stack)
+        if action is Action.CALL:
+            return min(self.current_bet - self.round_bets[seat], stack)
+        if action in (Action.COMPLETE, Action.BET):
+            return min(self.limit - self.round_bets[seat], stack)
+        if action is Action.RAISE:
+            return min(self.current_bet + self.limit - self.round_bets[seat], stack)
+        return 0
+
+    def total_after(self, action: Action | str) -> int:
+        """The player's chips in front of them this round after ``action`` ("raise to 10")."""
+        seat = self.actor
+        return 0 if seat is None else self.round_bets[seat] + self.amount_of(action)
+
+    def verify(self, action: Action | str, *, seat: int | None = None) -> Action:
+        """Raise the precise error if ``action`` (by ``seat``, if given) is not legal now."""
+        parsed = _as_action(action)
+        if self.is_over:
+            raise HandOverError(f"the hand is over: {parsed.value!r} comes too late")
+        actor = self.actor
+        assert actor is not None
+        if seat is not None and seat != actor:
+            who = self.names[seat] if 0 <= seat < self.seat_count else f"seat {seat}"
+            raise NotYourTurnError(
+                f"it is {self.names[actor]}'s turn on {_ORDINAL[self.street]} street, not {who}'s"
+            )
+        legal = self.legal_actions()
+        if parsed not in legal:
+            raise IllegalActionError(
+                f"{self.names[actor]} cannot {parsed.value} on {_ORDINAL[self.street]} street: "
+                f"{self._why_not(parsed)}; legal now: {self.describe_legal()}"
+            )
+        return parsed
+
+    def describe_legal(self) -> str:
+        """The legal actions with their amounts, e.g. ``'call 5, raise to 10, fold'``."""
+        parts = []
+        for a in self.legal_actions():
+            if a in (Action.CHECK, Action.FOLD):
+                parts.append(a.value)
+            elif a in (Action.RAISE, Action.COMPLETE):
+                parts.append(f"{a.value} to {self.total_after(a)}")
+            else:
+                parts.append(f"{a.value} {self.amount_of(a)}")
+        return ", ".join(parts) if parts else "nothing"
+
+    # ----------------------------------------------------------------- acting
+
+    def act(self, action: Action | str, *, seat: int | None = None) -> None:
+        """Take ``action`` for the player to act (``seat``, if given, must be theirs)."""
+        parsed = self.verify(action, seat=seat)
+        actor = self.actor
+        assert actor is not None
+        legal = self.legal_actions()
+        self._apply(actor, parsed, legal)
+
+    def fold(self, *, seat: int | None = None) -> None:
+        self.act(Action.FOLD, seat=seat)
+
+    def check(self, *, seat: int | None = None) -> None:
+        self.act(Action.CHECK, seat=seat)
+
+    def call(self, *, seat: int | None = None) -> None:
+        self.act(Action.CALL, seat=seat)
+
+    def bet(self, *, seat: int | None = None) -> None:
+        self.act(Action.BET, seat=seat)
+
+    def raise_bet(self, *, seat: int | None = None) -> None:
+        self.act(Action.RAISE, seat=seat)
+
+    def complete(self, *, seat: int | None = None) -> None:
+        self.act(Action.COMPLETE, seat=seat)
+
+    def post_bring_in(self, *, seat: int | None = None) -> None:
+        self.act(Action.BRING_IN, seat=seat)
+
+    # ----------------------------------------------------------------- rules
+
+    def _compute_legal(self) -> tuple[Action, ...]:
+        seat = self.actor
+        if seat is None:
+            return ()
+        stack = self.stacks[seat]
+        if self._awaiting_bring_in:
+            # Rule 5: post the bring-in or complete; no fold, and a player whose chips
+            # do not exceed the bring-in can only post it.
+            if stack > self.stakes.bring_in and self._others_can_exceed(seat):
+                return (Action.BRING_IN, Action.COMPLETE)
+            return (Action.BRING_IN,)
+        owed = self.current_bet - self.round_bets[seat]
+        can_increase = (
+            self._may_raise[seat]
+            and stack > owed
+            and not self._is_capped()
+            and self._others_can_exceed(seat)
+        )
+        if owed <= 0:
+            if can_increase and self.current_bet == 0:
+                return (Action.CHECK, Action.BET)
+            return (Action.CHECK,)
+        if not can_increase:
+            return (Action.CALL, Action.FOLD)
+        if self.full_bets == 0:
+            return (Action.CALL, Action.COMPLETE, Action.FOLD)
+        return (Action.CALL, Action.FOLD, Action.RAISE)
+
+    def _others_can_exceed(self, seat: int) -> bool:
+        """Rule 13: some other player in the hand could put in more than the current bet."""
+        bet = self.current_bet
+        rb, st, fo = self.round_bets, self.stacks, self.folded
+        for o in range(self.seat_count):  # noqa: SIM110 (a plain loop: this is the hot path)
+            if o != seat and not fo[o] and rb[o] + st[o] > bet:
+                return True
+        return False
+
+    def _is_capped(self) -> bool:
+        """Rule 6: four bets; not while only two players who are not all-in remain."""
+        if self.full_bets < _CAP:
+            return False
+        if self._capped or self.options.heads_up_cap:
+            return True
+        return self._actors_count() > 2
+
+    def _actors_count(self) -> int:
+        st, fo = self.stacks, self.folded
+        return sum(1 for s in range(self.seat_count) if st[s] > 0 and not fo[s])
+
+    def _counts_as_full(self, action: Action, new_total: int, old_bet: int) -> bool:
+        """Rule 12: a complete or bet is judged by its round total, a raise by what it adds."""
+        size = new_total - old_bet if action is Action.RAISE else new_total
+        if self.options.short_all_in is ShortAllIn.HALF:
+            return 2 * size >= self.limit
+        return size >= self.limit
+
+    def _why_not(self, action: Action) -> str:
+        seat = self.actor
+        assert seat is not None
+        owed = self.current_bet - self.round_bets[seat]
+        if self._awaiting_bring_in:
+            if action is Action.FOLD:
+                return "the bring-in player must post the bring-in or complete (rule 5)"
+            if action is Action.COMPLETE:
+                return f"only {self.stacks[seat]} chips left, not more than the bring-in (rule 5)"
+            return "the bring-in comes first (rule 5)"
+        if action is Action.BRING_IN:
+            return "the bring-in is already posted"
+        if action is Action.FOLD:
+            return "nothing to call, so checking is free (rule 5: fold only facing a bet)"
+        if action is Action.CHECK:
+            return f"there is a bet of {owed} to call"
+        if action is Action.CALL:
+            return "there is nothing to call"
+        if action is Action.BET and self.current_bet > 0:
+            return f"there is already a bet of {self.current_bet}; " + (
+                "complete it" if self.full_bets == 0 else "raise it"
+            )
+        if action is Action.COMPLETE and (self.full_bets > 0 or self.current_bet == 0):
+            return "there is nothing to complete"
+        if action is Action.RAISE and self.full_bets == 0:
+            return "there is no full bet to raise; " + ("bet" if self.current_bet == 0 else "complete it")
+        if self.stacks[seat] <= owed:
+            return f"only {self.stacks[seat]} chips left, which calls all-in"
+        if self._is_capped():
+            return f"the betting is capped at {_CAP} bets (rule 6)"
+        if not self._may_raise[seat]:
+            return "a short all-in did not reopen the betting for a player who has acted (rule 12)"
+        return "no other player could call more (rule 13)"
+
+    def _apply(self, seat: int, action: Action, legal: tuple[Action, ...]) -> None:
+        amount = self.amount_of(action)
+        old_bet = self.current_bet
+        if action is Action.FOLD:
+            self.folded[seat] = True
+        elif amount:
+            self.stacks[seat] -= amount
+            self.round_bets[seat] += amount
+            self.contributed[seat] += amount
+        total = self.round_bets[seat]
+        self._pending[seat] = False
+        self._may_raise[seat] = False
+        if action is Action.BRING_IN:
+            self._awaiting_bring_in = False
+            self.current_bet = total
+        elif action in AGGRESSIVE:
+            self._awaiting_bring_in = False
+            self.current_bet = total
+            self._last_aggressor = seat
+            full = self._counts_as_full(action, total, old_bet)
+            if full:
+                self.full_bets += 1
+                if self.full_bets >= _CAP and (self.options.heads_up_cap or self._actors_count() > 2):
+                    self._capped = True
+            rb, st, fo, pending, may = self.round_bets, self.stacks, self.folded, self._pending, self._may_raise
+            for o in range(self.seat_count):
+                if o != seat and not fo[o] and st[o] > 0:
+                    if full:
+                        pending[o] = True
+                        may[o] = True
+                    elif rb[o] < total:
+                        pending[o] = True
+        self.actions.append(action)
+        self.events.append(
+            ActionTaken(
+                street=self.street, seat=seat, action=action, amount=amount, total=total,
+                all_in=self.stacks[seat] == 0 and action is not Action.FOLD, legal=legal,
+            )
+        )
+        self._legal = None
+        self._advance(seat)
+
+    def _advance(self, seat: int) -> None:
+        n = self.seat_count
+        live = [s for s in range(n) if not self.folded[s]]
+        if len(live) == 1:
+            self._end_round()
+            self._finish(winner=live[0])
+            return
+        pending = self._pending
+        for i in range(1, n + 1):
+            s = (seat + i) % n
+            if pending[s] and not self.folded[s] and self.stacks[s] > 0:
+                self.actor = s
+                return
+        self.actor = None
+        self._end_round()
+        self._next_street()
+
+    # ----------------------------------------------------------------- flow
+
+    def _start(self) -> None:
+        ante = self.stakes.ante
+        if ante:
+            for s in range(self.seat_count):
+                paid = min(ante, self.stacks[s])
+                self.stacks[s] -= paid
+                self.contributed[s] += paid
+                self.events.append(AntePosted(seat=s, amount=paid, all_in=self.stacks[s] == 0))
+        self._deal_street()
+        actors = [s for s in range(self.seat_count) if self.can_act(s)]
+        if len(actors) < 2:
+            self._run_out()
+            return
+        lowest = min(range(self.seat_count), key=lambda s: bring_in_card_key(self.cards[s][2]))
+        bring_in = self._next_actor_from(lowest)
+        self.bring_in_seat = bring_in
+        self._begin_round(first=bring_in)
+        self._awaiting_bring_in = True
+
+    def _deal_street(self) -> None:
+        street = self.street
+        self.events.append(StreetBegan(street=street))
+        live = [s for s in range(self.seat_count) if not self.folded[s]]
+        if street == 3:
+            for face_up in (False, False, True):
+                for s in live:
+                    self._deal_to(s, face_up)
+        elif street == 7 and DECK_SIZE - self.dealt_count < len(live):
+            card = self.dealer.deal_community()
+            self.community = card
+            self.dealt_count += 1
+            self.keys = [k + card.key for k in self.keys]
+            self.events.append(CommunityCardDealt(card=card))
+        else:
+            face_up = street != 7
+            for s in live:
+                self._deal_to(s, face_up)
+
+    def _deal_to(self, seat: int, face_up: bool) -> None:
+        card = self.dealer.deal(seat)
+        self.cards[seat].append(card)
+        self.keys[seat] += card.key
+        self.dealt_count += 1
+        self.events.append(CardDealt(seat=seat, card=card, face_up=face_up, street=self.street))
+
+    def _next_actor_from(self, seat: int) -> int:
+        """``seat`` if it can act, else the next seat clockwise that can."""
+        n = self.seat_count
+        for i in range(n):
+            s = (seat + i) % n
+            if self.can_act(s):
+                return s
+        raise AssertionError("no seat can act")  # callers check there are actors
+
+    def _begin_round(self, *, first: int) -> None:
+        n = self.seat_count
+        self.round_bets = [0] * n
+        self.current_bet = 0
+        self.full_bets = 0
+        self._capped = False
+        self._last_aggressor = None
+        self._may_raise = [True] * n
+        self._pending = [self.can_act(s) for s in range(n)]
+        self._betting = True
+        self._round_first = first
+        self.first_actors[self.street] = first
+        self.actor = first
+        self._legal = None
+        self.events.append(BettingBegan(street=self.street, first=first))
+
+    def _end_round(self) -> None:
+        """Return the chips nobody called (rule 13)."""
+        bets = self.round_bets
+        top = max(bets)
+        if top <= 0:
+            return
+        seat = bets.index(top)
+        second = max(b for s, b in enumerate(bets) if s != seat)
+        if top > second:
+            excess = top - second
+            bets[seat] -= excess
+            self.stacks[seat] += excess
+            self.contributed[seat] -= excess
+            self.returned[seat] += excess
+            self.events.append(UncalledReturned(seat=seat, amount=excess))
+
+    def _first_actor(self) -> int:
+        live = [s for s in range(self.seat_count) if not self.folded[s]]
+        if self.street == 7 and 6 in self.first_actors:
+            return self._next_actor_from(self.first_actors[6])  # rule 9
+        best = max(live, key=lambda s: (board_key(self.up_cards(s)), -s))  # rule 8
+        return self._next_actor_from(best)
+
+    def _next_street(self) -> None:
+        self._betting = False
+        if self.street == 7:
+            self._showdown()
+            return
+        self.street += 1
+        self._deal_street()
+        if self._actors_count() < 2:
+            self._run_out()
+            return
+        self._begin_round(first=self._first_actor())
+
+    def _run_out(self) -> None:
+        """Rule 13: at most one player can still bet: deal the rest, then the showdown."""
+        self.actor = None
+        self._legal = None
+        while self.street < 7:
+            self.street += 1
+            self._deal_street()
+        self._showdown()
+
+    def _showdown(self) -> None:
+        from .showdown import settle_showdown
+
+        self.actor = None
+        self._legal = None
+        settle_showdown(self)
+        self._close()
+
+    def _finish(self, *, winner: int) -> None:
+        from .showdown import settle_uncontested
+
+        self.actor = None
+        self._legal = None
+        settle_uncontested(self, winner=winner)
+        self._close()
+
+    def _close(self) -> None:
+        self.is_over = True
+        self.events.append(HandEnded(stacks=tuple(self.stacks)))
+
+    # ----------------------------------------------------------------- showdown support
+
+    def high_value(self, seat: int) -> int:
+        """The seat's best high hand value so far (own cards plus the community card)."""
+        return high_value_of_key(key=self.keys[seat], cards=self.all_cards(seat))
+
+    def low_value(self, seat: int) -> int | None:
+        return low_value_of_key(self.keys[seat]) if len(self.all_cards(seat)) >= 5 else None
+
+    def all_cards(self, seat: int) -> list[Card]:
+        """The seat's cards plus the community card, if one was dealt."""
+        cards = self.cards[seat]
+        return [*cards, self.community] if self.community is not None else list(cards)
+
+    @property
+    def last_aggressor(self) -> int | None:
+        """Who made the last bet, complete or raise of the last betting round (rule 15)."""
+        return self._last_aggressor
+
+    @property
+    def last_round_first(self) -> int | None:
+        return self._round_first
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"{_ORDINAL[self.street]} street, {self.actor_name} to act"
+        return f"<Hand {', '.join(self.names)}: {state}>"
+
+
+def _as_action(action: Action | str) -> Action:
+    return action if isinstance(action, Action) else Action.from_str(action)
+
+
+def _check_players(names: Sequence[str], stacks: Sequence[int]) -> None:
+    if not 2 <= len(names) <= MAX_PLAYERS:
+        raise SetupError(f"a hand needs 2 to {MAX_PLAYERS} players, got {len(names)}")
+    if len(stacks) != len(names):
+        raise SetupError(f"{len(names)} names but {len(stacks)} stacks")
+    seen: set[str] = set()
+    for name in names:
+        if not isinstance(name, str) or not name:
+            raise SetupError(f"player name {name!r} must be a non-empty string")
+        if name in seen:
+            raise SetupError(f"player name {name!r} appears twice")
+        seen.add(name)
+    for name, stack in zip(names, stacks):
+        if type(stack) is not int or stack <= 0:
+            raise SetupError(f"{name}'s stack {stack!r} must be a whole number of chips above 0")

@@ -1,0 +1,49 @@
+"""Who goes first and who gets odd chips: the orderings of rules 4, 8, 15 and 19.
+
+>>> from engine.cards import parse_cards
+>>> board_key(parse_cards("Kd Kh")) > board_key(parse_cards("As Qh"))
+True
+>>> bring_in_card_key(Card.from_str("2c")) < bring_in_card_key(Card.from_str("2d"))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import Card
+
+
+def bring_in_card_key(card: Card) -> tuple[int, int]:
+    """Rule 4: the lowest door card brings in; aces high; clubs < diamonds < hearts < spades."""
+    return (card.rank, card.suit)
+
+
+def board_key(up_cards: Sequence[Card]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Rule 8: strength of the up cards only; bigger is better.
+
+    Four of a kind > three of a kind > two pair > one pair > high cards, by rank,
+    kicker by kicker; straights and flushes do not count; aces are high.
+    """
+    counts: dict[int, int] = {}
+    for card in up_cards:
+        counts[card.rank] = counts.get(card.rank, 0) + 1
+    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+    return (tuple(c for _, c in groups), tuple(r for r, _ in groups))
+
+
+def high_odd_chip_key(cards: Sequence[Card]) -> tuple[int, int]:
+    """Rule 19, high split: the highest card by rank then suit (sort descending)."""
+    best = max(cards, key=lambda c: (c.rank, c.suit))
+    return (best.rank, best.suit)
+
+
+def low_odd_chip_key(cards: Sequence[Card]) -> tuple[int, int]:
+    """Rule 19, low split: the lowest card, ace low, then lowest suit (sort ascending)."""
+    best = min(cards, key=lambda c: (c.low_rank, c.suit))
+    return (best.low_rank, best.suit)
+
+
+def clockwise(start: int, count: int) -> list[int]:
+    """Seats from ``start`` round the table: ``clockwise(2, 4) == [2, 3, 0, 1]``."""
+    return [(start + i) % count for i in range(count)]

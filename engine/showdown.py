@@ -1,0 +1,71 @@
+"""The end of a hand: who shows, the pots, and the split (rules 14, 15, 18, 19).
+
+These functions settle a :class:`~engine.game.Hand` whose betting is over; they
+are separate from the betting state machine only to keep each module focused.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .evaluate import best_high, best_low
+from .events import HandShown, PotAwarded
+from .order import high_odd_chip_key, low_odd_chip_key
+from .pots import PotResult, award_uncontested, build_pots, split_pot
+
+if TYPE_CHECKING:
+    from .game import Hand
+
+
+def showdown_order(hand: Hand) -> list[int]:
+    """Rule 15: the last to bet or raise on the last round, else its first actor, then clockwise."""
+    n = hand.seat_count
+    live = hand.live_seats
+    start = hand.last_aggressor
+    if start is None:
+        start = hand.last_round_first
+    if start is None:
+        start = hand.bring_in_seat if hand.bring_in_seat is not None else 0
+    return [s for s in ((start + i) % n for i in range(n)) if s in live]
+
+
+def settle_showdown(hand: Hand) -> None:
+    """Show every remaining hand, layer the pots and divide each one on its own."""
+    order = showdown_order(hand)
+    hand.show_order = order
+    high: dict[int, int] = {}
+    low: dict[int, int | None] = {}
+    for seat in order:
+        cards = hand.all_cards(seat)
+        high[seat] = hand.high_value(seat)
+        low[seat] = hand.low_value(seat)
+        hand.events.append(
+            HandShown(seat=seat, cards=tuple(hand.cards[seat]), high=best_high(cards), low=best_low(cards))
+        )
+    # Rule 19: odd chips by the players' own cards only, never the community card.
+    high_order = sorted(order, key=lambda s: high_odd_chip_key(hand.cards[s]), reverse=True)
+    low_order = sorted(order, key=lambda s: low_odd_chip_key(hand.cards[s]))
+    pots = build_pots(contributions=hand.contributed, live=[not f for f in hand.folded])
+    results = [
+        split_pot(pot=pot, high=high, low=low, high_order=high_order, low_order=low_order) for pot in pots
+    ]
+    _pay(hand, results)
+
+
+def settle_uncontested(hand: Hand, *, winner: int) -> None:
+    """Rule 14: everybody else folded; the winner takes every pot, shows nothing."""
+    pots = build_pots(contributions=hand.contributed, live=[not f for f in hand.folded])
+    _pay(hand, [award_uncontested(pot=pot, winner=winner) for pot in pots])
+
+
+def _pay(hand: Hand, results: list[PotResult]) -> None:
+    hand.pot_results = results
+    for index, result in enumerate(results):
+        for seat, chips in result.shares.items():
+            hand.stacks[seat] += chips
+        hand.events.append(
+            PotAwarded(
+                index=index, amount=result.amount, eligible=result.eligible,
+                high=result.high, low=result.low, shares=result.shares,
+            )
+        )

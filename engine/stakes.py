@@ -1,0 +1,107 @@
+"""Stakes (rule 2) and the table options of rules 6 and 12.
+
+>>> Stakes()
+Stakes(ante=1, bring_in=2, small_bet=5, big_bet=10)
+>>> Stakes(ante=1, bring_in=5, small_bet=5, big_bet=10)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+engine.errors.StakesError: stakes ante=1 bring_in=5 small_bet=5 big_bet=10 break rule 2: need ...
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from .errors import StakesError
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """The four amounts of a fixed-limit table (rule 2), in whole chips."""
+
+    ante: int = 1
+    bring_in: int = 2
+    small_bet: int = 5
+    big_bet: int = 10
+
+    def __post_init__(self) -> None:
+        values = (self.ante, self.bring_in, self.small_bet, self.big_bet)
+        if any(type(v) is not int for v in values):
+            raise StakesError(
+                f"stakes must be whole numbers of chips, got ante={self.ante!r} "
+                f"bring_in={self.bring_in!r} small_bet={self.small_bet!r} big_bet={self.big_bet!r}"
+            )
+        if not (0 <= self.ante <= self.bring_in < self.small_bet < self.big_bet and self.bring_in >= 1):
+            raise StakesError(
+                f"stakes ante={self.ante} bring_in={self.bring_in} small_bet={self.small_bet} "
+                f"big_bet={self.big_bet} break rule 2: need 0 <= ante <= bring_in < small_bet "
+                "< big_bet and bring_in >= 1"
+            )
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Stakes:
+        """Build from ``{"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10}``."""
+        if not isinstance(data, dict):
+            raise StakesError(f"stakes must be an object, got {data!r}")
+        unknown = sorted(set(data) - {"ante", "bring_in", "small_bet", "big_bet"})
+        if unknown:
+            raise StakesError(f"unknown stakes field(s) {unknown}")
+        missing = sorted({"ante", "bring_in", "small_bet", "big_bet"} - set(data))
+        if missing:
+            raise StakesError(f"stakes lack {missing}")
+        return cls(
+            ante=data["ante"], bring_in=data["bring_in"],
+            small_bet=data["small_bet"], big_bet=data["big_bet"],
+        )
+
+    def to_dict(self) -> dict[str, int]:
+        return {"ante": self.ante, "bring_in": self.bring_in, "small_bet": self.small_bet, "big_bet": self.big_bet}
+
+    def limit(self, street: int) -> int:
+        """The fixed bet of a street: small on third and fourth, big from fifth on."""
+        return self.small_bet if street <= 4 else self.big_bet
+
+
+class ShortAllIn(StrEnum):
+    """How an all-in for less than a full bet is judged (rule 12)."""
+
+    HALF = "half"
+    """RRoP: half a bet or more counts as a full bet or raise."""
+    FULL = "full"
+    """Only a full bet or raise counts (PokerKit plays this way)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Table options: ``heads_up_cap`` (rule 6) and ``short_all_in`` (rule 12)."""
+
+    heads_up_cap: bool = False
+    short_all_in: ShortAllIn = ShortAllIn.HALF
+
+    def __post_init__(self) -> None:
+        if type(self.heads_up_cap) is not bool:
+            raise StakesError(f"option heads_up_cap must be true or false, got {self.heads_up_cap!r}")
+        if not isinstance(self.short_all_in, ShortAllIn):
+            raise StakesError(f"option short_all_in must be 'half' or 'full', got {self.short_all_in!r}")
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Options:
+        """Build from ``{"heads_up_cap": false, "short_all_in": "half"}`` (both optional)."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise StakesError(f"options must be an object, got {data!r}")
+        unknown = sorted(set(data) - {"heads_up_cap", "short_all_in"})
+        if unknown:
+            raise StakesError(f"unknown option(s) {unknown}")
+        short = data.get("short_all_in", "half")
+        try:
+            short_all_in = ShortAllIn(short)
+        except ValueError:
+            raise StakesError(f"option short_all_in must be 'half' or 'full', got {short!r}") from None
+        return cls(heads_up_cap=data.get("heads_up_cap", False), short_all_in=short_all_in)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"heads_up_cap": self.heads_up_cap, "short_all_in": self.short_all_in.value}
