@@ -46,6 +46,8 @@ class Card:
     rank: int
     suit: int
     key: int = field(init=False, repr=False, compare=False, hash=False)
+    index: int = field(init=False, repr=False, compare=False, hash=False)
+    """0..51, ordered as the cards compare (2c = 0, As = 51)."""
 
     def __post_init__(self) -> None:
         if not (isinstance(self.rank, int) and 2 <= self.rank <= 14):
@@ -54,6 +56,10 @@ class Card:
             raise CardError(f"suit {self.suit!r} is not 0..3 (c, d, h, s)")
         key = 5 ** (self.rank - 2) + (1 << (SUIT_SHIFT + 4 * self.suit))
         object.__setattr__(self, "key", key)
+        object.__setattr__(self, "index", (self.rank - 2) * 4 + self.suit)
+
+    def __hash__(self) -> int:
+        return self.index
 
     @classmethod
     def from_str(cls, text: str) -> Card:
@@ -73,11 +79,6 @@ class Card:
                 f"from {SUIT_CHARS}, like 'As' or 'Td'"
             )
         return card
-
-    @property
-    def index(self) -> int:
-        """0..51, ordered as the cards compare (2c = 0, As = 51)."""
-        return (self.rank - 2) * 4 + self.suit
 
     @property
     def low_rank(self) -> int:
@@ -128,11 +129,14 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
 
 def check_distinct(cards: Iterable[Card]) -> None:
     """Raise :class:`DuplicateCardError` if a card appears twice."""
-    seen: set[Card] = set()
+    cards = list(cards)
+    if len({c.index for c in cards}) == len(cards):
+        return
+    seen: set[int] = set()
     for card in cards:
-        if card in seen:
+        if card.index in seen:
             raise DuplicateCardError(f"card {str(card)!r} appears twice")
-        seen.add(card)
+        seen.add(card.index)
 
 
 class Deck:
@@ -148,8 +152,9 @@ class Deck:
 
     __slots__ = ("_cards", "_next")
 
-    def __init__(self, *, cards: Sequence[Card]) -> None:
-        check_distinct(cards)
+    def __init__(self, *, cards: Sequence[Card], _checked: bool = False) -> None:
+        if not _checked:
+            check_distinct(cards)
         self._cards: tuple[Card, ...] = tuple(cards)
         self._next = 0
 
@@ -163,7 +168,7 @@ class Deck:
         """All 52 cards shuffled by ``rng`` (``secrets.SystemRandom()`` in play)."""
         cards = list(ALL_CARDS)
         rng.shuffle(cards)
-        return cls(cards=cards)
+        return cls(cards=cards, _checked=True)
 
     def deal(self) -> Card:
         """Take the top card; :class:`DeckError` when none is left."""

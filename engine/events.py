@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .cards import Card
-from .evaluate import HighHand, LowHand
+from .evaluate import HighHand, LowHand, best_high, best_low
 
 
 class Action(StrEnum):
@@ -106,12 +106,28 @@ class UncalledReturned:
 
 @dataclass(frozen=True, slots=True)
 class HandShown:
-    """A hand shown at showdown (rule 15 order)."""
+    """A hand shown at showdown (rule 15 order), with its values; names on demand."""
 
     seat: int
     cards: tuple[Card, ...]
-    high: HighHand
-    low: LowHand | None
+    """The player's own cards, in dealt order."""
+    community: Card | None
+    high_value: int
+    low_value: int | None
+
+    @property
+    def all_cards(self) -> tuple[Card, ...]:
+        return self.cards if self.community is None else (*self.cards, self.community)
+
+    @property
+    def high(self) -> HighHand:
+        """The best high hand with its five cards and name."""
+        return best_high(self.all_cards)
+
+    @property
+    def low(self) -> LowHand | None:
+        """The best eight-or-better low, or None."""
+        return best_low(self.all_cards)
 
 
 @dataclass(frozen=True, slots=True)

@@ -93,6 +93,7 @@ class Hand:
         self.show_order: list[int] = []
         self.dealt_count = 0
         self.is_over = False
+        self._live_count = n
         self._pending: list[bool] = [False] * n
         self._may_raise: list[bool] = [False] * n
         self._capped = False
@@ -366,6 +367,7 @@ class Hand:
         old_bet = self.current_bet
         if action is Action.FOLD:
             self.folded[seat] = True
+            self._live_count -= 1
         elif amount:
             self.stacks[seat] -= amount
             self.round_bets[seat] += amount
@@ -405,15 +407,15 @@ class Hand:
 
     def _advance(self, seat: int) -> None:
         n = self.seat_count
-        live = [s for s in range(n) if not self.folded[s]]
-        if len(live) == 1:
+        folded = self.folded
+        if self._live_count == 1:
             self._end_round()
-            self._finish(winner=live[0])
+            self._finish(winner=folded.index(False))
             return
-        pending = self._pending
+        pending, stacks = self._pending, self.stacks
         for i in range(1, n + 1):
             s = (seat + i) % n
-            if pending[s] and not self.folded[s] and self.stacks[s] > 0:
+            if pending[s] and not folded[s] and stacks[s] > 0:
                 self.actor = s
                 return
         self.actor = None

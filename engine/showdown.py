@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .evaluate import best_high, best_low
 from .events import HandShown, PotAwarded
 from .order import high_odd_chip_key, low_odd_chip_key
 from .pots import PotResult, award_uncontested, build_pots, split_pot
@@ -36,11 +35,10 @@ def settle_showdown(hand: Hand) -> None:
     high: dict[int, int] = {}
     low: dict[int, int | None] = {}
     for seat in order:
-        cards = hand.all_cards(seat)
-        high[seat] = hand.high_value(seat)
-        low[seat] = hand.low_value(seat)
+        high[seat] = hv = hand.high_value(seat)
+        low[seat] = lv = hand.low_value(seat)
         hand.events.append(
-            HandShown(seat=seat, cards=tuple(hand.cards[seat]), high=best_high(cards), low=best_low(cards))
+            HandShown(seat=seat, cards=tuple(hand.cards[seat]), community=hand.community, high_value=hv, low_value=lv)
         )
     # Rule 19: odd chips by the players' own cards only, never the community card.
     high_order = sorted(order, key=lambda s: high_odd_chip_key(hand.cards[s]), reverse=True)

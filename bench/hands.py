@@ -1,0 +1,150 @@
+"""Hands per second: this engine against PokerKit 0.7.7, the same hands in the same run.
+
+The hands are seeded random 6-handed hands with deep stacks: folds are rare and
+nearly every hand reaches the showdown. Each hand is first played by this engine
+with a seeded policy, which fixes its cards and decisions; then both engines
+replay exactly those cards and decisions, timed separately (best of several
+repetitions, since these machines are noisy). PokerKit is driven the lean way:
+its state methods directly, with the cards dealt by hand (its stud burns a card
+before each street, so the unknown card ``??`` is burned to keep our cards).
+
+``python -m bench`` prints these figures, then the evaluators' figures; the last
+line is ``engine/pokerkit hands per second: <ratio>x``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+import warnings
+from dataclasses import dataclass
+
+from engine import Action, Card, Hand, ScriptedDealer, Stakes
+from engine.cards import ALL_CARDS
+
+PLAYERS = 6
+STACK = 1000
+STAKES = Stakes()
+
+
+@dataclass(frozen=True)
+class Script:
+    cards: tuple[tuple[Card, ...], ...]
+    actions: tuple[Action, ...]
+
+
+def _policy(hand: Hand, rng: random.Random) -> Action:
+    legal = hand.legal_actions()
+    r = rng.random()
+    if Action.BRING_IN in legal:
+        return Action.COMPLETE if Action.COMPLETE in legal and r < 0.2 else Action.BRING_IN
+    if Action.CHECK in legal:
+        return Action.BET if Action.BET in legal and r < 0.3 else Action.CHECK
+    if Action.RAISE in legal and r < 0.12:
+        return Action.RAISE
+    if Action.COMPLETE in legal and r < 0.25:
+        return Action.COMPLETE
+    if r > 0.985:
+        return Action.FOLD
+    return Action.CALL
+
+
+def make_scripts(*, hands: int, seed: int) -> list[Script]:
+    rng = random.Random(seed)
+    scripts = []
+    for _ in range(hands):
+        deck = list(ALL_CARDS)
+        rng.shuffle(deck)
+        cards = tuple(tuple(deck[7 * s: 7 * s + 7]) for s in range(PLAYERS))
+        hand = _engine_hand(cards)
+        while not hand.is_over:
+            hand.act(_policy(hand, rng))
+        scripts.append(Script(cards=cards, actions=tuple(hand.actions)))
+    return scripts
+
+
+def _engine_hand(cards: tuple[tuple[Card, ...], ...]) -> Hand:
+    return Hand(stakes=STAKES, names=[f"p{i}" for i in range(PLAYERS)], stacks=[STACK] * PLAYERS,
+                dealer=ScriptedDealer(cards=cards))
+
+
+def play_engine(scripts: list[Script]) -> None:
+    for script in scripts:
+        hand = _engine_hand(script.cards)
+        act = hand.act
+        for action in script.actions:
+            act(action)
+        assert hand.is_over
+
+
+def play_pokerkit(scripts: list[Script]) -> None:
+    from pokerkit import Automation, FixedLimitSevenCardStudHighLowSplitEightOrBetter, Mode
+    from pokerkit import Card as PKCard
+
+    automations = (
+        Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
+        Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING,
+        Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING,
+    )
+    parsed = {str(c): next(iter(PKCard.parse(str(c)))) for c in ALL_CARDS}
+    burn = PKCard.UNKNOWN
+    for script in scripts:
+        state = FixedLimitSevenCardStudHighLowSplitEightOrBetter.create_state(
+            automations, True, STAKES.ante, STAKES.bring_in, STAKES.small_bet, STAKES.big_bet,
+            [STACK] * PLAYERS, PLAYERS, mode=Mode.TOURNAMENT,
+        )
+        cards = [[parsed[str(c)] for c in seat] for seat in script.cards]
+        dealt = [0] * PLAYERS
+        actions = iter(script.actions)
+        while state.status:
+            if state.actor_index is None:
+                if state.card_burning_status:
+                    state.burn_card(burn)
+                else:
+                    seat = state.hole_dealee_index
+                    assert seat is not None
+                    state.deal_hole((cards[seat][dealt[seat]],), seat)
+                    dealt[seat] += 1
+                continue
+            action = next(actions)
+            if action is Action.BRING_IN:
+                state.post_bring_in()
+            elif action is Action.FOLD:
+                state.fold()
+            elif action in (Action.CHECK, Action.CALL):
+                state.check_or_call()
+            else:
+                state.complete_bet_or_raise_to()
+
+
+def best_rate(func: object, scripts: list[Script], *, repeat: int) -> float:
+    assert callable(func)
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        func(scripts)
+        best = min(best, time.perf_counter() - started)
+    return len(scripts) / best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="engine vs PokerKit: hands and evaluations per second")
+    parser.add_argument("--hands", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    warnings.simplefilter("ignore")
+    scripts = make_scripts(hands=args.hands, seed=args.seed)
+    actions = sum(len(s.actions) for s in scripts) / len(scripts)
+    engine_rate = best_rate(play_engine, scripts, repeat=7)
+    pokerkit_rate = best_rate(play_pokerkit, scripts, repeat=2)
+    from bench import evaluators
+
+    print(f"{len(scripts)} seeded 6-handed hands, {actions:.1f} decisions a hand; best of 7 (engine), 2 (PokerKit)")
+    print(f"hands/s       engine {engine_rate:,.0f}  pokerkit {pokerkit_rate:,.1f}")
+    evaluators.run()
+    print(f"engine/pokerkit hands per second: {engine_rate / pokerkit_rate:.1f}x")
+
+
+if __name__ == "__main__":
+    main()
