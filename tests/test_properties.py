@@ -54,7 +54,10 @@ def _snapshot(hand: Hand) -> tuple[object, ...]:
             len(hand.events), len(hand.actions), tuple(hand.folded))
 
 
-@settings(max_examples=int(os.environ.get("STUD_PROPERTY_EXAMPLES", "300")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+EXAMPLES = int(os.environ.get("STUD_PROPERTY_EXAMPLES", "300"))
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=tables(), data=st.data())
 def test_every_hand_conserves_chips_ends_and_replays(table: tuple[Stakes, Options, list[int], int],
                                                      data: st.DataObject) -> None:
