@@ -20,7 +20,7 @@ from .errors import (
 from .evaluate import HighHand, LowHand, best_high, best_low, high_value, low_value
 from .events import Action, Event
 from .game import Hand
-from .handfile import HandFile, ReplayError, hand_file_of, replay, result_of
+from .handfile import HandFile, ReplayError, hand_file_of, replay_hand, result_of
 from .stakes import Options, ShortAllIn, Stakes
 
 __all__ = [
@@ -28,5 +28,5 @@ __all__ = [
     "DuplicateCardError", "EngineError", "Event", "Hand", "HandFile", "HandFileError", "HandOverError",
     "HighHand", "IllegalActionError", "LowHand", "NotYourTurnError", "Options", "ReplayError",
     "ScriptedDealer", "SetupError", "ShortAllIn", "Stakes", "StakesError", "best_high", "best_low", "hand_file_of",
-    "high_value", "low_value", "parse_cards", "replay", "result_of",
+    "high_value", "low_value", "parse_cards", "replay_hand", "result_of",
 ]

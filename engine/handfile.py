@@ -7,7 +7,7 @@
 ...     "players": [{"name": "ann", "stack": 20}, {"name": "bob", "stack": 20}],
 ...     "cards": {"ann": ["Ah", "2h", "3h"], "bob": ["Kc", "Kd", "2c"]},
 ...     "actions": ["bring-in", "complete", "fold"]})
->>> hand = replay(HandFile.from_json(text))
+>>> hand = replay_hand(HandFile.from_json(text))
 >>> result_of(hand)["stacks"]
 {'ann': 23, 'bob': 17}
 """
@@ -148,7 +148,7 @@ def _card(text: Any, where: str) -> Card:
         raise CardError(f"{where}: {exc}") from None
 
 
-def replay(hand_file: HandFile) -> Hand:
+def replay_hand(hand_file: HandFile) -> Hand:
     """Play a hand file through the engine; :class:`ReplayError` for anything illegal."""
     names = [n for n, _ in hand_file.players]
     dealer = ScriptedDealer(

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from .errors import EngineError
-from .handfile import HandFile, ReplayError, replay, result_of
+from .handfile import HandFile, ReplayError, replay_hand, result_of
 
 
 def run(argv: Sequence[str]) -> tuple[int, str]:
@@ -29,7 +29,7 @@ def run(argv: Sequence[str]) -> tuple[int, str]:
     except OSError as exc:
         return 2, json.dumps({"error": f"cannot read {path!r}: {exc.strerror or exc}", "action_index": None})
     try:
-        hand = replay(HandFile.from_json(text))
+        hand = replay_hand(HandFile.from_json(text))
     except ReplayError as exc:
         return 2, json.dumps({"error": str(exc), "action_index": exc.action_index})
     except EngineError as exc:  # defensive: every engine error is a bad hand file here

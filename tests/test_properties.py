@@ -25,7 +25,7 @@ from engine import (
     ShortAllIn,
     Stakes,
     hand_file_of,
-    replay,
+    replay_hand,
     result_of,
 )
 
@@ -103,4 +103,4 @@ def test_every_hand_conserves_chips_ends_and_replays(table: tuple[Stakes, Option
     assert all(r.shares for r in hand.pot_results)
     # The hand file it writes replays to the same result.
     text = json.dumps(hand_file_of(hand).to_dict())
-    assert result_of(replay(HandFile.from_json(text))) == result_of(hand)
+    assert result_of(replay_hand(HandFile.from_json(text))) == result_of(hand)

@@ -18,7 +18,7 @@ from engine import (
     Options,
     ShortAllIn,
     Stakes,
-    replay,
+    replay_hand,
     result_of,
 )
 from engine.events import HandShown, UncalledReturned
@@ -30,7 +30,7 @@ VECTORS = Path(__file__).parent / "vectors"
 
 def test_rule_11_all_in_wins_only_the_pots_it_contributed_to() -> None:
     # HAND_FORMAT.md's example: cat all-in on fourth street, a side pot for ann and bob.
-    hand = replay(HandFile.from_json((VECTORS / "hand_format_example.json").read_text()))
+    hand = replay_hand(HandFile.from_json((VECTORS / "hand_format_example.json").read_text()))
     result = result_of(hand)
     assert result["pots"] == [
         {"amount": 33, "eligible": ["ann", "bob", "cat"], "high": ["cat"], "low": ["ann"],
@@ -314,7 +314,7 @@ def test_rule_19_identical_winners_odd_chip_by_the_high_order() -> None:
 
 
 def test_rule_19_community_card_counts_in_no_odd_chip_tie_break() -> None:
-    hand = replay(HandFile.from_json((VECTORS / "rule_19_community_odd_chip.json").read_text()))
+    hand = replay_hand(HandFile.from_json((VECTORS / "rule_19_community_odd_chip.json").read_text()))
     assert hand.community is not None and str(hand.community) == "As"
     # p1 and p2 share the broadway straight through the community ace; the odd chip of
     # the 14-chip side pot's high half goes to p2's own Ks, not by the shared As.
@@ -350,7 +350,7 @@ def test_rule_20_chips_are_never_created_or_lost() -> None:
 
 def test_hand_file_round_trips() -> None:
     text = (VECTORS / "hand_format_example.json").read_text()
-    hand = replay(HandFile.from_json(text))
+    hand = replay_hand(HandFile.from_json(text))
     again = json.loads(HandFile.from_json(text).to_json())
     assert again["actions"] == json.loads(text)["actions"]
-    assert result_of(replay(HandFile.from_dict(again))) == result_of(hand)
+    assert result_of(replay_hand(HandFile.from_dict(again))) == result_of(hand)
