@@ -227,6 +227,23 @@ class Hand:
             )
         return parsed
 
+    def default_action(self) -> Action:
+        """What a player who leaves or runs out of time does (rule 5): the bring-in if it
+        is due, a check when checking is free, else a fold.
+
+        >>> from engine import ScriptedDealer, parse_cards
+        >>> hand = Hand(stakes=Stakes(), names=["ann", "bob"], stacks=[50, 50],
+        ...             dealer=ScriptedDealer(cards=[parse_cards("Ah 2h 3h"), parse_cards("Kc Kd 2c")]))
+        >>> hand.default_action().value
+        'bring-in'
+        """
+        legal = self.legal_actions()
+        if not legal:
+            raise HandOverError("the hand is over: nobody has to act")
+        if Action.BRING_IN in legal:
+            return Action.BRING_IN
+        return Action.CHECK if Action.CHECK in legal else Action.FOLD
+
     def describe_legal(self) -> str:
         """The legal actions with their amounts, e.g. ``'call 5, raise to 10, fold'``."""
         parts = []

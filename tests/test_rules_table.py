@@ -411,3 +411,12 @@ def test_rule_10_every_player_uses_the_community_card() -> None:
         used = best_high(hand.all_cards(seat))
         assert len(hand.all_cards(seat)) == 7
         assert used.value == hand.high_value(seat)
+
+
+def test_rule_5_a_player_who_leaves_is_checked_or_folded() -> None:
+    hand = make_hand({"ann": "Ac Ad 9h 8h", "bob": "Kc Kd 2c 3d", "cat": "Qc Qd Ts 4s"})
+    assert hand.default_action().value == "bring-in"  # the forced bet is still posted
+    play(hand, "bring-in")
+    assert hand.default_action().value == "fold"  # facing the bring-in
+    play(hand, "call", "call")
+    assert hand.default_action().value == "check"  # checking is free on fourth street
