@@ -1,0 +1,142 @@
+"""Run the console chat: interactive against house bots, or a script from stdin.
+
+Script mode (``--script``) reads ``user: text`` lines and prints every public line
+as ``[table] ...`` and every private one as ``[dm user] ...``, flushed at once.
+Time is virtual there: it moves only with ``/sleep SECONDS`` lines, house bots act
+at once, so a seeded run (``--seed N``) prints the same transcript every time.
+Lines starting with ``#`` are comments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import random
+import sys
+import time
+from dataclasses import replace
+
+from bot.clock import ManualClock, RealClock
+from bot.config import Settings
+from bot.service import StudBot
+from bot.store import Store
+
+from .chat import CHANNEL, ConsoleChat, ConsoleMessenger
+
+log = logging.getLogger(__name__)
+
+
+def _write(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+async def run_script(*, db: str, seed: int | None, settings: Settings) -> int:
+    """Play the script on stdin; return the process status."""
+    clock = ManualClock(start=float(int(time.time())))
+    store = await Store.open(db)
+    rng = random.Random(seed) if seed is not None else None
+    settings = replace(settings, bot_delay=0.0)
+    messenger = ConsoleMessenger(_write)
+    bot = StudBot(store=store, messenger=messenger, clock=clock, settings=settings, rng=rng)
+    await bot.start()
+    await clock.settle()
+    chat = ConsoleChat(bot, messenger, after=clock.settle)
+    loop = asyncio.get_running_loop()
+    try:
+        while True:
+            raw = await loop.run_in_executor(None, sys.stdin.readline)
+            if not raw:
+                break
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            if line.startswith("/sleep"):
+                parts = line.split()
+                try:
+                    seconds = float(parts[1])
+                except (IndexError, ValueError):
+                    _write("[error] usage: /sleep SECONDS")
+                    continue
+                await clock.advance(seconds)
+                continue
+            user, sep, text = line.partition(":")
+            if not sep or not user.strip() or " " in user.strip():
+                _write(f"[error] expected 'user: text', got {line[:60]!r}")
+                continue
+            await chat.say(user.strip(), text.strip())
+            _write(f"[ok] {user.strip()}")
+    finally:
+        await bot.close()
+        await store.close()
+    return 0
+
+
+async def run_interactive(*, db: str, user: str, settings: Settings, bots: int = 3) -> int:
+    """Play at the terminal as ``user`` against house bots; ``/as NAME`` or ``NAME: text`` speak as another."""
+    clock = RealClock()
+    store = await Store.open(db)
+
+    def show(line: str) -> None:
+        if line.startswith("[dm "):
+            _write("  🔒 " + line)
+        else:
+            _write(line.removeprefix("[table] "))
+
+    messenger = ConsoleMessenger(show)
+    bot = StudBot(store=store, messenger=messenger, clock=clock, settings=settings)
+    await bot.start()
+    chat = ConsoleChat(bot, messenger)
+    if f"console:{CHANNEL}" not in bot.tables:
+        await chat.say(user, "new")
+        await chat.say(user, "join")
+        for _ in range(bots):
+            await chat.say(user, "addbot")
+        await chat.say(user, "start")
+    else:
+        await chat.say(user, "board")
+    _write(f"You are {user}. Type 'help' for the commands, '/as NAME' to speak as someone else, 'quit' to leave.")
+    loop = asyncio.get_running_loop()
+    current = user
+    try:
+        while True:
+            raw = await loop.run_in_executor(None, sys.stdin.readline)
+            if not raw or raw.strip() in ("quit", "exit", "/quit"):
+                break
+            line = raw.strip()
+            if not line:
+                continue
+            if line.startswith("/as "):
+                current = line.split(None, 1)[1].strip() or current
+                _write(f"You are now {current}.")
+                continue
+            speaker, text = current, line
+            head, sep, rest = line.partition(":")
+            if sep and head.strip() and " " not in head.strip() and not head.strip().isdigit():
+                speaker, text = head.strip(), rest.strip()
+            await chat.say(speaker, text)
+    finally:
+        await bot.close()
+        await store.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m adapters.console", description=__doc__.splitlines()[0])
+    parser.add_argument("--script", action="store_true", help="read 'user: text' lines from stdin")
+    parser.add_argument("--seed", type=int, default=None, help="seed the deck (script mode only)")
+    parser.add_argument("--db", default=None, help="the SQLite file (default: STUDBOT_DB or studbot.db)")
+    parser.add_argument("--user", default="you", help="your name at the table (interactive)")
+    args = parser.parse_args(argv)
+    settings = Settings.from_env()
+    logging.basicConfig(level=settings.log_level, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    db = args.db or settings.db_path
+    with contextlib.suppress(KeyboardInterrupt):
+        if args.script:
+            sys.exit(asyncio.run(run_script(db=db, seed=args.seed, settings=settings)))
+        if args.seed is not None:
+            parser.error("--seed is for script mode only: play uses a CSPRNG")
+        sys.exit(asyncio.run(run_interactive(db=db, user=args.user, settings=settings)))

@@ -1,0 +1,96 @@
+"""A local chat on the terminal: one channel, users typed by name, private lines marked.
+
+Public lines print as ``[table] ...`` and private ones as ``[dm user] ...``. A
+terminal cannot edit a message, so a board is printed whole when it is posted
+and, when it is edited, only its new "to act" line (with the turn token the
+buttons would carry, so that a script can answer exactly that turn).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.ports import BoardView, Inbound, Reply, TableAddress
+from bot.service import StudBot
+
+PLATFORM = "console"
+COMMUNITY = "local"
+CHANNEL = "main"
+
+
+class ConsoleMessenger:
+    """The Messenger port on a terminal (or any line sink)."""
+
+    def __init__(self, write: Callable[[str], None], *, unreachable: set[str] | None = None) -> None:
+        self.write = write
+        self.unreachable = unreachable if unreachable is not None else set()
+        self._boards = 0
+        self._last_prompt: dict[str, str] = {}
+
+    async def publish_board(self, *, table: TableAddress, board: BoardView, ref: str | None) -> str | None:
+        prompt = _prompt(board)
+        if ref is None:
+            self._boards += 1
+            for line in board.text.splitlines():
+                self.write(f"[table] {line}")
+            if prompt and prompt.split(" [turn ")[0] not in board.text:
+                self.write(f"[table] {prompt}")
+            self._last_prompt[table.key] = prompt
+            return f"board-{self._boards}"
+        if prompt and prompt != self._last_prompt.get(table.key):
+            self.write(f"[table] {prompt}")
+        self._last_prompt[table.key] = prompt
+        return ref
+
+    async def announce(self, *, table: TableAddress, text: str) -> None:
+        for line in text.splitlines():
+            self.write(f"[table] {line}")
+
+    async def send_private(self, *, platform: str, user: str, text: str) -> bool:
+        if user in self.unreachable:
+            return False
+        for line in text.splitlines():
+            self.write(f"[dm {user}] {line}")
+        return True
+
+
+def _prompt(board: BoardView) -> str:
+    """The board's "X to act" line, with the turn token of its action buttons."""
+    line = next((ln for ln in board.text.splitlines() if " to act" in ln and ":" in ln), "")
+    token = next((b.command.split("@", 1)[1] for b in board.buttons if "@" in b.command), None)
+    return f"{line} [turn {token}]" if line and token else ""
+
+
+class ConsoleChat:
+    """The chat as a transcript: ``chat.say("ann", "call")`` returns the lines it caused."""
+
+    def __init__(self, bot: StudBot, messenger: ConsoleMessenger, *, after: Callable[[], object] | None = None) -> None:
+        self.bot = bot
+        self.messenger = messenger
+        self.lines: list[str] = []
+        self._after = after
+        sink = messenger.write
+
+        def write(line: str) -> None:
+            self.lines.append(line)
+            sink(line)
+
+        messenger.write = write
+
+    def inbound(self, user: str, text: str) -> Inbound:
+        return Inbound(platform=PLATFORM, community=COMMUNITY, channel=CHANNEL, user=user, name=user, text=text,
+                       admin=False)
+
+    async def say(self, user: str, text: str) -> list[str]:
+        start = len(self.lines)
+        reply = await self.bot.handle(self.inbound(user, text))
+        self.show_reply(user, reply)
+        if self._after is not None:
+            result = self._after()
+            if hasattr(result, "__await__"):
+                await result
+        return self.lines[start:]
+
+    def show_reply(self, user: str, reply: Reply) -> None:
+        for line in reply.text.splitlines():
+            self.messenger.write(f"[dm {user}] {line}")

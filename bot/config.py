@@ -1,0 +1,99 @@
+"""Settings from the environment (and an optional ``.env`` file); tokens are never shown.
+
+>>> s = Settings.from_env({"TELEGRAM_TOKEN": "123:abc", "STUDBOT_TURN_TIMER": "30"})
+>>> s.turn_timer, s.telegram_token is not None
+(30, True)
+>>> "123:abc" in repr(s)
+False
+>>> Settings.from_env({"STUDBOT_TURN_TIMER": "soon"})
+Traceback (most recent call last):
+...
+bot.config.ConfigError: STUDBOT_TURN_TIMER='soon' is not a whole number of seconds (5 to 3600)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class ConfigError(ValueError):
+    """A wrong setting: the message names it and says what is expected."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    db_path: str = "studbot.db"
+    starting_balance: int = 1000
+    turn_timer: int = 60
+    next_hand_delay: float = 5.0
+    bot_delay: float = 1.0
+    discord_token: str | None = field(default=None, repr=False)
+    discord_guild_id: int | None = None
+    discord_api_base: str | None = None
+    discord_gateway_url: str | None = None
+    telegram_token: str | None = field(default=None, repr=False)
+    telegram_base_url: str | None = None
+    telegram_webhook_url: str | None = None
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, *, dotenv: Path | None = None) -> Settings:
+        """Read the settings; values in ``env`` win over those of the ``.env`` file."""
+        values: dict[str, str] = {}
+        if dotenv is not None and dotenv.is_file():
+            values.update(read_dotenv(dotenv))
+        values.update(os.environ if env is None else env)
+
+        def text(name: str) -> str | None:
+            value = values.get(name, "").strip()
+            return value or None
+
+        def number(name: str, default: int, low: int, high: int, unit: str) -> int:
+            raw = text(name)
+            if raw is None:
+                return default
+            if not raw.isdigit() or not low <= int(raw) <= high:
+                raise ConfigError(f"{name}={raw!r} is not a whole number of {unit} ({low} to {high})")
+            return int(raw)
+
+        guild = text("DISCORD_GUILD_ID")
+        if guild is not None and not guild.isdigit():
+            raise ConfigError(f"DISCORD_GUILD_ID={guild!r} must be a server id (digits)")
+        level = (text("LOG_LEVEL") or "INFO").upper()
+        if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+            raise ConfigError(f"LOG_LEVEL={level!r} must be DEBUG, INFO, WARNING or ERROR")
+        return cls(
+            db_path=text("STUDBOT_DB") or "studbot.db",
+            starting_balance=number("STUDBOT_STARTING_BALANCE", 1000, 1, 10**9, "chips"),
+            turn_timer=number("STUDBOT_TURN_TIMER", 60, 5, 3600, "seconds"),
+            next_hand_delay=number("STUDBOT_NEXT_HAND_DELAY", 5, 0, 600, "seconds"),
+            bot_delay=number("STUDBOT_BOT_DELAY_MS", 1000, 0, 60000, "milliseconds") / 1000,
+            discord_token=text("DISCORD_TOKEN"),
+            discord_guild_id=int(guild) if guild else None,
+            discord_api_base=text("DISCORD_API_BASE"),
+            discord_gateway_url=text("DISCORD_GATEWAY_URL"),
+            telegram_token=text("TELEGRAM_TOKEN"),
+            telegram_base_url=text("TELEGRAM_BASE_URL"),
+            telegram_webhook_url=text("TELEGRAM_WEBHOOK_URL"),
+            log_level=level,
+        )
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """``KEY=value`` lines; blank lines and ``#`` comments skipped; optional quotes removed."""
+    values: dict[str, str] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, eq, value = line.removeprefix("export ").partition("=")
+        if not eq or not key.strip().isidentifier():
+            raise ConfigError(f"{path}:{number}: expected KEY=value, got {line[:40]!r}")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key.strip()] = value
+    return values

@@ -1,0 +1,101 @@
+"""The ports adapters implement, and the values that cross them.
+
+The application speaks to a platform only through a :class:`Messenger`; it reads
+time only from a :class:`Clock`. Adapters implement them; tests use fakes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class Inbound:
+    """One command from a user, whatever the platform: the single inbound funnel."""
+
+    platform: str
+    """'console', 'discord', 'telegram'."""
+    community: str
+    """The server or group: wallets and the leaderboard are per community."""
+    channel: str
+    """The channel, thread or forum topic: one table per channel."""
+    user: str
+    """The platform's user id."""
+    name: str
+    """The name to show."""
+    text: str
+    """The command as typed, or the command a button stands for ('call @12.7')."""
+    admin: bool = False
+    """A server or group admin (may configure, kick and stop any table)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The answer to the sender. ``private``: only the sender may see it (it can hold cards)."""
+
+    text: str
+    private: bool = False
+    ok: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A button under the board: its label and the command it sends (with its turn token)."""
+
+    label: str
+    command: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableAddress:
+    platform: str
+    community: str
+    channel: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.platform}:{self.channel}"
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """The public board as text plus its buttons; ``final`` once the hand is over."""
+
+    text: str
+    buttons: tuple[Button, ...]
+    hand_no: int
+    final: bool = False
+
+
+class Messenger(Protocol):
+    """What the application asks of a chat platform."""
+
+    async def publish_board(self, *, table: TableAddress, board: BoardView, ref: str | None) -> str | None:
+        """Show the board: edit the message ``ref`` if given and possible, else post one.
+
+        Returns the reference of the message now showing the board (the application
+        stores it, so that edits continue after a restart).
+        """
+        ...
+
+    async def announce(self, *, table: TableAddress, text: str) -> None:
+        """A public line in the table's channel (actions, showdown, notices)."""
+        ...
+
+    async def send_private(self, *, platform: str, user: str, text: str) -> bool:
+        """A private message to one user; False if the user cannot be reached."""
+        ...
+
+
+class TimerHandle(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Clock(Protocol):
+    """Wall-clock time in seconds, and callbacks at a time."""
+
+    def now(self) -> float: ...
+
+    def call_at(self, when: float, callback: Callable[[], Awaitable[None]]) -> TimerHandle: ...

@@ -1,0 +1,272 @@
+"""The bot as a chat transcript through the console adapter: every command and every refusal.
+
+Time is a manual clock; the database is a real SQLite file; house bots act at once.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from adapters.console.chat import ConsoleChat, ConsoleMessenger
+from bot.clock import ManualClock
+from bot.config import Settings
+from bot.service import StudBot
+from bot.store import Store
+
+SETTINGS = replace(Settings(), bot_delay=0.0, next_hand_delay=5.0, turn_timer=60, starting_balance=1000)
+
+
+class Table:
+    """One console channel with a bot behind it, on a database file that outlives restarts."""
+
+    def __init__(self, db: Path, *, seed: int = 3, clock: ManualClock | None = None,
+                 unreachable: set[str] | None = None) -> None:
+        self.db, self.seed = db, seed
+        self.clock = clock or ManualClock()
+        self.out: list[str] = []
+        self.unreachable = unreachable if unreachable is not None else set()
+
+    async def __aenter__(self) -> Table:
+        self.store = await Store.open(str(self.db))
+        self.messenger = ConsoleMessenger(self.out.append, unreachable=self.unreachable)
+        self.bot = StudBot(store=self.store, messenger=self.messenger, clock=self.clock, settings=SETTINGS,
+                           rng=random.Random(self.seed))
+        await self.bot.start()
+        await self.clock.settle()
+        self.chat = ConsoleChat(self.bot, self.messenger, after=self.clock.settle)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.bot.close()
+        await self.store.close()
+
+    async def say(self, user: str, text: str) -> str:
+        return "\n".join(await self.chat.say(user, text))
+
+    async def wait(self, seconds: float) -> str:
+        start = len(self.out)
+        await self.clock.advance(seconds)
+        return "\n".join(self.out[start:])
+
+    def to_act(self) -> tuple[str, str, str]:
+        """(player, legal text, turn token) of the last "to act" line."""
+        for line in reversed(self.out):
+            m = re.match(r"\[table\] (\S+) to act \(\d+s\): (.*) \[turn (\S+)\]$", line)
+            if m:
+                return m.group(1), m.group(2), m.group(3)
+        raise AssertionError("nobody to act")
+
+    @property
+    def runtime(self):  # type: ignore[no-untyped-def]
+        return self.bot.tables["console:main"]
+
+
+async def _two_players(t: Table) -> None:
+    await t.say("ann", "new")
+    await t.say("ann", "join 100")
+    await t.say("bob", "join 100")
+
+
+@pytest.mark.asyncio
+async def test_a_hand_from_new_to_showdown(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db") as t:
+        assert "ann opens a Seven Card Stud Hi-Lo table" in await t.say("ann", "new")
+        assert "ann sits down with 100 chips" in await t.say("ann", "join 100")
+        assert "bob sits down with 200 chips" in await t.say("bob", "join")
+        out = await t.say("ann", "start")
+        assert "Hand #1: ann, bob." in out and "Door cards:" in out
+        assert "[dm ann] Hand #1, your cards: [" in out and "[dm bob] Hand #1, your cards: [" in out
+        total = await t.store.chip_total()
+        for _ in range(40):
+            hand = t.runtime.hand
+            if hand is None or hand.is_over:
+                break
+            player, legal, _ = t.to_act()
+            action = "bring-in" if "bring-in" in legal else "call" if "call" in legal else "check"
+            verb = {"bring-in": "brings in", "call": "calls", "check": "checks"}[action]
+            assert f"{player} {verb}" in await t.say(player, action)
+        assert t.runtime.hand is not None and t.runtime.hand.is_over
+        assert any("shows" in line for line in t.out) and any(line.startswith("[table] Pot") for line in t.out)
+        assert await t.store.chip_total() == total
+        assert "#1: " in await t.say("ann", "history")
+        assert "Hand #2" in await t.wait(5)  # the next hand deals itself
+
+
+@pytest.mark.asyncio
+async def test_refusals_change_nothing(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db") as t:
+        assert "There is no table in this channel" in await t.say("ann", "join")
+        assert "unknown command 'jion'" in await t.say("ann", "jion")
+        assert "usage: join [buy-in]" in await t.say("ann", "join lots")
+        await _two_players(t)
+        assert "already has a table" in await t.say("bob", "new")
+        assert "already seated" in await t.say("ann", "join")
+        assert "only 1000 chips" in await t.say("cat", "join 5000")
+        assert "smallest buy-in here is 10" in await t.say("cat", "join 3")
+        assert "No hand is being played" in await t.say("ann", "call")
+        assert "no cards in a hand" in await t.say("ann", "cards")
+        assert "creator or an admin" in await t.say("bob", "config ante=2")
+        assert "do not work" in await t.say("ann", "config bring_in=7")
+        assert "timer must be" in await t.say("ann", "config timer=2")
+        assert "Nobody called 'zed'" in await t.say("ann", "kick zed")
+        assert "creator or an admin" in await t.say("bob", "stop")
+        assert "Two players with chips are needed" not in await t.say("ann", "start")
+        player, legal, token = t.to_act()
+        other = "bob" if player == "ann" else "ann"
+        before = await t.store.chip_total(), len(t.runtime.hand.actions)
+        assert "turn, not yours" in await t.say(other, "call")
+        assert "not in this hand" in await t.say("cat", "call")
+        assert "cannot fold" in await t.say(player, "fold")  # the bring-in cannot fold
+        assert "That turn is over" in await t.say(player, "bring-in @1.99")
+        assert "takes no arguments" in await t.say(player, "call 5")
+        assert "already being played" in await t.say("ann", "start")
+        assert (await t.store.chip_total(), len(t.runtime.hand.actions)) == before
+        await t.say(player, f"bring-in @{token}")
+        assert "That turn is over" in await t.say(player, f"bring-in @{token}")  # the same button twice
+
+
+@pytest.mark.asyncio
+async def test_cap_and_fold_reasons(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        await t.say("cat", "join 100")
+        await t.say("ann", "start")
+        for action in ("bring-in", "complete", "raise", "raise", "raise"):
+            player, _, _ = t.to_act()
+            await t.say(player, action)
+        player, legal, _ = t.to_act()
+        assert legal == "call 15 · fold" or "raise" not in legal
+        assert "capped" in await t.say(player, "raise")
+
+
+@pytest.mark.asyncio
+async def test_help_rules_top_board(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db") as t:
+        assert "Commands:" in await t.say("ann", "help")
+        assert "join [buy-in]" in await t.say("ann", "help join")
+        assert "eight or better" in await t.say("ann", "rules")
+        assert "Nobody has played" in await t.say("ann", "top")
+        await _two_players(t)
+        top = await t.say("ann", "top")
+        assert "1. ann 1000" in top or "1. bob 1000" in top
+        assert "Seats: ann 100, bob 100" in await t.say("bob", "board")
+
+
+@pytest.mark.asyncio
+async def test_sitout_back_leave_kick_stop(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        await t.say("cat", "join 50")
+        assert "cat sits out" in await t.say("cat", "sitout")
+        assert "already sitting out" in await t.say("cat", "sitout")
+        await t.say("ann", "start")
+        assert t.runtime.setup is not None and [p[2] for p in t.runtime.setup.players] == ["ann", "bob"]
+        assert "cat is back" in await t.say("cat", "back")
+        assert "cat leaves with 50 chips" in await t.say("cat", "leave")  # not in the hand: at once
+        assert "not seated" in await t.say("cat", "leave")
+        total = await t.store.chip_total()
+        assert "bob is removed from the table after this hand" in await t.say("ann", "kick bob")
+        # bob is folded or checked when his turn comes, and cashed out when the hand ends.
+        for _ in range(30):
+            hand = t.runtime.hand
+            if hand is None or hand.is_over:
+                break
+            player, legal, _ = t.to_act()
+            await t.say(player, "bring-in" if "bring-in" in legal else "call" if "call" in legal else "check")
+        assert "bob" not in [s.name for s in t.runtime.table.seats.values()]
+        assert await t.store.chip_total() == total
+        assert "table is closed" in await t.say("ann", "stop")
+        assert await t.store.chip_total() == total
+        assert await t.store.wallet("console:local", "ann") is not None
+        assert "There is no table" in await t.say("ann", "board")
+
+
+@pytest.mark.asyncio
+async def test_stop_mid_hand_gives_every_stack_back(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        await t.say("ann", "start")
+        player, _, _ = t.to_act()
+        await t.say(player, "complete")
+        assert "called off" in await t.say("ann", "stop")
+        assert await t.store.wallet("console:local", "ann") == (1000, None)
+        assert await t.store.wallet("console:local", "bob") == (1000, None)
+
+
+@pytest.mark.asyncio
+async def test_turn_timer_checks_or_folds_then_sits_out(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        await t.say("ann", "start")
+        player, _, _ = t.to_act()
+        await t.say(player, "bring-in")
+        slow, legal, _ = t.to_act()
+        out = await t.wait(59)
+        assert "ran out of time" not in out
+        out = await t.wait(1)
+        assert f"{slow} ran out of time" in out and f"{slow} folds" in out  # facing the bring-in
+        assert "Hand #2" in await t.wait(5)
+        for _ in range(10):
+            player, legal, _ = t.to_act()
+            if player == slow and "check" in legal:
+                break
+            if player == slow:
+                await t.wait(60)
+                break
+            await t.say(player, "bring-in" if "bring-in" in legal else "call")
+        seat = t.runtime.table.seat_of(slow)
+        assert seat is not None and (seat.timeouts >= 1 or seat.sitting_out)
+
+
+@pytest.mark.asyncio
+async def test_restart_mid_hand_resumes_with_the_timer(tmp_path: Path) -> None:
+    clock = ManualClock()
+    async with Table(tmp_path / "t.db", clock=clock) as t:
+        await _two_players(t)
+        await t.say("ann", "start")
+        player, _, token = t.to_act()
+        await t.say(player, "bring-in")
+        actions = list(t.runtime.hand.actions)
+        total = await t.store.chip_total()
+        await t.wait(20)
+    async with Table(tmp_path / "t.db", clock=clock) as t:  # a new process on the same database
+        assert t.runtime.hand is not None and list(t.runtime.hand.actions) == actions
+        assert await t.store.chip_total() == total
+        player, _, token = t.to_act() if any("to act" in x for x in t.out) else ("", "", "")
+        out = await t.wait(39)
+        assert "ran out of time" not in out
+        assert "ran out of time" in await t.wait(1)  # 60 s in all, across the restart
+
+
+@pytest.mark.asyncio
+async def test_unreachable_player_gets_cards_on_request(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db", unreachable={"bob"}) as t:
+        await t.say("ann", "new")
+        await t.say("ann", "join")
+        out = await t.say("bob", "join")
+        assert "I cannot message bob privately" in out
+        out = await t.say("ann", "start")
+        assert "[dm bob]" not in out
+        cards = await t.say("bob", "cards")
+        assert cards.startswith("[dm bob] Hand #1, your cards: [")
+
+
+@pytest.mark.asyncio
+async def test_house_bots_play_hands_by_themselves(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db") as t:
+        await t.say("ann", "new")
+        for _ in range(3):
+            await t.say("ann", "addbot")
+        total = await t.store.chip_total()
+        await t.say("ann", "start")
+        for _ in range(10):
+            await t.wait(5)
+        assert t.runtime.table.hand_no >= 5
+        assert await t.store.chip_total() == total
+        assert "is seated" in await t.say("ann", "addbot Robo")
+        assert "Robo" in [s.name for s in t.runtime.table.seats.values()]
