@@ -246,6 +246,8 @@ class StudBot:
         seat_no = table.free_seat()
         if seat_no is None:
             raise Refusal("The table is full (8 seats).")
+        if command.args and table.seat_named(str(command.args[0])) is not None:
+            raise Refusal(f"{command.args[0]} is already seated here.")
         base = str(command.args[0]) if command.args else f"Bot{seat_no + 1}"
         name = _unique_name(table, base)
         seat = await self._seat_player(rt, user=f"bot:{name.lower()}", name=name, requested=None, is_bot=True,

@@ -44,6 +44,7 @@ async def run_script(*, db: str, seed: int | None, settings: Settings) -> int:
     await bot.start()
     await clock.settle()
     chat = ConsoleChat(bot, messenger, after=clock.settle)
+    _write("[ready]")
     loop = asyncio.get_running_loop()
     try:
         while True:
@@ -61,6 +62,7 @@ async def run_script(*, db: str, seed: int | None, settings: Settings) -> int:
                     _write("[error] usage: /sleep SECONDS")
                     continue
                 await clock.advance(seconds)
+                _write(f"[ok] {line}")
                 continue
             user, sep, text = line.partition(":")
             if not sep or not user.strip() or " " in user.strip():
