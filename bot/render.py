@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import Action, Card, Hand, best_high, best_low
+from engine.cards import RANK_NAMES, RANK_PLURALS
 from engine.events import (
     ActionTaken,
     CommunityCardDealt,
@@ -132,21 +133,23 @@ def private_view(hand: Hand, seat: int, *, hand_no: int) -> str:
 
 def strength(cards: Sequence[Card]) -> str:
     """'High: two pair, queens and tens · Low: 8-6-3-2-A' (or the draw so far)."""
+    low_ranks = sorted({c.low_rank for c in cards if c.low_rank <= 8}, reverse=True)
+    draw = f"{len(low_ranks)} to a low ({'-'.join('A' if r == 1 else str(r) for r in low_ranks)})" \
+        if low_ranks else "no low cards"
     if len(cards) >= 5:
         high = best_high(cards).name
         low = best_low(cards)
-        low_text = low.name if low else "none"
+        low_text = low.name if low else (draw if len(cards) < 7 else "none")
     else:
         groups, ranks = board_key(cards)
-        names = {14: "ace", 13: "king", 12: "queen", 11: "jack", 10: "ten"}
-        top = names.get(ranks[0], str(ranks[0]))
-        high = {(3,): "three of a kind", (2, 1): "a pair", (2, 2): "two pair", (4,): "four of a kind"}.get(
-            groups, f"{top} high")
-        if groups in ((2, 1), (3,)):
-            high = f"{high} ({names.get(ranks[0], str(ranks[0]))}s)"
-        low_ranks = sorted({c.low_rank for c in cards if c.low_rank <= 8}, reverse=True)
-        low_text = f"{len(low_ranks)} to a low ({'-'.join('A' if r == 1 else str(r) for r in low_ranks)})" \
-            if low_ranks else "no low cards"
+        high = {
+            (4,): f"four {RANK_PLURALS[ranks[0]]}", (3,): f"three {RANK_PLURALS[ranks[0]]}",
+            (3, 1): f"three {RANK_PLURALS[ranks[0]]}",
+            (2, 2): f"two pair, {RANK_PLURALS[ranks[0]]} and {RANK_PLURALS[ranks[1]]}",
+            (2, 1): f"pair of {RANK_PLURALS[ranks[0]]}", (2, 1, 1): f"pair of {RANK_PLURALS[ranks[0]]}",
+            (2,): f"pair of {RANK_PLURALS[ranks[0]]}",
+        }.get(groups, f"{RANK_NAMES[ranks[0]]} high")
+        low_text = draw
     return f"High: {high} · Low: {low_text}"
 
 
