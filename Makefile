@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(PY) -m engine.replay tests/vectors/hand_format_example.json
+	$(PY) -m adapters.run
 
 test: $(STAMP) lint typecheck
 	$(PY) -m pytest
@@ -24,7 +24,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy --strict engine
+	$(VENV)/bin/mypy --strict engine bot adapters
 
 bench: $(STAMP)
 	$(PY) -m bench

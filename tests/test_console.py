@@ -270,3 +270,46 @@ async def test_house_bots_play_hands_by_themselves(tmp_path: Path) -> None:
         assert await t.store.chip_total() == total
         assert "is seated" in await t.say("ann", "addbot Robo")
         assert "Robo" in [s.name for s in t.runtime.table.seats.values()]
+
+
+@pytest.mark.asyncio
+async def test_config_and_kick_by_the_creator(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        out = await t.say("ann", "config ante=2 bring_in=3 small=6 big=12 timer=30")
+        assert "Table set to ante 2, bring-in 3, bets 6/12, timer 30s." in out
+        await t.say("ann", "start")
+        assert t.runtime.hand is not None and t.runtime.hand.stakes.big_bet == 12
+        assert "from the next hand" in await t.say("ann", "config timer=45")
+        assert "bob is removed from the table after this hand" in await t.say("ann", "kick bob")
+
+
+@pytest.mark.asyncio
+async def test_broke_wallet_refills_once_a_day(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db") as t:
+        await t.say("ann", "new")
+        await t.say("ann", "join 1000")  # the whole wallet at the table
+        await t.say("ann", "leave")
+        async with t.store.atomic() as tx:  # ann loses it all elsewhere
+            await tx.move_chips(community="console:local", user="ann", delta=-1000)
+        assert "ann sits down with 200 chips" in await t.say("ann", "join")  # refilled to 1000
+        wallet = await t.store.wallet("console:local", "ann")
+        assert wallet is not None and wallet[0] == 800 and wallet[1] is not None
+        await t.say("ann", "leave")
+        async with t.store.atomic() as tx:
+            await tx.move_chips(community="console:local", user="ann", delta=-1000)
+        assert "refills once a day" in await t.say("ann", "join")  # not twice the same day
+        await t.wait(24 * 3600)
+        assert "ann sits down" in await t.say("ann", "join")
+
+
+@pytest.mark.asyncio
+async def test_schema_is_versioned_and_reopens(tmp_path: Path) -> None:
+    store = await Store.open(str(tmp_path / "s.db"))
+    rows = await store.fetch("PRAGMA user_version")
+    assert rows[0][0] == store.schema_version == 1
+    assert (await store.fetch("PRAGMA journal_mode"))[0][0] == "wal"
+    await store.close()
+    store = await Store.open(str(tmp_path / "s.db"))  # migrations run once
+    assert (await store.fetch("PRAGMA user_version"))[0][0] == 1
+    await store.close()

@@ -42,7 +42,8 @@ async def test_no_down_card_in_public_before_the_showdown(tmp_path: Path) -> Non
             if t.runtime.table.seat_of("ann") is None:
                 await t.say("ann", "join 400")
             hand = t.runtime.hand
-            if hand is not None and not hand.is_over and hand.actor is not None and t.runtime.names[hand.actor] == "ann":
+            acting = hand.actor if hand is not None and not hand.is_over else None
+            if acting is not None and t.runtime.names[acting] == "ann":
                 _, legal, token = t.to_act()
                 action = "bring-in" if "bring-in" in legal else "check" if "check" in legal else "call"
                 await t.say("ann", f"{action} @{token}")

@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import random
 import sys
 import time
@@ -87,7 +88,7 @@ async def run_interactive(*, db: str, user: str, settings: Settings, bots: int =
         else:
             _write(line.removeprefix("[table] "))
 
-    messenger = ConsoleMessenger(show)
+    messenger = ConsoleMessenger(show, turn_tokens=False)
     bot = StudBot(store=store, messenger=messenger, clock=clock, settings=settings)
     await bot.start()
     chat = ConsoleChat(bot, messenger)
@@ -130,7 +131,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--script", action="store_true", help="read 'user: text' lines from stdin")
     parser.add_argument("--seed", type=int, default=None, help="seed the deck (script mode only)")
     parser.add_argument("--db", default=None, help="the SQLite file (default: STUDBOT_DB or studbot.db)")
-    parser.add_argument("--user", default="you", help="your name at the table (interactive)")
+    parser.add_argument("--user", default=os.environ.get("USER") or "player",
+                        help="your name at the table (interactive)")
     args = parser.parse_args(argv)
     settings = Settings.from_env()
     logging.basicConfig(level=settings.log_level, stream=sys.stderr,

@@ -21,14 +21,17 @@ CHANNEL = "main"
 class ConsoleMessenger:
     """The Messenger port on a terminal (or any line sink)."""
 
-    def __init__(self, write: Callable[[str], None], *, unreachable: set[str] | None = None) -> None:
+    def __init__(self, write: Callable[[str], None], *, unreachable: set[str] | None = None,
+                 turn_tokens: bool = True) -> None:
         self.write = write
+        self.turn_tokens = turn_tokens
         self.unreachable = unreachable if unreachable is not None else set()
         self._boards = 0
         self._last_prompt: dict[str, str] = {}
 
     async def publish_board(self, *, table: TableAddress, board: BoardView, ref: str | None) -> str | None:
-        prompt = _prompt(board)
+        prompt = _prompt(board) if self.turn_tokens else next(
+            (ln for ln in board.text.splitlines() if " to act" in ln), "")
         if ref is None:
             self._boards += 1
             for line in board.text.splitlines():
