@@ -1,16 +1,89 @@
 """The bootstrap: read the settings, wire the real ports, run what is configured.
 
 With no platform token set it opens the console table against house bots (on
-SQLite). ``studbot`` (the console script), ``make run`` and the Procfile all
-come here.
+SQLite). With ``DISCORD_TOKEN`` and/or ``TELEGRAM_TOKEN`` it serves those
+platforms from one event loop and one database, and stops cleanly on SIGTERM or
+Ctrl-C. ``studbot`` (the console script), ``make run`` and the Procfile all come
+here.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import importlib
+import logging
+import signal
 import sys
 from pathlib import Path
+from typing import Protocol
 
+from bot.clock import RealClock
 from bot.config import ConfigError, Settings
+from bot.outbox import Coalescer, Router
+from bot.ports import Messenger
+from bot.service import StudBot
+from bot.store import Store
+
+log = logging.getLogger("studbot")
+
+
+class PlatformAdapter(Protocol):
+    """What a platform adapter offers the bootstrap."""
+
+    platform: str
+    messenger: Messenger
+    rate_interval: float
+    """Seconds between two flushes of a table's board and lines on this platform."""
+
+    async def connect(self) -> None:
+        """Log in, so that the messenger can send (called before the bot restores its tables)."""
+        ...
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Receive updates and feed them to the bot until ``stop`` is set, then disconnect."""
+        ...
+
+
+def build_adapters(settings: Settings, bot: StudBot) -> list[PlatformAdapter]:
+    """The adapters of the platforms whose token is set (imported only then)."""
+    adapters: list[PlatformAdapter] = []
+    for token, module, name in ((settings.discord_token, "adapters.discord.adapter", "DiscordAdapter"),
+                                (settings.telegram_token, "adapters.telegram.adapter", "TelegramAdapter")):
+        if token:
+            adapters.append(getattr(importlib.import_module(module), name)(settings=settings, bot=bot))
+    return adapters
+
+
+async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> None:
+    """Serve every configured platform from one loop and one database until stopped."""
+    stop = stop or asyncio.Event()
+    store = await Store.open(settings.db_path)
+    router = Router()
+    bot = StudBot(store=store, messenger=router, clock=RealClock(), settings=settings)
+    adapters = build_adapters(settings, bot)
+    outboxes = []
+    for adapter in adapters:
+        outbox = Coalescer(adapter.messenger, interval=adapter.rate_interval)
+        outboxes.append(outbox)
+        router.register(adapter.platform, outbox)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        for adapter in adapters:
+            await adapter.connect()
+        await bot.start()
+        log.info("serving %s", ", ".join(a.platform for a in adapters))
+        await asyncio.gather(*(adapter.run(stop) for adapter in adapters))
+    finally:
+        await bot.close()
+        for outbox in outboxes:
+            with contextlib.suppress(Exception):
+                await outbox.drain()
+        await store.close()
+        log.info("stopped")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -20,15 +93,18 @@ def main(argv: list[str] | None = None) -> None:
     except ConfigError as exc:
         print(f"studbot: configuration error: {exc}", file=sys.stderr)
         sys.exit(2)
-    platforms = [name for name, token in (("Discord", settings.discord_token), ("Telegram", settings.telegram_token))
-                 if token]
-    if platforms:
-        print(f"studbot: {' and '.join(platforms)} token set, but the {' and '.join(platforms)} adapter is not "
-              "part of this build yet; unset the token to play in the console.", file=sys.stderr)
-        sys.exit(2)
-    from adapters.console.app import main as console_main
+    if not (settings.discord_token or settings.telegram_token):
+        from adapters.console.app import main as console_main
 
-    console_main(args)
+        console_main(args)
+        return
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        asyncio.run(serve(settings))
+    except ModuleNotFoundError as exc:
+        print(f"studbot: this build cannot serve that platform yet ({exc.name} is missing); "
+              "unset its token to play in the console.", file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

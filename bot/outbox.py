@@ -1,0 +1,133 @@
+"""Messengers that wrap messengers: route by platform, and coalesce a table's output.
+
+:class:`Router` lets one :class:`~bot.service.StudBot` serve several platforms in
+one process: each adapter registers its messenger under its platform name.
+
+:class:`Coalescer` keeps a chatty table within a platform's rate limits: board
+edits and public lines of a table are gathered and sent at most once per
+``interval`` seconds (the last board wins; lines are joined into one message),
+and a final board (the end of a hand) is flushed at once. A board *post* (a new
+message) is never delayed, because its reference is needed at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .ports import BoardView, Messenger, TableAddress
+
+log = logging.getLogger(__name__)
+
+
+class Router:
+    """A Messenger that forwards to the messenger registered for each platform."""
+
+    def __init__(self) -> None:
+        self._by_platform: dict[str, Messenger] = {}
+
+    def register(self, platform: str, messenger: Messenger) -> None:
+        self._by_platform[platform] = messenger
+
+    def _for(self, platform: str) -> Messenger:
+        try:
+            return self._by_platform[platform]
+        except KeyError:
+            raise LookupError(f"no messenger for platform {platform!r}") from None
+
+    async def publish_board(self, *, table: TableAddress, board: BoardView, ref: str | None) -> str | None:
+        return await self._for(table.platform).publish_board(table=table, board=board, ref=ref)
+
+    async def announce(self, *, table: TableAddress, text: str) -> None:
+        await self._for(table.platform).announce(table=table, text=text)
+
+    async def send_private(self, *, platform: str, user: str, text: str) -> bool:
+        return await self._for(platform).send_private(platform=platform, user=user, text=text)
+
+
+@dataclass
+class _Pending:
+    table: TableAddress
+    board: BoardView | None = None
+    ref: str | None = None
+    lines: list[str] = field(default_factory=list)
+    last_flush: float = float("-inf")
+    task: asyncio.Task[None] | None = None
+
+
+class Coalescer:
+    """Gathers a table's board edits and public lines; sends them at most once per ``interval``."""
+
+    def __init__(self, inner: Messenger, *, interval: float = 1.0,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        self.inner = inner
+        self.interval = interval
+        self._monotonic = monotonic
+        self._tables: dict[str, _Pending] = {}
+        self._refs: dict[str, str | None] = {}
+
+    def _state(self, table: TableAddress) -> _Pending:
+        state = self._tables.get(table.key)
+        if state is None:
+            state = self._tables[table.key] = _Pending(table=table)
+        return state
+
+    async def publish_board(self, *, table: TableAddress, board: BoardView, ref: str | None) -> str | None:
+        state = self._state(table)
+        if ref is None:  # a new message: send what is pending first, then post at once
+            await self._flush(state)
+            new_ref = await self.inner.publish_board(table=table, board=board, ref=None)
+            self._refs[table.key] = new_ref
+            state.last_flush = self._monotonic()
+            return new_ref
+        state.board, state.ref = board, self._refs.get(table.key) or ref
+        self._schedule(state, now=board.final)
+        return state.ref
+
+    async def announce(self, *, table: TableAddress, text: str) -> None:
+        state = self._state(table)
+        state.lines.append(text)
+        self._schedule(state, now=False)
+
+    async def send_private(self, *, platform: str, user: str, text: str) -> bool:
+        return await self.inner.send_private(platform=platform, user=user, text=text)
+
+    def _schedule(self, state: _Pending, *, now: bool) -> None:
+        if state.task is not None and not state.task.done():
+            if not now:
+                return
+            state.task.cancel()
+        wait = 0.0 if now else max(0.0, state.last_flush + self.interval - self._monotonic())
+        state.task = asyncio.get_running_loop().create_task(self._later(state, wait))
+
+    async def _later(self, state: _Pending, wait: float) -> None:
+        if wait:
+            await asyncio.sleep(wait)
+        try:
+            await self._flush(state)
+        except Exception:
+            log.exception("sending the board of %s failed", state.table.key)
+
+    async def _flush(self, state: _Pending) -> None:
+        lines, state.lines = state.lines, []
+        board, state.board = state.board, None
+        if lines:
+            await self.inner.announce(table=state.table, text="\n".join(lines))
+        if board is not None:
+            ref = await self.inner.publish_board(table=state.table, board=board, ref=state.ref)
+            self._refs[state.table.key] = ref
+        if lines or board is not None:
+            state.last_flush = self._monotonic()
+
+    async def drain(self) -> None:
+        """Send everything pending now (at shutdown)."""
+        for state in list(self._tables.values()):
+            if state.task is not None and not state.task.done():
+                state.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await state.task
+            await self._flush(state)

@@ -1,0 +1,70 @@
+"""The routing and coalescing messengers."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.outbox import Coalescer, Router
+from bot.ports import BoardView, TableAddress
+
+T = TableAddress(platform="x", community="c", channel="1")
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str]] = []
+
+    async def publish_board(self, *, table: TableAddress, board: BoardView, ref: str | None) -> str | None:
+        self.calls.append(("board", board.text))
+        return ref or f"m{len(self.calls)}"
+
+    async def announce(self, *, table: TableAddress, text: str) -> None:
+        self.calls.append(("say", text))
+
+    async def send_private(self, *, platform: str, user: str, text: str) -> bool:
+        self.calls.append(("dm", f"{user}:{text}"))
+        return user != "closed"
+
+
+def view(text: str, *, final: bool = False) -> BoardView:
+    return BoardView(text=text, buttons=(), hand_no=1, final=final)
+
+
+@pytest.mark.asyncio
+async def test_edits_and_lines_are_coalesced_the_last_board_wins() -> None:
+    inner = Recorder()
+    out = Coalescer(inner, interval=0.2)
+    ref = await out.publish_board(table=T, board=view("b0"), ref=None)
+    assert ref == "m1"
+    for i in range(1, 30):
+        await out.announce(table=T, text=f"line {i}")
+        assert await out.publish_board(table=T, board=view(f"b{i}"), ref=ref) == ref
+    await asyncio.sleep(0.35)
+    assert inner.calls == [("board", "b0"), ("say", "\n".join(f"line {i}" for i in range(1, 30))), ("board", "b29")]
+
+
+@pytest.mark.asyncio
+async def test_final_board_is_sent_at_once_and_dms_pass_through() -> None:
+    inner = Recorder()
+    out = Coalescer(inner, interval=10)
+    ref = await out.publish_board(table=T, board=view("b0"), ref=None)
+    await out.publish_board(table=T, board=view("b1"), ref=ref)
+    await out.publish_board(table=T, board=view("end", final=True), ref=ref)
+    await asyncio.sleep(0.01)
+    assert inner.calls[-1] == ("board", "end")
+    assert ("board", "b1") not in inner.calls
+    assert await out.send_private(platform="x", user="closed", text="hi") is False
+
+
+@pytest.mark.asyncio
+async def test_router_sends_each_platform_to_its_messenger() -> None:
+    a, b = Recorder(), Recorder()
+    router = Router()
+    router.register("a", a)
+    router.register("b", b)
+    await router.announce(table=TableAddress(platform="b", community="c", channel="9"), text="hello")
+    assert b.calls == [("say", "hello")] and a.calls == []
+    with pytest.raises(LookupError):
+        await router.announce(table=T, text="nobody")
