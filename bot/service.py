@@ -128,6 +128,27 @@ class StudBot:
         elif rt.table.running and rt.table.next_hand_at is not None:
             self._arm_next_hand(rt, rt.table.next_hand_at)
 
+    async def mark_reachable(self, *, platform: str, user: str) -> int:
+        """The user can now get private messages (say, they opened the private chat):
+        clear the flag on their seats and send the cards of any hand they are in.
+        Returns how many seats changed."""
+        changed = 0
+        for rt in list(self.tables.values()):
+            if rt.table.platform != platform:
+                continue
+            async with rt.lock:
+                seat = rt.table.seat_of(user)
+                if seat is None or not seat.unreachable:
+                    continue
+                seat.unreachable = False
+                async with self.store.atomic() as tx:
+                    await tx.save_seat(rt.table.id, seat)
+                changed += 1
+                es = rt.engine_seat(user)
+                if rt.hand is not None and not rt.hand.is_over and es is not None:
+                    await self._send_cards(rt, es)
+        return changed
+
     async def close(self) -> None:
         for rt in self.tables.values():
             _cancel(rt)

@@ -313,3 +313,16 @@ async def test_schema_is_versioned_and_reopens(tmp_path: Path) -> None:
     store = await Store.open(str(tmp_path / "s.db"))  # migrations run once
     assert (await store.fetch("PRAGMA user_version"))[0][0] == 1
     await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_player_who_becomes_reachable_gets_cards_again(tmp_path: Path) -> None:
+    closed = {"bob"}
+    async with Table(tmp_path / "t.db", unreachable=closed) as t:
+        await _two_players(t)
+        await t.say("ann", "start")
+        assert not any(line.startswith("[dm bob] Hand #1") for line in t.out)
+        closed.clear()
+        assert await t.bot.mark_reachable(platform="console", user="bob") == 1
+        assert any(line.startswith("[dm bob] Hand #1, your cards:") for line in t.out)
+        assert await t.bot.mark_reachable(platform="console", user="bob") == 0
