@@ -98,6 +98,7 @@ class StudBot:
         self.rng: random.Random = rng if rng is not None else secrets.SystemRandom()
         self.bot_rng = random.Random(self.rng.getrandbits(64))
         self.tables: dict[str, Runtime] = {}
+        self._opening = asyncio.Lock()  # two 'new' in one channel at once: one table
 
     # ------------------------------------------------------------------ start
 
@@ -195,17 +196,18 @@ class StudBot:
 
     async def _new(self, msg: Inbound) -> Reply:
         key = f"{msg.platform}:{msg.channel}"
-        if key in self.tables:
-            raise Refusal("This channel already has a table. Type 'join' to sit down.")
-        stakes = Stakes()
-        async with self.store.atomic() as tx:
-            table_id = await tx.create_table(platform=msg.platform, community=_community(msg), channel=msg.channel,
-                                             creator=msg.user, stakes=stakes, timer=self.settings.turn_timer,
-                                             now=self.clock.now())
-        table = Table(id=table_id, platform=msg.platform, community=_community(msg), channel=msg.channel,
-                      creator=msg.user, stakes=stakes, timer=self.settings.turn_timer)
-        rt = Runtime(table=table)
-        self.tables[key] = rt
+        async with self._opening:
+            if key in self.tables:
+                raise Refusal("This channel already has a table. Type 'join' to sit down.")
+            stakes = Stakes()
+            async with self.store.atomic() as tx:
+                table_id = await tx.create_table(
+                    platform=msg.platform, community=_community(msg), channel=msg.channel, creator=msg.user,
+                    stakes=stakes, timer=self.settings.turn_timer, now=self.clock.now())
+            table = Table(id=table_id, platform=msg.platform, community=_community(msg), channel=msg.channel,
+                          creator=msg.user, stakes=stakes, timer=self.settings.turn_timer)
+            rt = Runtime(table=table)
+            self.tables[key] = rt
         async with rt.lock:
             await self._say(rt, f"{msg.name} opens a Seven Card Stud Hi-Lo table ({render.stakes_text(table)}).")
             await self._publish(rt, new=True)

@@ -65,6 +65,16 @@ class Table:
     def runtime(self):  # type: ignore[no-untyped-def]
         return self.bot.tables["console:main"]
 
+    async def call_down(self) -> None:
+        """Play the hand in progress to its end: bring in, call, check."""
+        for _ in range(60):
+            hand = self.runtime.hand
+            if hand is None or hand.is_over:
+                return
+            player, legal, _ = self.to_act()
+            await self.say(player, "bring-in" if "bring-in" in legal else "call" if "call" in legal else "check")
+        raise AssertionError("the hand does not end")
+
 
 async def _two_players(t: Table) -> None:
     await t.say("ann", "new")
@@ -172,12 +182,7 @@ async def test_sitout_back_leave_kick_stop(tmp_path: Path) -> None:
         total = await t.store.chip_total()
         assert "bob is removed from the table after this hand" in await t.say("ann", "kick bob")
         # bob is folded or checked when his turn comes, and cashed out when the hand ends.
-        for _ in range(30):
-            hand = t.runtime.hand
-            if hand is None or hand.is_over:
-                break
-            player, legal, _ = t.to_act()
-            await t.say(player, "bring-in" if "bring-in" in legal else "call" if "call" in legal else "check")
+        await t.call_down()
         assert "bob" not in [s.name for s in t.runtime.table.seats.values()]
         assert await t.store.chip_total() == total
         assert "table is closed" in await t.say("ann", "stop")
@@ -326,3 +331,13 @@ async def test_a_player_who_becomes_reachable_gets_cards_again(tmp_path: Path) -
         assert await t.bot.mark_reachable(platform="console", user="bob") == 1
         assert any(line.startswith("[dm bob] Hand #1, your cards:") for line in t.out)
         assert await t.bot.mark_reachable(platform="console", user="bob") == 0
+
+
+@pytest.mark.asyncio
+async def test_two_news_at_once_open_one_table(tmp_path: Path) -> None:
+    import asyncio
+
+    async with Table(tmp_path / "t.db") as t:
+        replies = await asyncio.gather(*(t.bot.handle(t.chat.inbound(u, "new")) for u in ("ann", "bob", "cat")))
+        assert sum(r.ok for r in replies) == 1
+        assert sum("already has a table" in r.text for r in replies) == 2
