@@ -120,6 +120,9 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
     elapsed: float = 0.0
+    statements: int = 0
+    """SQL statements sent to the store's connection meanwhile (each one a hop to aiosqlite's thread)."""
+    commits: int = 0
 
     @property
     def count(self) -> int:
@@ -260,9 +263,12 @@ class Bench:
 # ---------------------------------------------------------------------- 1. one table
 
 
-async def one_table(tmp: Path, *, actions: int, players: int, seed: int, console: bool = False,
+async def one_table(tmp: Path, *, actions: int, players: int, seed: int, console: bool = False, trace: bool = False,
                     name: str = "one") -> tuple[Stats, Stats, list[tuple[HandSetup, list[Action]]]]:
-    """Hands one after the other at one table; returns the action stats, the deal stats, the hands played."""
+    """Hands one after the other at one table; returns the action stats, the deal stats, the hands played.
+
+    ``trace``: count the SQL statements and commits (a trace callback: it slows the run, so not in the timed one).
+    """
     messenger: Messenger = ConsoleMessenger(_discard) if console else NullMessenger()
     stats, deals = Stats(), Stats()
     played: list[tuple[HandSetup, list[Action]]] = []
@@ -277,9 +283,14 @@ async def one_table(tmp: Path, *, actions: int, players: int, seed: int, console
             if rt.hand is None or rt.hand.is_over:
                 raise RuntimeError("no next hand was dealt")
 
+        sql: list[str] = []
+        if trace:
+            await b.store._db.set_trace_callback(sql.append)  # the store's aiosqlite connection (runs in its thread)
         started = time.perf_counter()
         await b.play(rt, actions, random.Random(seed), stats, next_hand, played)
         stats.elapsed = time.perf_counter() - started
+        traced = sql[:]
+        stats.statements, stats.commits = len(traced), sum(q.strip().upper() == "COMMIT" for q in traced)
     return stats, deals, played
 
 
@@ -291,7 +302,6 @@ class ManyResult:
     stats: Stats
     hands: int
     setup_seconds: float
-    rss_per_idle_table: float
 
 
 async def many_tables(tmp: Path, *, tables: int, actions: int, seed: int) -> ManyResult:
@@ -299,12 +309,8 @@ async def many_tables(tmp: Path, *, tables: int, actions: int, seed: int) -> Man
     settings = replace(SETTINGS, next_hand_delay=0.0)  # time never moves: no turn timer can fire
     stats = Stats()
     async with Bench(tmp / "many.db", NullMessenger(), settings, seed=seed) as b:
-        trim_heap()
-        rss_before = rss_bytes()
         started = time.perf_counter()
         runtimes = [await b.open_table(f"c{i}", [f"a{i}", f"b{i}"]) for i in range(tables)]
-        trim_heap()
-        rss_idle = (rss_bytes() - rss_before) / tables
         for i, rt in enumerate(runtimes):
             await b.start(rt, f"a{i}")
         setup_seconds = time.perf_counter() - started
@@ -326,7 +332,7 @@ async def many_tables(tmp: Path, *, tables: int, actions: int, seed: int) -> Man
         await asyncio.gather(*(b.play(rt, actions, rng, stats, next_hand) for rt, rng in zip(runtimes, rngs)))
         stats.elapsed = time.perf_counter() - started
         hands = sum(rt.table.hand_no - first_hand[rt.table.channel] + 1 for rt in runtimes)
-    return ManyResult(stats=stats, hands=hands, setup_seconds=setup_seconds, rss_per_idle_table=rss_idle)
+    return ManyResult(stats=stats, hands=hands, setup_seconds=setup_seconds)
 
 
 # ---------------------------------------------------------------------- 3. memory
@@ -340,11 +346,20 @@ class Memory:
 
 
 async def idle_memory(tmp: Path, *, tables: int, seed: int) -> Memory:
-    """Python memory (tracemalloc) and RSS kept per table with two seated players and no hand."""
+    """Memory kept per table with two seated players and no hand: RSS, then Python's (tracemalloc).
+
+    Run first, on a fresh heap (freed memory of other parts would be reused and hide the growth): a batch of
+    ``tables`` measured by RSS alone (tracemalloc's own bookkeeping would inflate it), then another by tracemalloc.
+    RSS includes what SQLite caches in C; tracemalloc sees only Python objects.
+    """
     async with Bench(tmp / "memory.db", NullMessenger(), SETTINGS, seed=seed) as b:
         await b.open_table("warm", ["w1", "w2"])  # first-use caches (statements, imports) are not per table
         trim_heap()
         rss_before = rss_bytes()
+        for i in range(tables):
+            await b.open_table(f"r{i}", [f"u{i}", f"v{i}"])
+        trim_heap()
+        rss = rss_bytes() - rss_before
         tracemalloc.start(1)
         before = tracemalloc.take_snapshot()
         for i in range(tables):
@@ -355,10 +370,7 @@ async def idle_memory(tmp: Path, *, tables: int, seed: int) -> Memory:
         top = [(f"{s.traceback[0].filename.rsplit('/', 2)[-1]}:{s.traceback[0].lineno}", s.size_diff / tables)
                for s in after.compare_to(before, "lineno")[:4]]
         tracemalloc.stop()
-        del before, after
-        trim_heap()
-        rss = rss_bytes() - rss_before
-        assert len(b.bot.tables) == tables + 1
+        assert len(b.bot.tables) == 2 * tables + 1
     return Memory(traced_per_table=traced / tables, rss_per_table=rss / tables, top=top)
 
 
@@ -453,12 +465,18 @@ async def run(args: argparse.Namespace, errors: ErrorLog) -> None:
         tmp = Path(tmp_name)
         print(f"StudBot end to end: Inbound -> handle -> engine + SQLite commit (WAL, synchronous=NORMAL, {tmp}) "
               "-> rendering; ManualClock, bot_delay=0")
+        mem = await idle_memory(tmp, tables=args.tables, seed=args.seed)  # first: on a fresh heap; printed as 3.
 
         # 1. one table
         one, deals, played = await one_table(tmp, actions=args.actions, players=args.players, seed=args.seed)
         print(f"\n1. one table, {args.players} players, {len(played)} hands "
               f"({sum(len(a) for _, a in played) / max(1, len(played)):.1f} actions a hand), NullMessenger:")
         print(_line("  end to end (handle)", one))
+        traced, _, _ = await one_table(tmp, actions=min(args.actions, 1000), players=args.players, seed=args.seed,
+                                       trace=True, name="traced")
+        print(f"  SQL per action, deals and hand ends included: {traced.statements / traced.count:.1f} statements, "
+              f"{traced.commits / traced.count:.2f} commits (each statement one await on aiosqlite's thread; "
+              f"counted in an untimed run)")
         print(f"  {'deal of the next hand (advance)':<32} {deals.count:>7,} deals    {'':>11}  "
               f"p50 {ms(deals.q(0.5)):>10}  p99 {ms(deals.q(0.99)):>10}  mean {ms(deals.mean):>10}")
         console: Stats | None = None
@@ -492,15 +510,17 @@ async def run(args: argparse.Namespace, errors: ErrorLog) -> None:
         print(f"  throughput {m.rate:,.0f} actions/s = {m.rate / one.rate:.2f}x one table; "
               f"p50 {ms(m.q(0.5))} = {m.q(0.5) / one.q(0.5):,.0f}x one table's p50, "
               f"{m.q(0.5) / b50:,.0f}x bare commit")
-        print(f"  service time (1 / throughput) {ms(1 / m.rate) if m.rate else '-'} per action; "
-              f"p50 latency / service time = {m.q(0.5) * m.rate:,.0f} actions queued ahead")
+        print(f"  the wait is the queue for the store's single writer: {args.tables:,} tables acting with no pause "
+              f"/ {m.rate:,.0f} actions/s = {ms(args.tables / m.rate) if m.rate else '-'} (Little's law), "
+              f"mean latency {ms(m.mean)}")
 
-        # 3. memory per idle table
-        mem = await idle_memory(tmp, tables=args.tables, seed=args.seed)
-        print(f"\n3. memory per idle table (two seated players, no hand), {args.tables:,} tables:")
-        print(f"  tracemalloc {mem.traced_per_table:,.0f} B/table; RSS {mem.rss_per_table:,.0f} B/table "
-              f"(RSS while seating the {args.tables:,} tables of part 2: {many.rss_per_idle_table:,.0f} B/table)")
-        print("  largest: " + ", ".join(f"{where} {size:,.0f} B" for where, size in mem.top))
+        # 3. memory per idle table (measured first)
+        print(f"\n3. memory per idle table (two seated players, no hand), batches of {args.tables:,} tables, "
+              "measured first on a fresh heap:")
+        print(f"  tracemalloc (Python objects) {mem.traced_per_table:,.0f} B/table; "
+              f"RSS (all, SQLite's cache included) {mem.rss_per_table:,.0f} B/table")
+        print("  largest Python allocations per table: "
+              + ", ".join(f"{where} {size:,.0f} B" for where, size in mem.top))
 
         refused = one.refused + m.refused + (console.refused if console else [])
         if refused:

@@ -142,13 +142,17 @@ def strength(cards: Sequence[Card]) -> str:
         low_text = low.name if low else (draw if len(cards) < 7 else "none")
     else:
         groups, ranks = board_key(cards)
-        high = {
-            (4,): f"four {RANK_PLURALS[ranks[0]]}", (3,): f"three {RANK_PLURALS[ranks[0]]}",
-            (3, 1): f"three {RANK_PLURALS[ranks[0]]}",
-            (2, 2): f"two pair, {RANK_PLURALS[ranks[0]]} and {RANK_PLURALS[ranks[1]]}",
-            (2, 1): f"pair of {RANK_PLURALS[ranks[0]]}", (2, 1, 1): f"pair of {RANK_PLURALS[ranks[0]]}",
-            (2,): f"pair of {RANK_PLURALS[ranks[0]]}",
-        }.get(groups, f"{RANK_NAMES[ranks[0]]} high")
+        top = ranks[0]
+        if groups[0] == 4:
+            high = f"four {RANK_PLURALS[top]}"
+        elif groups[0] == 3:
+            high = f"three {RANK_PLURALS[top]}"
+        elif groups[:2] == (2, 2):
+            high = f"two pair, {RANK_PLURALS[top]} and {RANK_PLURALS[ranks[1]]}"
+        elif groups[0] == 2:
+            high = f"pair of {RANK_PLURALS[top]}"
+        else:
+            high = f"{RANK_NAMES[top]} high"
         low_text = draw
     return f"High: {high} · Low: {low_text}"
 

@@ -486,7 +486,11 @@ class StudBot:
         assert hand is not None
         events = hand.events[rt.seen:]
         rt.seen = len(hand.events)
-        lines = render.describe(events, hand, rt.names)
+        try:
+            lines = render.describe(events, hand, rt.names)
+        except Exception:  # a rendering bug must not stop the hand
+            log.exception("table %s: describing %d events failed", rt.table.id, len(events))
+            lines = []
         if lines:
             await self._say(rt, "\n".join(lines))
         dealt = {e.seat for e in events if isinstance(e, CardDealt)}
@@ -505,8 +509,12 @@ class StudBot:
         seat = rt.table.seats.get(rt.seat_no(es))
         if seat is None or seat.is_bot or seat.unreachable:
             return
-        ok = await self.messenger.send_private(platform=rt.table.platform, user=seat.user,
-                                               text=render.private_view(rt.hand, es, hand_no=rt.table.hand_no))
+        try:
+            ok = await self.messenger.send_private(platform=rt.table.platform, user=seat.user,
+                                                   text=render.private_view(rt.hand, es, hand_no=rt.table.hand_no))
+        except Exception:  # output must never stop the table: the player can still ask with 'cards'
+            log.exception("table %s: sending %s their cards failed", rt.table.id, seat.user)
+            return
         if not ok:
             await self._mark_unreachable(rt, seat)
 
@@ -608,6 +616,12 @@ class StudBot:
     # ------------------------------------------------------------------ output
 
     async def _publish(self, rt: Runtime, *, new: bool = False) -> None:
+        try:
+            await self._publish_board(rt, new=new)
+        except Exception:  # the next change publishes again; the table goes on
+            log.exception("table %s: publishing the board failed", rt.table.id)
+
+    async def _publish_board(self, rt: Runtime, *, new: bool) -> None:
         hand = rt.hand
         seconds = None
         if hand is not None and rt.deadline is not None and hand.actor is not None:
@@ -622,7 +636,10 @@ class StudBot:
                 await tx.save_table(rt.table)
 
     async def _say(self, rt: Runtime, text: str) -> None:
-        await self.messenger.announce(table=rt.address, text=text)
+        try:
+            await self.messenger.announce(table=rt.address, text=text)
+        except Exception:
+            log.exception("table %s: announcing failed", rt.table.id)
 
     # ------------------------------------------------------------------ helpers
 

@@ -341,3 +341,18 @@ async def test_two_news_at_once_open_one_table(tmp_path: Path) -> None:
         replies = await asyncio.gather(*(t.bot.handle(t.chat.inbound(u, "new")) for u in ("ann", "bob", "cat")))
         assert sum(r.ok for r in replies) == 1
         assert sum("already has a table" in r.text for r in replies) == 2
+
+
+@pytest.mark.asyncio
+async def test_a_failing_messenger_does_not_stall_the_table(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+
+        async def broken(*, platform: str, user: str, text: str) -> bool:
+            raise RuntimeError("the platform fell over")
+
+        t.messenger.send_private = broken  # type: ignore[method-assign]
+        await t.say("ann", "start")
+        assert t.runtime.hand is not None and t.runtime.turn_timer is not None  # the turn is armed
+        assert "ran out of time" in await t.wait(60)  # and its timer fires
+        assert "[dm ann] Hand #1, your cards:" in await t.say("ann", "cards")  # cards on request still work
