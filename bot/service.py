@@ -463,18 +463,21 @@ class StudBot:
         es = hand.actor
         seat = table.seats.get(rt.seat_no(es))
         now = self.clock.now()
-        async with self.store.atomic() as tx:
-            await tx.add_action(hand_id=rt.hand_id, seq=len(hand.actions), action=action.value, seat_no=rt.seat_no(es),
-                                by_timeout=by_timeout, now=now)
-            await tx.set_deadline(hand_id=rt.hand_id, deadline=now + table.timer)
-            if seat is not None:
-                timeouts = seat.timeouts + 1 if by_timeout else 0
-                if timeouts != seat.timeouts:
-                    seat.timeouts = timeouts
-                    if timeouts >= 2:
-                        seat.sitting_out = True
-                    await tx.save_seat(table.id, seat)
-        rt.deadline = now + table.timer
+        deadline = now + table.timer
+        seq, seat_no = len(hand.actions), rt.seat_no(es)
+        timeouts = (seat.timeouts + 1 if by_timeout else 0) if seat is not None else 0
+        if seat is not None and timeouts != seat.timeouts:
+            seat.timeouts = timeouts
+            if timeouts >= 2:
+                seat.sitting_out = True
+            async with self.store.atomic() as tx:
+                await tx.add_action(hand_id=rt.hand_id, seq=seq, action=action.value, seat_no=seat_no,
+                                    by_timeout=by_timeout, now=now, deadline=deadline)
+                await tx.save_seat(table.id, seat)
+        else:  # the usual case: one INSERT, its own transaction, one round trip
+            await self.store.record_action(hand_id=rt.hand_id, seq=seq, action=action.value, seat_no=seat_no,
+                                           by_timeout=by_timeout, now=now, deadline=deadline)
+        rt.deadline = deadline
         hand.act(action)
         if by_timeout and seat is not None:
             await self._say(rt, f"{seat.name} ran out of time." + (

@@ -312,12 +312,40 @@ async def test_broke_wallet_refills_once_a_day(tmp_path: Path) -> None:
 async def test_schema_is_versioned_and_reopens(tmp_path: Path) -> None:
     store = await Store.open(str(tmp_path / "s.db"))
     rows = await store.fetch("PRAGMA user_version")
-    assert rows[0][0] == store.schema_version == 1
+    assert rows[0][0] == store.schema_version == 2
     assert (await store.fetch("PRAGMA journal_mode"))[0][0] == "wal"
     await store.close()
     store = await Store.open(str(tmp_path / "s.db"))  # migrations run once
-    assert (await store.fetch("PRAGMA user_version"))[0][0] == 1
+    assert (await store.fetch("PRAGMA user_version"))[0][0] == 2
     await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_version_1_database_is_migrated_with_its_hand_in_progress(tmp_path: Path) -> None:
+    import aiosqlite
+
+    from bot import store as store_module
+
+    db = tmp_path / "old.db"
+    clock = ManualClock()
+    first_only = store_module.MIGRATIONS[:1]
+    real = store_module.MIGRATIONS
+    store_module.MIGRATIONS = first_only  # an old build: schema version 1
+    try:
+        async with aiosqlite.connect(db) as con:
+            await con.execute("PRAGMA journal_mode=WAL")
+        old = await Store.open(str(db))
+        await old.close()
+    finally:
+        store_module.MIGRATIONS = real
+    async with Table(db, clock=clock) as t:  # the new build migrates it and plays on
+        assert (await t.store.fetch("PRAGMA user_version"))[0][0] == 2
+        await _two_players(t)
+        await t.say("ann", "start")
+        player, _, _ = t.to_act()
+        await t.say(player, "bring-in")
+    async with Table(db, clock=clock) as t:
+        assert t.runtime.hand is not None and len(t.runtime.hand.actions) == 1
 
 
 @pytest.mark.asyncio
