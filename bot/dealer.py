@@ -1,0 +1,320 @@
+"""The life of a hand at a table: deal, take decisions, settle, and the timers between.
+
+:class:`Dealer` is the half of :class:`~bot.service.StudBot` that runs hands; the
+other half (the command funnel) is in ``service.py``. Every decision is committed
+before it is played and shown; output never stops a table: a rendering or
+messenger failure is logged and the table goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from dataclasses import dataclass, field
+
+from engine import Action, Deck, DeckDealer, Hand
+from engine.cards import ALL_CARDS, Card
+from engine.events import CardDealt, CommunityCardDealt
+from engine.handfile import hand_file_of, result_of
+
+from . import render
+from .config import Settings
+from .model import HandSetup, Seat, Table
+from .ports import BoardView, Clock, Messenger, TableAddress, TimerHandle
+from .store import Store
+
+log = logging.getLogger(__name__)
+
+@dataclass
+class Runtime:
+    """A table in memory: its state, the hand in progress, its timers."""
+
+    table: Table
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    hand: Hand | None = None
+    hand_id: int | None = None
+    setup: HandSetup | None = None
+    deadline: float | None = None
+    turn_timer: TimerHandle | None = None
+    next_timer: TimerHandle | None = None
+    seen: int = 0
+    """Events of the hand already rendered."""
+    closed: bool = False
+
+    @property
+    def address(self) -> TableAddress:
+        t = self.table
+        return TableAddress(platform=t.platform, community=t.community, channel=t.channel)
+
+    @property
+    def names(self) -> list[str]:
+        return [p[2] for p in self.setup.players] if self.setup else []
+
+    def engine_seat(self, user: str) -> int | None:
+        if self.setup is None:
+            return None
+        return next((i for i, p in enumerate(self.setup.players) if p[1] == user), None)
+
+    def seat_no(self, engine_seat: int) -> int:
+        assert self.setup is not None
+        return self.setup.players[engine_seat][0]
+
+    @property
+    def turn(self) -> str | None:
+        if self.hand is None or self.hand.is_over:
+            return None
+        return f"{self.table.hand_no}.{len(self.hand.actions)}"
+
+
+
+class Dealer:
+    """Hands, timers and output for the tables of a :class:`~bot.service.StudBot`."""
+
+    store: Store
+    messenger: Messenger
+    clock: Clock
+    settings: Settings
+    rng: random.Random
+    bot_rng: random.Random
+
+    # ------------------------------------------------------------------ hands
+
+    def _build_hand(self, setup: HandSetup) -> Hand:
+        deck = Deck.from_cards([Card.from_str(c) for c in setup.deck])
+        return Hand(stakes=setup.stakes, names=[p[2] for p in setup.players], stacks=[p[3] for p in setup.players],
+                    dealer=DeckDealer(deck))
+
+    async def _start_hand(self, rt: Runtime) -> None:
+        table = rt.table
+        rt.next_timer = _cancelled(rt.next_timer)
+        table.next_hand_at = None
+        ready = table.ready_seats()
+        if len(ready) < 2:
+            async with self.store.atomic() as tx:
+                await tx.save_table(table)
+            await self._say(rt, "Waiting for two players with chips.")
+            return
+        deck = list(ALL_CARDS)
+        self.rng.shuffle(deck)
+        setup = HandSetup(hand_no=table.hand_no + 1, stakes=table.stakes,
+                          players=[(s.seat_no, s.user, s.name, s.stack) for s in ready], deck=[str(c) for c in deck])
+        now = self.clock.now()
+        async with self.store.atomic() as tx:
+            hand_id = await tx.begin_hand(table_id=table.id, setup=setup, now=now)
+            await tx.set_deadline(hand_id=hand_id, deadline=now + table.timer)
+            table.hand_no = setup.hand_no
+            await tx.save_table(table)
+        rt.hand, rt.hand_id, rt.setup, rt.seen = self._build_hand(setup), hand_id, setup, 0
+        rt.deadline = now + table.timer
+        names = ", ".join(rt.names)
+        await self._say(rt, f"Hand #{setup.hand_no}: {names}.")
+        await self._after_change(rt)
+
+    async def _apply(self, rt: Runtime, action: Action, *, by_timeout: bool) -> None:
+        """Commit one decision, then play it, render it, and arm what comes next."""
+        hand, table = rt.hand, rt.table
+        assert hand is not None and rt.hand_id is not None and hand.actor is not None
+        es = hand.actor
+        seat = table.seats.get(rt.seat_no(es))
+        now = self.clock.now()
+        deadline = now + table.timer
+        seq, seat_no = len(hand.actions), rt.seat_no(es)
+        timeouts = (seat.timeouts + 1 if by_timeout else 0) if seat is not None else 0
+        if seat is not None and timeouts != seat.timeouts:
+            seat.timeouts = timeouts
+            if timeouts >= 2:
+                seat.sitting_out = True
+            async with self.store.atomic() as tx:
+                await tx.add_action(hand_id=rt.hand_id, seq=seq, action=action.value, seat_no=seat_no,
+                                    by_timeout=by_timeout, now=now, deadline=deadline)
+                await tx.save_seat(table.id, seat)
+        else:  # the usual case: one INSERT, its own transaction, one round trip
+            await self.store.record_action(hand_id=rt.hand_id, seq=seq, action=action.value, seat_no=seat_no,
+                                           by_timeout=by_timeout, now=now, deadline=deadline)
+        rt.deadline = deadline
+        hand.act(action)
+        if by_timeout and seat is not None:
+            await self._say(rt, f"{seat.name} ran out of time." + (
+                " Two time-outs in a row: sitting out." if seat.sitting_out else ""))
+        await self._after_change(rt)
+
+    async def _after_change(self, rt: Runtime) -> None:
+        hand = rt.hand
+        assert hand is not None
+        events = hand.events[rt.seen:]
+        rt.seen = len(hand.events)
+        try:
+            lines = render.describe(events, hand, rt.names)
+        except Exception:  # a rendering bug must not stop the hand
+            log.exception("table %s: describing %d events failed", rt.table.id, len(events))
+            lines = []
+        if lines:
+            await self._say(rt, "\n".join(lines))
+        dealt = {e.seat for e in events if isinstance(e, CardDealt)}
+        if any(isinstance(e, CommunityCardDealt) for e in events):
+            dealt |= set(hand.live_seats)
+        for es in sorted(dealt):
+            await self._send_cards(rt, es)
+        if hand.is_over:
+            await self._finish_hand(rt)
+        else:
+            self._arm_turn(rt)
+        await self._publish(rt)
+
+    async def _send_cards(self, rt: Runtime, es: int) -> None:
+        assert rt.hand is not None and rt.setup is not None
+        seat = rt.table.seats.get(rt.seat_no(es))
+        if seat is None or seat.is_bot or seat.unreachable:
+            return
+        try:
+            ok = await self.messenger.send_private(platform=rt.table.platform, user=seat.user,
+                                                   text=render.private_view(rt.hand, es, hand_no=rt.table.hand_no))
+        except Exception:  # output must never stop the table: the player can still ask with 'cards'
+            log.exception("table %s: sending %s their cards failed", rt.table.id, seat.user)
+            return
+        if not ok:
+            await self._mark_unreachable(rt, seat)
+
+    async def _mark_unreachable(self, rt: Runtime, seat: Seat) -> None:
+        seat.unreachable = True
+        async with self.store.atomic() as tx:
+            await tx.save_seat(rt.table.id, seat)
+        await self._say(rt, f"I cannot message {seat.name} privately: {seat.name}, use 'cards' (My cards) "
+                            "to see your cards.")
+
+    async def _finish_hand(self, rt: Runtime) -> None:
+        hand, table, setup = rt.hand, rt.table, rt.setup
+        assert hand is not None and setup is not None and rt.hand_id is not None
+        rt.turn_timer = _cancelled(rt.turn_timer)
+        result = result_of(hand)
+        summary = _summary(result)
+        gone: list[Seat] = []
+        now = self.clock.now()
+        async with self.store.atomic() as tx:
+            await tx.finish_hand(hand_id=rt.hand_id, hand_file=json.dumps(hand_file_of(hand).to_dict()),
+                                 summary=summary, now=now)
+            for es, (seat_no, _, _, _) in enumerate(setup.players):
+                seat = table.seats.get(seat_no)
+                if seat is None:
+                    continue
+                seat.stack = hand.stacks[es]
+                if seat.leaving or seat.stack == 0:
+                    await tx.move_chips(community=table.community, user=seat.user, delta=seat.stack)
+                    await tx.remove_seat(table.id, seat_no)
+                    gone.append(seat)
+                else:
+                    await tx.save_seat(table.id, seat)
+            for seat in gone:
+                del table.seats[seat.seat_no]
+            if table.running and len(table.ready_seats()) >= 2:
+                table.next_hand_at = now + self.settings.next_hand_delay
+            await tx.save_table(table)
+        rt.deadline = None
+        for seat in gone:
+            await self._say(rt, f"{seat.name} leaves the table" + (
+                f" with {render.chips(seat.stack)}." if seat.stack else ", out of chips."))
+        if table.next_hand_at is not None:
+            self._arm_next_hand(rt, table.next_hand_at)
+        elif table.running:
+            await self._say(rt, "Waiting for two players with chips ('join', 'back').")
+
+    async def _maybe_schedule_next(self, rt: Runtime) -> None:
+        table = rt.table
+        idle = rt.hand is None or rt.hand.is_over
+        if table.running and idle and table.next_hand_at is None and len(table.ready_seats()) >= 2:
+            table.next_hand_at = self.clock.now() + self.settings.next_hand_delay
+            async with self.store.atomic() as tx:
+                await tx.save_table(table)
+            self._arm_next_hand(rt, table.next_hand_at)
+
+    # ------------------------------------------------------------------ timers
+
+    def _arm_turn(self, rt: Runtime, *, restored: bool = False) -> None:
+        hand = rt.hand
+        rt.turn_timer = _cancelled(rt.turn_timer)
+        if hand is None or hand.actor is None:
+            return
+        seat = rt.table.seats.get(rt.seat_no(hand.actor))
+        token = rt.turn
+        now = self.clock.now()
+        if seat is not None and seat.is_bot:
+            rt.turn_timer = self.clock.call_at(now + self.settings.bot_delay, lambda: self._bot_turn(rt, token))
+        elif seat is None or seat.leaving:
+            rt.turn_timer = self.clock.call_at(now, lambda: self._timeout(rt, token, leaving=True))
+        else:
+            when = rt.deadline if rt.deadline is not None else now + rt.table.timer
+            rt.turn_timer = self.clock.call_at(when, lambda: self._timeout(rt, token, leaving=False))
+
+    async def _bot_turn(self, rt: Runtime, token: str | None) -> None:
+        from .housebot import choose_action
+
+        async with rt.lock:
+            if rt.closed or rt.hand is None or rt.turn != token or rt.hand.is_over:
+                return
+            await self._apply(rt, choose_action(rt.hand, rng=self.bot_rng), by_timeout=False)
+
+    async def _timeout(self, rt: Runtime, token: str | None, *, leaving: bool) -> None:
+        async with rt.lock:
+            if rt.closed or rt.hand is None or rt.turn != token or rt.hand.is_over:
+                return
+            await self._apply(rt, rt.hand.default_action(), by_timeout=not leaving)
+
+    def _arm_next_hand(self, rt: Runtime, when: float) -> None:
+        rt.next_timer = _cancelled(rt.next_timer)
+
+        async def deal() -> None:
+            async with rt.lock:
+                if rt.closed or (rt.hand is not None and not rt.hand.is_over) or not rt.table.running:
+                    return
+                await self._start_hand(rt)
+
+        rt.next_timer = self.clock.call_at(when, deal)
+
+    # ------------------------------------------------------------------ output
+
+    async def _publish(self, rt: Runtime, *, new: bool = False) -> None:
+        try:
+            await self._publish_board(rt, new=new)
+        except Exception:  # the next change publishes again; the table goes on
+            log.exception("table %s: publishing the board failed", rt.table.id)
+
+    async def _publish_board(self, rt: Runtime, *, new: bool) -> None:
+        hand = rt.hand
+        seconds = None
+        if hand is not None and rt.deadline is not None and hand.actor is not None:
+            seconds = max(0, round(rt.deadline - self.clock.now()))
+        text, buttons = render.board(rt.table, hand, names=rt.names, turn=rt.turn, seconds_left=seconds)
+        view = BoardView(text=text, buttons=buttons, hand_no=rt.table.hand_no,
+                         final=hand is not None and hand.is_over)
+        ref = await self.messenger.publish_board(table=rt.address, board=view, ref=None if new else rt.table.board_ref)
+        if ref != rt.table.board_ref and not rt.closed:
+            rt.table.board_ref = ref
+            async with self.store.atomic() as tx:
+                await tx.save_table(rt.table)
+
+    async def _say(self, rt: Runtime, text: str) -> None:
+        try:
+            await self.messenger.announce(table=rt.address, text=text)
+        except Exception:
+            log.exception("table %s: announcing failed", rt.table.id)
+
+
+def cancel_timers(rt: Runtime) -> None:
+    rt.turn_timer = _cancelled(rt.turn_timer)
+    rt.next_timer = _cancelled(rt.next_timer)
+
+
+def _cancelled(handle: TimerHandle | None) -> TimerHandle | None:
+    """Cancel ``handle`` (if any); returns None, to clear the field that held it."""
+    if handle is not None:
+        handle.cancel()
+    return None
+
+
+def _summary(result: dict[str, object]) -> str:
+    payouts = result["payouts"]
+    assert isinstance(payouts, dict)
+    winners = [f"{name} +{amount}" for name, amount in payouts.items() if amount]
+    return ", ".join(winners) if winners else "no chips moved"
