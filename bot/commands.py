@@ -118,10 +118,10 @@ def parse(text: str) -> Command:
             raise UsageError(usage)
         count = _positive_int(rest[0], usage) if rest else 5
         return Command(name=name, args=(min(count, 20),))
-    if name in ("kick",):
-        if len(rest) != 1:
+    if name == "kick":  # the rest of the line: display names may hold spaces
+        if not rest:
             raise UsageError(usage)
-        return Command(name=name, args=(rest[0],))
+        return Command(name=name, args=(" ".join(rest),))
     if name == "addbot":
         if len(rest) > 1 or (rest and not _NAME.match(rest[0])):
             raise UsageError(usage)

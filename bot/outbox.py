@@ -33,20 +33,21 @@ class Router:
     def register(self, platform: str, messenger: Messenger) -> None:
         self._by_platform[platform] = messenger
 
-    def _for(self, platform: str) -> Messenger:
+    def get(self, platform: str) -> Messenger:
+        """The messenger registered for ``platform`` (LookupError if none)."""
         try:
             return self._by_platform[platform]
         except KeyError:
             raise LookupError(f"no messenger for platform {platform!r}") from None
 
     async def publish_board(self, *, table: TableAddress, board: BoardView, ref: str | None) -> str | None:
-        return await self._for(table.platform).publish_board(table=table, board=board, ref=ref)
+        return await self.get(table.platform).publish_board(table=table, board=board, ref=ref)
 
     async def announce(self, *, table: TableAddress, text: str) -> None:
-        await self._for(table.platform).announce(table=table, text=text)
+        await self.get(table.platform).announce(table=table, text=text)
 
     async def send_private(self, *, platform: str, user: str, text: str) -> bool:
-        return await self._for(platform).send_private(platform=platform, user=user, text=text)
+        return await self.get(platform).send_private(platform=platform, user=user, text=text)
 
 
 @dataclass
@@ -111,6 +112,9 @@ class Coalescer:
             await self._flush(state)
         except Exception:
             log.exception("sending the board of %s failed", state.table.key)
+        if state.board is not None or state.lines:  # more came while we were sending
+            state.task = asyncio.get_running_loop().create_task(
+                self._later(state, max(0.0, state.last_flush + self.interval - self._monotonic())))
 
     async def _flush(self, state: _Pending) -> None:
         lines, state.lines = state.lines, []

@@ -181,7 +181,7 @@ class StudBot(Dealer):
         await self._say(rt, f"{seat.name} sits down with {render.chips(seat.stack)}.")
         reachable = await self.messenger.send_private(
             platform=table.platform, user=msg.user,
-            text=f"You are seated at the table in {table.channel} with {render.chips(seat.stack)}. "
+            text=f"You are seated at the Stud Hi-Lo table with {render.chips(seat.stack)}. "
                  "Your cards will come here.")
         if not reachable:
             await self._mark_unreachable(rt, seat)

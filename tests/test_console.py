@@ -384,3 +384,12 @@ async def test_a_failing_messenger_does_not_stall_the_table(tmp_path: Path) -> N
         assert t.runtime.hand is not None and t.runtime.turn_timer is not None  # the turn is armed
         assert "ran out of time" in await t.wait(60)  # and its timer fires
         assert "[dm ann] Hand #1, your cards:" in await t.say("ann", "cards")  # cards on request still work
+
+
+@pytest.mark.asyncio
+async def test_kick_a_name_with_spaces(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db") as t:
+        await t.say("ann", "new")
+        await t.bot.handle(replace(t.chat.inbound("u2", "join"), name="Mary Jane"))
+        assert "Mary Jane leaves" not in "\n".join(t.out)
+        assert "Mary Jane is removed from the table" in await t.say("ann", "kick mary jane")

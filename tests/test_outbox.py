@@ -68,3 +68,20 @@ async def test_router_sends_each_platform_to_its_messenger() -> None:
     assert b.calls == [("say", "hello")] and a.calls == []
     with pytest.raises(LookupError):
         await router.announce(table=T, text="nobody")
+
+
+@pytest.mark.asyncio
+async def test_what_arrives_during_a_slow_send_is_sent_after_it() -> None:
+    class Slow(Recorder):
+        async def announce(self, *, table: TableAddress, text: str) -> None:
+            await asyncio.sleep(0.1)
+            await super().announce(table=table, text=text)
+
+    inner = Slow()
+    out = Coalescer(inner, interval=0.05)
+    ref = await out.publish_board(table=T, board=view("b0"), ref=None)
+    await out.announce(table=T, text="first")
+    await asyncio.sleep(0.07)  # the flush is now waiting on the slow announce
+    await out.publish_board(table=T, board=view("b1"), ref=ref)
+    await asyncio.sleep(0.4)
+    assert inner.calls[-1] == ("board", "b1")

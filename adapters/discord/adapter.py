@@ -1,0 +1,236 @@
+"""The Discord adapter: ``/stud`` commands and board buttons in, boards, lines and DMs out.
+
+Thin by design: an interaction becomes an :class:`~bot.ports.Inbound` for
+:meth:`StudBot.handle` and its :class:`~bot.ports.Reply` an ephemeral answer;
+the bot's boards, lines and private messages go out through
+:class:`~adapters.discord.messenger.DiscordMessenger`. No game rule lives here.
+
+Every interaction is deferred ephemerally first (within Discord's 3 s, before
+the bot stores or renders anything), so an answer that holds cards is never
+public. Commands sync to ``DISCORD_GUILD_ID`` if set, else globally, and only
+when the command tree changed: its hash is kept in ``<db>.discord-commands.json``
+next to the database. ``DISCORD_API_BASE`` and ``DISCORD_GATEWAY_URL`` point
+discord.py at a proxy or at the test's loopback Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import discord
+import yarl
+from discord import app_commands
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from bot.config import Settings
+from bot.ports import Inbound
+from bot.service import StudBot
+
+from . import render
+from .buttons import StudButton
+from .commands import stud_group
+from .messenger import DiscordMessenger
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "discord"
+INTENTS = discord.Intents.none()
+INTENTS.guilds = True
+
+
+class StudClient(discord.Client):
+    """A discord.py client that knows its adapter (buttons and commands call back into it)."""
+
+    def __init__(self, adapter: DiscordAdapter) -> None:
+        super().__init__(intents=INTENTS, allowed_mentions=discord.AllowedMentions.none())
+        self.adapter = adapter
+        self.tree: app_commands.CommandTree[StudClient] = app_commands.CommandTree(self)
+        guild = adapter.guild
+        self.tree.add_command(stud_group(), guild=guild)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(StudButton)
+
+    async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
+        """A press on one of our buttons that discord.py's dynamic items will not dispatch.
+
+        discord.py hands a press to a dynamic item only if the message it carries still
+        shows that button; a stale press (the board was edited meanwhile) would go
+        unanswered. Answer those here (the bot refuses the stale turn).
+        """
+        if interaction.type is not discord.InteractionType.component or not isinstance(interaction.data, dict):
+            return
+        custom_id = interaction.data.get("custom_id")
+        command = render.command_of(custom_id) if isinstance(custom_id, str) else None
+        if command is None:
+            return
+        message = interaction.message
+        if message is not None and custom_id in render.component_custom_ids(list(message.components)):
+            return  # StudButton handles it
+        await self.adapter.handle_interaction(interaction, command)
+
+
+class DiscordAdapter:
+    """The :class:`adapters.run.PlatformAdapter` for Discord."""
+
+    platform = PLATFORM
+    rate_interval = 2.5
+    """One flush is one public message and one board edit: two flushes per 5 s stay under 5 per 5 s."""
+
+    def __init__(self, *, settings: Settings, bot: StudBot) -> None:
+        if not settings.discord_token:
+            raise ValueError("DISCORD_TOKEN is not set")
+        self.settings = settings
+        self.bot = bot
+        self.guild = discord.Object(id=settings.discord_guild_id) if settings.discord_guild_id else None
+        _point_at(settings)
+        self.client = StudClient(self)
+        self.messenger = DiscordMessenger(self.client)
+        self._inflight: set[asyncio.Task[Any]] = set()
+        self._stopping = False
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def connect(self) -> None:
+        """Log in (REST), find the gateway, and sync the commands if they changed."""
+        assert self.settings.discord_token is not None
+        await self.client.login(self.settings.discord_token)
+        if self.settings.discord_api_base and not self.settings.discord_gateway_url:
+            _, url, _ = await self.client.http.get_bot_gateway()
+            DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+        await self.sync_commands()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Receive interactions until ``stop``; then finish what is in flight and close the client."""
+        gateway = asyncio.create_task(self.client.connect(reconnect=True), name="discord-gateway")
+        stopped = asyncio.create_task(stop.wait(), name="discord-stop")
+        try:
+            await asyncio.wait({gateway, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopped.cancel()
+            self._stopping = True
+            if not gateway.done():
+                gateway.cancel()
+            await asyncio.gather(gateway, return_exceptions=True)
+            if self._inflight:
+                await asyncio.wait(set(self._inflight), timeout=10)
+            await self._drain_front()
+            await self.messenger.flush(timeout=10)
+            await self.messenger.close()
+            await self.client.close()
+        failure = None if stop.is_set() or gateway.cancelled() else gateway.exception()
+        if failure is not None:
+            raise failure  # the gateway gave up (bad token, missing intents): let the bootstrap fail loudly
+
+    async def _drain_front(self) -> None:
+        """Send what the bootstrap's Coalescer still holds for us, before the client closes.
+
+        ``serve`` drains the outboxes only after ``run`` returns, when our HTTP session
+        is closed; so drain ours here (it is the messenger registered for our platform
+        in the bot's Router). A no-op if the bot's messenger is anything else.
+        """
+        lookup = getattr(self.bot.messenger, "get", None)
+        try:
+            front = lookup(self.platform) if callable(lookup) else None
+            drain = getattr(front, "drain", None)
+            if callable(drain):
+                await asyncio.wait_for(drain(), timeout=10)
+        except Exception:
+            log.exception("sending the last boards and lines failed")
+
+    # ------------------------------------------------------------------ commands
+
+    def sync_state_path(self) -> Path | None:
+        db = self.settings.db_path
+        if not db or db == ":memory:" or db.startswith("file:"):
+            return None
+        return Path(db).with_name(Path(db).name + ".discord-commands.json")
+
+    def commands_hash(self) -> str:
+        payload = [c.to_dict(self.client.tree) for c in self.client.tree.get_commands(guild=self.guild)]
+        blob = json.dumps({"app": self.client.application_id, "commands": payload}, sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    async def sync_commands(self) -> bool:
+        """Sync ``/stud`` (to the guild, or globally) unless this exact tree was synced before."""
+        scope = f"guild:{self.guild.id}" if self.guild else "global"
+        digest = self.commands_hash()
+        path = self.sync_state_path()
+        state: dict[str, str] = {}
+        if path is not None and path.is_file():
+            try:
+                loaded = json.loads(path.read_text(encoding="utf-8"))
+                state = {str(k): str(v) for k, v in loaded.items()} if isinstance(loaded, dict) else {}
+            except (OSError, ValueError):
+                state = {}
+        if state.get(scope) == digest:
+            log.info("discord commands unchanged (%s); not syncing", scope)
+            return False
+        try:
+            await self.client.tree.sync(guild=self.guild)
+        except discord.HTTPException:
+            log.exception("syncing the discord commands (%s) failed; the old ones stay", scope)
+            return False
+        log.info("discord commands synced (%s)", scope)
+        state[scope] = digest
+        if path is not None:
+            try:
+                path.write_text(json.dumps(state, indent=1, sort_keys=True), encoding="utf-8")
+            except OSError:
+                log.warning("cannot write %s: commands will sync again on the next start", path)
+        return True
+
+    # ------------------------------------------------------------------ interactions
+
+    def inbound(self, interaction: discord.Interaction[discord.Client], text: str) -> Inbound:
+        user = interaction.user
+        permissions = interaction.permissions
+        channel = interaction.channel_id if interaction.channel_id is not None else 0
+        community = str(interaction.guild_id) if interaction.guild_id is not None else f"dm-{channel}"
+        return Inbound(platform=PLATFORM, community=community, channel=str(channel), user=str(user.id),
+                       name=user.display_name, text=text,
+                       admin=bool(permissions.manage_guild or permissions.administrator))
+
+    async def handle_interaction(self, interaction: discord.Interaction[discord.Client], text: str) -> None:
+        """Defer (ephemeral), run the command through the bot, answer (ephemeral) or remove the answer."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._inflight.add(task)
+        try:
+            try:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            except (discord.HTTPException, discord.InteractionResponded) as exc:
+                log.warning("interaction %s could not be acknowledged (%s); ignored", interaction.id, exc)
+                return
+            if self._stopping:
+                await _answer(interaction, "The bot is restarting; try again in a moment.")
+                return
+            reply = await self.bot.handle(self.inbound(interaction, text))
+            await _answer(interaction, reply.text)
+        finally:
+            if task is not None:
+                self._inflight.discard(task)
+
+
+async def _answer(interaction: discord.Interaction[discord.Client], text: str) -> None:
+    try:
+        if text.strip():
+            await interaction.edit_original_response(content=render.reply_text(text))
+        else:
+            await interaction.delete_original_response()
+    except discord.HTTPException:
+        log.exception("answering interaction %s failed", interaction.id)
+
+
+def _point_at(settings: Settings) -> None:
+    """REST base and gateway from the settings (a proxy, or a loopback Discord in tests)."""
+    if settings.discord_api_base:
+        Route.BASE = settings.discord_api_base.rstrip("/")
+    if settings.discord_gateway_url:
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)

@@ -1,0 +1,35 @@
+"""The board's buttons: dynamic items whose custom_id carries the command and its turn.
+
+Registered at start-up (``client.add_dynamic_items``), so a press on a board
+posted before a restart still reaches the bot.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from . import render
+
+if TYPE_CHECKING:
+    from .adapter import StudClient
+
+
+class StudButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=render.TEMPLATE):
+    def __init__(self, command: str, *, label: str = "", row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(label=render.clip_label(label or command.split()[0]),
+                                           style=render.button_style(command),
+                                           custom_id=render.custom_id_of(command)), row=row)
+        self.command = command
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[discord.Client], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> StudButton:
+        label = getattr(item, "label", None)
+        return cls(render.command_from_match(match), label=label if isinstance(label, str) else "")
+
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
+        client = cast("StudClient", interaction.client)
+        await client.adapter.handle_interaction(interaction, self.command)

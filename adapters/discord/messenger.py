@@ -1,0 +1,236 @@
+"""The Messenger port on Discord: boards, public lines and DMs, within the per-channel limits.
+
+Each channel has an ordered queue with one worker, so a table's messages land in
+the order the bot produced them and never faster than :data:`LIMIT` per
+:data:`WINDOW` seconds (Discord allows 5 per 5 s per channel; we keep a margin).
+Board *edits* and public lines are queued and acknowledged at once (the
+:class:`~bot.outbox.Coalescer` in front of us must never wait on Discord); a
+board *post* waits for its message id. A queued edit that has not been sent yet
+is replaced by a newer board of the same message, except a final board (the end
+of a hand), which is always shown; public lines still waiting are joined into one
+message (up to 2,000 characters), so a backlog shrinks instead of growing. 429s are retried by discord.py; other errors
+are logged, never dropped silently, and never stop the queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+import discord
+
+from bot.ports import BoardView, TableAddress
+
+from . import render
+
+log = logging.getLogger(__name__)
+
+LIMIT = 5
+WINDOW = 5.3
+"""Seconds of the sliding window: Discord's 5 s plus a margin for latency jitter."""
+
+
+class Window:
+    """At most ``limit`` events per ``seconds``: :meth:`delay` says how long to wait first."""
+
+    def __init__(self, limit: int | None = None, seconds: float | None = None,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        limit = LIMIT if limit is None else limit
+        seconds = WINDOW if seconds is None else seconds
+        self.limit, self.seconds, self._monotonic = limit, seconds, monotonic
+        self._sent: collections.deque[float] = collections.deque()
+
+    def delay(self) -> float:
+        now = self._monotonic()
+        while self._sent and self._sent[0] <= now - self.seconds:
+            self._sent.popleft()
+        if len(self._sent) < self.limit:
+            return 0.0
+        return self._sent[0] + self.seconds - now
+
+    def note(self) -> None:
+        self._sent.append(self._monotonic())
+
+
+@dataclass
+class _Job:
+    kind: Literal["post", "edit", "say"]
+    board: BoardView | None = None
+    text: str = ""
+    ref: str | None = None
+    done: asyncio.Future[str | None] | None = None
+
+
+@dataclass
+class _Channel:
+    id: int
+    jobs: collections.deque[_Job] = field(default_factory=collections.deque)
+    window: Window = field(default_factory=Window)
+    worker: asyncio.Task[None] | None = None
+
+
+class DiscordMessenger:
+    """Sends through a logged-in :class:`discord.Client` (its HTTP side only)."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+        self._channels: dict[int, _Channel] = {}
+        self._moved: dict[str, str] = {}
+        """Board messages that were gone and posted again: old ref -> new ref."""
+        self._dm_channels: dict[int, int] = {}
+
+    # ------------------------------------------------------------------ the port
+
+    async def publish_board(self, *, table: TableAddress, board: BoardView, ref: str | None) -> str | None:
+        channel = self._channel(table)
+        if ref is None:
+            done: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+            self._enqueue(channel, _Job("post", board=board, done=done))
+            return await done
+        ref = self._current(ref)
+        for job in reversed(channel.jobs):  # a newer board replaces one still waiting (never a final one)
+            if job.kind == "edit" and job.ref == ref:
+                if job.board is not None and not job.board.final:
+                    job.board = board
+                    return ref
+                break
+        self._enqueue(channel, _Job("edit", board=board, ref=ref))
+        return ref
+
+    async def announce(self, *, table: TableAddress, text: str) -> None:
+        channel = self._channel(table)
+        for chunk in render.chunks(render.public_text(text)):
+            last = channel.jobs[-1] if channel.jobs else None
+            if last is not None and last.kind == "say" and len(last.text) + 1 + len(chunk) <= render.MESSAGE_LIMIT:
+                last.text += "\n" + chunk  # lines still waiting go out as one message
+            else:
+                self._enqueue(channel, _Job("say", text=chunk))
+
+    async def send_private(self, *, platform: str, user: str, text: str) -> bool:
+        try:
+            user_id = int(user)
+        except ValueError:
+            return False
+        try:
+            dm_id = self._dm_channels.get(user_id)
+            if dm_id is None:
+                dm = await self.client.create_dm(discord.Object(id=user_id))
+                dm_id = self._dm_channels[user_id] = dm.id
+            channel = self.client.get_partial_messageable(dm_id, type=discord.ChannelType.private)
+            for chunk in render.chunks(text):
+                await channel.send(chunk, allowed_mentions=discord.AllowedMentions.none())
+        except discord.Forbidden as exc:
+            log.info("cannot DM user %s (code %s): %s", user, exc.code, exc.text)
+            return False
+        except (discord.HTTPException, OSError, RuntimeError):
+            log.exception("DM to user %s failed", user)
+            return False
+        return True
+
+    # ------------------------------------------------------------------ shutdown
+
+    @property
+    def idle(self) -> bool:
+        return all(not c.jobs and (c.worker is None or c.worker.done()) for c in self._channels.values())
+
+    async def flush(self, timeout: float) -> bool:
+        """Wait (at most ``timeout`` seconds) until every queued message is sent; True if all were."""
+        workers = [c.worker for c in self._channels.values() if c.worker is not None and not c.worker.done()]
+        if not workers:
+            return True
+        _, pending = await asyncio.wait(workers, timeout=timeout)
+        return not pending
+
+    async def close(self) -> None:
+        """Stop the workers (what is still queued is lost; the board is restored on the next start)."""
+        for channel in self._channels.values():
+            if channel.worker is not None and not channel.worker.done():
+                channel.worker.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await channel.worker
+            for job in channel.jobs:
+                if job.done is not None and not job.done.done():
+                    job.done.set_result(None)
+            channel.jobs.clear()
+
+    # ------------------------------------------------------------------ the queues
+
+    def _channel(self, table: TableAddress) -> _Channel:
+        channel_id = int(table.channel)
+        channel = self._channels.get(channel_id)
+        if channel is None:
+            channel = self._channels[channel_id] = _Channel(id=channel_id)
+        return channel
+
+    def _current(self, ref: str) -> str:
+        while ref in self._moved:
+            ref = self._moved[ref]
+        return ref
+
+    def _enqueue(self, channel: _Channel, job: _Job) -> None:
+        channel.jobs.append(job)
+        if channel.worker is None or channel.worker.done():
+            channel.worker = asyncio.get_running_loop().create_task(self._work(channel),
+                                                                    name=f"discord-outbox-{channel.id}")
+
+    async def _work(self, channel: _Channel) -> None:
+        while channel.jobs:
+            wait = channel.window.delay()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            job = channel.jobs.popleft()
+            try:
+                result = await self._send(channel, job)
+            except asyncio.CancelledError:
+                if job.done is not None and not job.done.done():
+                    job.done.set_result(None)
+                raise
+            except Exception:
+                log.exception("sending a %s to channel %s failed", job.kind, channel.id)
+                result = None
+            if job.done is not None and not job.done.done():
+                job.done.set_result(result)
+
+    async def _send(self, channel: _Channel, job: _Job) -> str | None:
+        target = self.client.get_partial_messageable(channel.id)
+        if job.kind == "say":
+            channel.window.note()
+            await target.send(job.text, allowed_mentions=discord.AllowedMentions.none())
+            return None
+        assert job.board is not None
+        embed, view = render.board_embed(job.board), board_view(job.board)
+        if job.kind == "edit" and job.ref is not None:
+            channel.window.note()
+            try:
+                await target.get_partial_message(int(job.ref)).edit(embed=embed, view=view)
+                return job.ref
+            except discord.NotFound:
+                log.info("board message %s in %s is gone; posting a new one", job.ref, channel.id)
+                wait = channel.window.delay()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+            except ValueError:
+                log.warning("board reference %r is not a message id; posting a new one", job.ref)
+        channel.window.note()
+        message = await target.send(embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
+        new_ref = str(message.id)
+        if job.ref is not None:
+            self._moved[job.ref] = new_ref
+        return new_ref
+
+
+def board_view(board: BoardView) -> discord.ui.View:
+    """The board's buttons as a view of :class:`~adapters.discord.buttons.StudButton` (survive restarts)."""
+    from .buttons import StudButton
+
+    view = discord.ui.View(timeout=None)
+    for row, button in render.button_rows(board.buttons):
+        view.add_item(StudButton(button.command, label=button.label, row=row))
+    return view

@@ -1,0 +1,149 @@
+"""Pure Discord rendering: custom ids, the board embed and its buttons, message chunks.
+
+Nothing here talks to Discord; the functions are unit-tested without a client.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final
+
+import discord
+
+from bot.ports import BoardView, Button
+
+PREFIX: Final = "stud:"
+TEMPLATE: Final = re.compile(r"stud:(?P<command>[a-z][a-z-]{0,19})(?:@(?P<turn>\d{1,9}\.\d{1,9}))?")
+"""A button's custom_id: ``stud:join``, ``stud:call@12.7`` (the command and the turn it answers)."""
+
+MESSAGE_LIMIT: Final = 2000
+EMBED_TITLE_LIMIT: Final = 256
+EMBED_TEXT_LIMIT: Final = 4096
+LABEL_LIMIT: Final = 80
+PLAYING: Final = discord.Colour.dark_green()
+FINISHED: Final = discord.Colour.light_grey()
+
+_STYLES: Final = {
+    "fold": discord.ButtonStyle.danger,
+    "check": discord.ButtonStyle.success,
+    "call": discord.ButtonStyle.success,
+    "bet": discord.ButtonStyle.primary,
+    "raise": discord.ButtonStyle.primary,
+    "complete": discord.ButtonStyle.primary,
+    "bring-in": discord.ButtonStyle.primary,
+}
+
+
+def custom_id_of(command: str) -> str:
+    """``'call @12.7'`` -> ``'stud:call@12.7'``; ``'join'`` -> ``'stud:join'``."""
+    name, _, turn = command.strip().partition("@")
+    custom_id = PREFIX + name.strip() + (f"@{turn.strip()}" if turn else "")
+    if not TEMPLATE.fullmatch(custom_id):
+        raise ValueError(f"cannot put {command!r} on a button")
+    return custom_id
+
+
+def command_of(custom_id: str) -> str | None:
+    """``'stud:call@12.7'`` -> ``'call @12.7'``; None if the id is not one of ours."""
+    match = TEMPLATE.fullmatch(custom_id)
+    if match is None:
+        return None
+    return command_from_match(match)
+
+
+def command_from_match(match: re.Match[str]) -> str:
+    command, turn = match["command"], match["turn"]
+    return f"{command} @{turn}" if turn else command
+
+
+def button_style(command: str) -> discord.ButtonStyle:
+    return _STYLES.get(command.split()[0], discord.ButtonStyle.secondary)
+
+
+def button_rows(buttons: tuple[Button, ...]) -> list[tuple[int, Button]]:
+    """(row, button): the actions on the first rows (5 a row), Join and My cards on the row after."""
+    actions = [b for b in buttons if "@" in b.command]
+    others = [b for b in buttons if "@" not in b.command]
+    placed = [(i // 5, b) for i, b in enumerate(actions)]
+    first_free = (len(actions) + 4) // 5
+    placed += [(first_free + i // 5, b) for i, b in enumerate(others)]
+    return [(row, b) for row, b in placed if row < 5]
+
+
+def board_embed(board: BoardView) -> discord.Embed:
+    """The board as an embed: the first line as its title, the rest in a code block."""
+    first, _, rest = board.text.partition("\n")
+    body = rest.replace("`", "ˋ")
+    limit = EMBED_TEXT_LIMIT - len("```\n\n```")
+    if len(body) > limit:
+        body = body[: limit - 1] + "…"
+    return discord.Embed(title=_clip(first, EMBED_TITLE_LIMIT) or "Stud Hi-Lo",
+                         description=f"```\n{body}\n```" if body else None,
+                         colour=FINISHED if board.final else PLAYING)
+
+
+def clip_label(label: str) -> str:
+    return _clip(label, LABEL_LIMIT) or "?"
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def chunks(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Split text into messages of at most ``limit`` characters, at line breaks when possible."""
+    out: list[str] = []
+    current = ""
+    for line in text.splitlines() or [""]:
+        while len(line) > limit:
+            if current:
+                out.append(current)
+                current = ""
+            out.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            out.append(current)
+            current = line
+        else:
+            current = candidate
+    if current or not out:
+        out.append(current)
+    return [c for c in out if c.strip()]
+
+
+def public_text(text: str) -> str:
+    """A line for everyone: markdown shown as typed (player names may hold * or _)."""
+    return discord.utils.escape_markdown(text)
+
+
+def reply_text(text: str) -> str:
+    """An ephemeral answer, clipped to one message."""
+    return _clip(discord.utils.escape_markdown(text), MESSAGE_LIMIT)
+
+
+def command_text(name: str, *args: object, **options: object) -> str:
+    """The grammar's command string for a subcommand and its options.
+
+    >>> command_text("join", 200)
+    'join 200'
+    >>> command_text("config", ante=1, timer=None, big=10)
+    'config ante=1 big=10'
+    >>> command_text("help", None)
+    'help'
+    """
+    words = [name]
+    words += [str(a) for a in args if a is not None]
+    words += [f"{k}={v}" for k, v in options.items() if v is not None]
+    return " ".join(words)
+
+
+def component_custom_ids(components: list[Any]) -> set[str]:
+    """Every custom_id on a message's components (rows and their children)."""
+    ids: set[str] = set()
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if isinstance(custom_id, str):
+            ids.add(custom_id)
+        ids |= component_custom_ids(list(getattr(component, "children", []) or []))
+    return ids

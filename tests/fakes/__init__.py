@@ -1,0 +1,1 @@
+"""Fakes of the chat platforms, for end-to-end tests on loopback."""

@@ -1,0 +1,488 @@
+"""A loopback Discord: the gateway websocket and the REST routes the bot uses, on 127.0.0.1.
+
+The real discord.py client talks to it (``DISCORD_API_BASE=http://127.0.0.1:PORT/api/v10``,
+``DISCORD_GATEWAY_URL=ws://127.0.0.1:PORT/gateway``). It records every REST call,
+keeps the channel messages (with their versions), DMs and interaction answers, and
+injects what tests need: users whose DMs are closed (403, code 50007), 429s on the
+next board edits, slow DMs, and Discord's 3-second rule (a callback later than
+that gets 404 Unknown interaction, code 10062).
+
+Tests act as users: :meth:`FakeDiscord.slash` runs ``/stud <sub> [options]``,
+:meth:`FakeDiscord.press` presses a button of a message (as the message stands
+now, or as it stood in an older version: a stale press).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+APP_ID = 900000000000000001
+BOT_ID = 900000000000000002
+GUILD_ID = 700000000000000001
+CHANNEL_ID = 700000000000000010
+MANAGE_GUILD = 1 << 5
+EPHEMERAL = 1 << 6
+EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 31)  # view channel, send messages, use application commands
+
+
+BODY = web.RequestKey("json", object)
+
+
+def _user(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
+    return {"id": str(user_id), "username": name.lower(), "global_name": name, "discriminator": "0",
+            "avatar": None, "bot": bot, "public_flags": 0}
+
+
+BOT_USER = _user(BOT_ID, "studbot", bot=True)
+
+
+@dataclass
+class Call:
+    """One REST call as the fake received it."""
+
+    at: float
+    method: str
+    path: str
+    body: Any
+    status: int = 200
+    query: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Posted:
+    """One version of a channel message (a post or an edit), as sent."""
+
+    at: float
+    channel: int
+    message_id: int
+    kind: str  # 'post' or 'edit'
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+
+    @property
+    def text(self) -> str:
+        parts = [self.content]
+        for embed in self.embeds:
+            parts += [str(embed.get("title", "")), str(embed.get("description", ""))]
+        return "\n".join(p for p in parts if p)
+
+    @property
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for row in self.components for c in row.get("components", []) if "custom_id" in c]
+
+
+@dataclass
+class Interaction:
+    """An interaction the fake dispatched, and what the bot answered."""
+
+    id: int
+    token: str
+    user: int
+    sent_at: float
+    custom_id: str | None = None
+    callback_at: float | None = None
+    callback: dict[str, Any] | None = None
+    callback_status: int | None = None
+    answers: list[tuple[float, str, str, bool]] = field(default_factory=list)
+    """(time, 'edit'|'delete'|'followup', content, ephemeral)."""
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.callback and int((self.callback.get("data") or {}).get("flags", 0)) & EPHEMERAL)
+
+    @property
+    def content(self) -> str:
+        return self.answers[-1][2] if self.answers else ""
+
+    async def answer(self, timeout: float = 10.0) -> str:
+        """The answer's text ('' if the bot removed the 'thinking' message)."""
+        await asyncio.wait_for(self.done.wait(), timeout)
+        return self.content
+
+
+class FakeDiscord:
+    def __init__(self) -> None:
+        self.app = web.Application()
+        self.app.add_routes([
+            web.get("/gateway", self._gateway_ws),
+            web.get("/api/v10/gateway", self._gateway_info),
+            web.get("/api/v10/gateway/bot", self._gateway_info),
+            web.get("/api/v10/users/@me", self._me),
+            web.get("/api/v10/oauth2/applications/@me", self._application),
+            web.get("/api/v10/applications/@me", self._application),
+            web.put("/api/v10/applications/{app}/commands", self._sync_commands),
+            web.put("/api/v10/applications/{app}/guilds/{guild}/commands", self._sync_commands),
+            web.post("/api/v10/interactions/{id}/{token}/callback", self._callback),
+            web.post("/api/v10/webhooks/{app}/{token}", self._followup),
+            web.patch("/api/v10/webhooks/{app}/{token}/messages/@original", self._edit_original),
+            web.delete("/api/v10/webhooks/{app}/{token}/messages/@original", self._delete_original),
+            web.post("/api/v10/users/@me/channels", self._create_dm),
+            web.post("/api/v10/channels/{channel}/messages", self._post_message),
+            web.patch("/api/v10/channels/{channel}/messages/{message}", self._edit_message),
+        ])
+        self.app.middlewares.append(self._record)
+        self.calls: list[Call] = []
+        self.posted: list[Posted] = []
+        self.messages: dict[int, dict[str, Any]] = {}
+        self.dms: dict[int, list[str]] = {}
+        self.dm_channels: dict[int, int] = {}
+        self.interactions: dict[str, Interaction] = {}
+        self.commands: dict[str, list[dict[str, Any]]] = {}
+        self.users: dict[int, str] = {}
+        # injections
+        self.dms_closed: set[int] = set()
+        self.edit_429s = 0
+        self.retry_after = 0.3
+        self.dm_delay = 0.0
+        self.interaction_deadline = 3.0
+        # gateway
+        self.identified = asyncio.Event()
+        self.identify_count = 0
+        self.gateway_queries: list[dict[str, str]] = []
+        self._ws: web.WebSocketResponse | None = None
+        self._seq = 0
+        self._ids = itertools.count(800000000000000000)
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        self._runner = web.AppRunner(self.app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def new_id(self) -> int:
+        return next(self._ids)
+
+    # ------------------------------------------------------------------ recording
+
+    @web.middleware
+    async def _record(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.path == "/gateway":
+            result: web.StreamResponse = await handler(request)
+            return result
+        body: Any = None
+        if request.can_read_body:
+            raw = await request.read()
+            try:
+                body = json.loads(raw) if raw else None
+            except ValueError:
+                body = raw.decode(errors="replace")
+        request[BODY] = body
+        call = Call(at=time.monotonic(), method=request.method, path=request.path.removeprefix("/api/v10"),
+                    body=body, query=dict(request.query))
+        self.calls.append(call)
+        response = await handler(request)
+        call.status = response.status
+        return response
+
+    # ------------------------------------------------------------------ gateway
+
+    async def _gateway_info(self, request: web.Request) -> web.Response:
+        return _json({"url": self.gateway_url, "shards": 1, "session_start_limit": {
+            "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
+
+    async def _gateway_ws(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(autoping=True)
+        await ws.prepare(request)
+        self.gateway_queries.append(dict(request.query))
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None}))
+        async for msg in ws:
+            if msg.type != WSMsgType.TEXT:
+                continue
+            data = json.loads(msg.data)
+            op = data.get("op")
+            if op == 1:
+                await ws.send_str(json.dumps({"op": 11, "d": None}))
+            elif op == 2:
+                self._ws = ws
+                self.identify_count += 1
+                await self._dispatch("READY", {
+                    "v": 10, "user": BOT_USER, "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
+                    "session_id": f"session-{self.identify_count}", "resume_gateway_url": self.gateway_url,
+                    "application": {"id": str(APP_ID), "flags": 0}, "private_channels": [], "relationships": [],
+                })
+                await self._dispatch("GUILD_CREATE", self._guild())
+                self.identified.set()
+            elif op == 6:  # resume: not kept; identify again
+                await ws.send_str(json.dumps({"op": 9, "d": False}))
+        if self._ws is ws:
+            self._ws = None
+            self.identified.clear()
+        return ws
+
+    async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
+        assert self._ws is not None, "the bot is not connected to the gateway"
+        self._seq += 1
+        await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+
+    def _channel(self) -> dict[str, Any]:
+        return {"id": str(CHANNEL_ID), "type": 0, "guild_id": str(GUILD_ID), "name": "poker", "position": 0,
+                "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None,
+                "last_message_id": None, "rate_limit_per_user": 0}
+
+    def _guild(self) -> dict[str, Any]:
+        return {
+            "id": str(GUILD_ID), "name": "Card Room", "icon": None, "owner_id": "1", "unavailable": False,
+            "member_count": 4, "large": False, "features": [], "emojis": [], "stickers": [],
+            "roles": [{"id": str(GUILD_ID), "name": "@everyone", "permissions": str(EVERYONE_PERMISSIONS),
+                       "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False,
+                       "flags": 0}],
+            "channels": [self._channel()], "threads": [], "members": [], "voice_states": [], "presences": [],
+            "stage_instances": [], "guild_scheduled_events": [], "soundboard_sounds": [],
+            "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
+            "mfa_level": 0, "nsfw_level": 0, "premium_tier": 0, "preferred_locale": "en-US",
+            "system_channel_flags": 0, "joined_at": "2024-01-01T00:00:00+00:00",
+        }
+
+    # ------------------------------------------------------------------ acting as users
+
+    def user(self, user_id: int, name: str) -> int:
+        self.users[user_id] = name
+        return user_id
+
+    def _member(self, user_id: int, *, admin: bool) -> dict[str, Any]:
+        permissions = EVERYONE_PERMISSIONS | (MANAGE_GUILD if admin else 0)
+        return {"user": _user(user_id, self.users.get(user_id, f"user{user_id}")), "roles": [], "nick": None,
+                "avatar": None, "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False, "mute": False,
+                "flags": 0, "pending": False, "permissions": str(permissions)}
+
+    async def _interact(self, user: int, type_: int, data: dict[str, Any], *, admin: bool = False,
+                        message: dict[str, Any] | None = None, custom_id: str | None = None,
+                        channel: int = CHANNEL_ID) -> Interaction:
+        interaction_id = self.new_id()
+        token = f"tok{interaction_id}"
+        record = Interaction(id=interaction_id, token=token, user=user, sent_at=time.monotonic(),
+                             custom_id=custom_id)
+        self.interactions[token] = record
+        payload: dict[str, Any] = {
+            "id": str(interaction_id), "application_id": str(APP_ID), "type": type_, "token": token, "version": 1,
+            "guild_id": str(GUILD_ID), "channel_id": str(channel), "channel": self._channel(),
+            "member": self._member(user, admin=admin), "data": data,
+            "app_permissions": str(EVERYONE_PERMISSIONS), "locale": "en-US", "guild_locale": "en-US",
+            "entitlements": [], "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
+            "attachment_size_limit": 8388608,
+        }
+        if message is not None:
+            payload["message"] = message
+        await self._dispatch("INTERACTION_CREATE", payload)
+        return record
+
+    async def slash(self, user: int, sub: str, *, admin: bool = False, **options: int | str) -> Interaction:
+        """``/stud sub option=value...`` typed by ``user`` in the test channel."""
+        scope = f"guild:{GUILD_ID}" if f"guild:{GUILD_ID}" in self.commands else "global"
+        stud = next(c for c in self.commands.get(scope, []) if c["name"] == "stud")
+        spec = next(o for o in stud["options"] if o["name"] == sub)
+        typed = {o["name"]: o["type"] for o in spec.get("options", [])}
+        data: dict[str, Any] = {"id": stud["id"], "name": "stud", "type": 1, "options": [
+            {"name": sub, "type": 1, "options": [{"name": k, "type": typed[k], "value": v}
+                                                 for k, v in options.items()]}]}
+        if scope != "global":
+            data["guild_id"] = str(GUILD_ID)
+        return await self._interact(user, 2, data, admin=admin)
+
+    async def press(self, user: int, custom_id: str, *, message_id: int | None = None,
+                    version: Posted | None = None) -> Interaction:
+        """Press a button: of the message as it stands now, or of an older ``version`` of it."""
+        if version is not None:
+            message = dict(self.messages[version.message_id], components=version.components,
+                           embeds=version.embeds)
+        else:
+            assert message_id is not None
+            message = self.messages[message_id]
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self._interact(user, 3, data, message=message, custom_id=custom_id)
+
+    def delete_message(self, message_id: int) -> None:
+        """A moderator deletes a message (edits of it get 404 Unknown Message from now on)."""
+        del self.messages[message_id]
+
+    # ------------------------------------------------------------------ queries for tests
+
+    def channel_posts(self, channel: int = CHANNEL_ID) -> list[Posted]:
+        return [p for p in self.posted if p.channel == channel]
+
+    def board(self, channel: int = CHANNEL_ID) -> Posted | None:
+        """The latest version of the latest message with buttons (the board) in the channel."""
+        boards = [p for p in self.channel_posts(channel) if p.embeds]
+        if not boards:
+            return None
+        last_id = boards[-1].message_id
+        return [p for p in boards if p.message_id == last_id][-1]
+
+    def lines(self, channel: int = CHANNEL_ID) -> str:
+        return "\n".join(p.content for p in self.channel_posts(channel) if p.content)
+
+    def channel_calls(self, channel: int = CHANNEL_ID) -> list[Call]:
+        prefix = f"/channels/{channel}/messages"
+        return [c for c in self.calls if c.path.startswith(prefix) and c.method in ("POST", "PATCH")]
+
+    # ------------------------------------------------------------------ REST
+
+    async def _me(self, request: web.Request) -> web.Response:
+        return _json(BOT_USER)
+
+    async def _application(self, request: web.Request) -> web.Response:
+        return _json({
+            "id": str(APP_ID), "name": "studbot", "icon": None, "description": "", "summary": "",
+            "bot_public": True, "bot_require_code_grant": False, "owner": _user(1, "owner"), "verify_key": "00",
+            "flags": 0, "team": None, "bot": BOT_USER, "rpc_origins": [], "tags": [], "redirect_uris": [],
+            "interactions_endpoint_url": None,
+        })
+
+    async def _sync_commands(self, request: web.Request) -> web.Response:
+        guild = request.match_info.get("guild")
+        scope = f"guild:{guild}" if guild else "global"
+        commands = []
+        for command in request[BODY] or []:
+            commands.append({**command, "id": str(self.new_id()), "application_id": str(APP_ID),
+                             "version": "1", "guild_id": guild, "default_member_permissions": None,
+                             "nsfw": False, "dm_permission": True})
+        self.commands[scope] = commands
+        return _json(commands)
+
+    async def _callback(self, request: web.Request) -> web.Response:
+        record = self.interactions.get(request.match_info["token"])
+        if record is None:
+            return _error(404, 10062, "Unknown interaction")
+        now = time.monotonic()
+        if record.callback is not None:
+            return _error(400, 40060, "Interaction has already been acknowledged.")
+        if now - record.sent_at > self.interaction_deadline:
+            record.callback_status = 404
+            return _error(404, 10062, "Unknown interaction")
+        record.callback_at, record.callback, record.callback_status = now, request[BODY], 204
+        body = request[BODY] or {}
+        return _json({"interaction": {
+            "id": str(record.id), "type": 3 if record.custom_id else 2,
+            "response_message_loading": body.get("type") == 5,
+            "response_message_ephemeral": record.ephemeral}, "resource": {"type": body.get("type", 5)}})
+
+    def _webhook_message(self, record: Interaction, content: str, flags: int) -> dict[str, Any]:
+        return self._message_payload(self.new_id(), CHANNEL_ID, content, [], [], flags=flags,
+                                     webhook_id=str(APP_ID), interaction_token=record.token)
+
+    async def _followup(self, request: web.Request) -> web.Response:
+        record = self.interactions.get(request.match_info["token"])
+        if record is None or record.callback is None:
+            return _error(404, 10015, "Unknown Webhook")
+        body = request[BODY] or {}
+        flags = int(body.get("flags", 0))
+        record.answers.append((time.monotonic(), "followup", body.get("content") or "", bool(flags & EPHEMERAL)))
+        record.done.set()
+        return _json(self._webhook_message(record, body.get("content") or "", flags))
+
+    async def _edit_original(self, request: web.Request) -> web.Response:
+        record = self.interactions.get(request.match_info["token"])
+        if record is None or record.callback is None:
+            return _error(404, 10008, "Unknown Message")
+        body = request[BODY] or {}
+        record.answers.append((time.monotonic(), "edit", body.get("content") or "", record.ephemeral))
+        record.done.set()
+        return _json(self._webhook_message(record, body.get("content") or "",
+                                                       EPHEMERAL if record.ephemeral else 0))
+
+    async def _delete_original(self, request: web.Request) -> web.Response:
+        record = self.interactions.get(request.match_info["token"])
+        if record is None or record.callback is None:
+            return _error(404, 10008, "Unknown Message")
+        record.answers.append((time.monotonic(), "delete", "", record.ephemeral))
+        record.done.set()
+        return web.Response(status=204)
+
+    async def _create_dm(self, request: web.Request) -> web.Response:
+        user = int((request[BODY] or {})["recipient_id"])
+        channel = self.dm_channels.get(user)
+        if channel is None:
+            channel = self.dm_channels[user] = self.new_id()
+        return _json({"id": str(channel), "type": 1, "last_message_id": None, "flags": 0,
+                                  "recipients": [_user(user, self.users.get(user, f"user{user}"))]})
+
+    def _message_payload(self, message_id: int, channel: int, content: str, embeds: list[dict[str, Any]],
+                         components: list[dict[str, Any]], *, flags: int = 0, **extra: Any) -> dict[str, Any]:
+        return {"id": str(message_id), "channel_id": str(channel), "author": BOT_USER, "content": content,
+                "timestamp": "2024-01-01T00:00:00+00:00", "edited_timestamp": None, "tts": False,
+                "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": [],
+                "embeds": embeds, "pinned": False, "type": 0, "flags": flags, "components": components, **extra}
+
+    async def _post_message(self, request: web.Request) -> web.Response:
+        channel = int(request.match_info["channel"])
+        body = request[BODY] or {}
+        dm_user = next((u for u, c in self.dm_channels.items() if c == channel), None)
+        if dm_user is not None:
+            if self.dm_delay:
+                await asyncio.sleep(self.dm_delay)
+            if dm_user in self.dms_closed:
+                return _error(403, 50007, "Cannot send messages to this user")
+            self.dms.setdefault(dm_user, []).append(body.get("content") or "")
+            return _json(self._message_payload(self.new_id(), channel, body.get("content") or "",
+                                                           [], []))
+        message_id = self.new_id()
+        return _json(self._store(channel, message_id, body, kind="post"))
+
+    async def _edit_message(self, request: web.Request) -> web.Response:
+        channel, message_id = int(request.match_info["channel"]), int(request.match_info["message"])
+        if message_id not in self.messages:
+            return _error(404, 10008, "Unknown Message")
+        if self.edit_429s > 0:
+            self.edit_429s -= 1
+            return _json(
+                {"message": "You are being rate limited.", "retry_after": self.retry_after, "global": False},
+                status=429, headers={"Via": "1.1 google", "Retry-After": str(self.retry_after),
+                                     "X-RateLimit-Scope": "user", "X-RateLimit-Limit": "5",
+                                     "X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": str(self.retry_after),
+                                     "X-RateLimit-Bucket": "fake-edit"})
+        body = request[BODY] or {}
+        old = self.messages[message_id]
+        merged = {"content": body.get("content", old["content"]), "embeds": body.get("embeds", old["embeds"]),
+                  "components": body.get("components", old["components"])}
+        return _json(self._store(channel, message_id, merged, kind="edit"))
+
+    def _store(self, channel: int, message_id: int, body: dict[str, Any], *, kind: str) -> dict[str, Any]:
+        content = body.get("content") or ""
+        embeds = list(body.get("embeds") or [])
+        components = [dict(row, id=i + 1) for i, row in enumerate(body.get("components") or [])]
+        payload = self._message_payload(message_id, channel, content, embeds, components)
+        self.messages[message_id] = payload
+        self.posted.append(Posted(at=time.monotonic(), channel=channel, message_id=message_id, kind=kind,
+                                  content=content, embeds=embeds, components=components))
+        return payload
+
+
+def _json(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    """JSON as Discord sends it: discord.py wants exactly ``Content-Type: application/json``."""
+    response = web.Response(text=json.dumps(data), status=status, headers=headers)
+    response.headers["Content-Type"] = "application/json"
+    return response
+
+
+def _error(status: int, code: int, message: str) -> web.Response:
+    return _json({"message": message, "code": code}, status=status)

@@ -1,0 +1,510 @@
+"""The Discord adapter end to end: the real discord.py client against a loopback Discord.
+
+Each test starts ``tests/fakes/discord_server.FakeDiscord`` on 127.0.0.1 and the
+real bootstrap (``adapters.run.serve``) with the real StudBot, a SQLite file in
+``tmp_path`` and the real clock; users act only through the fake (slash commands
+and button presses over the gateway), and every check reads what the fake
+received over REST.
+
+Most flows run at a fast pace (``fast`` fixture: the coalescing interval and the
+per-channel window shrunk) to keep the file short; ``test_rate_rules_over_a_fast_hand``
+runs with the adapter's real values and counts the calls per channel per 5 s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import sys
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from fakes.discord_server import CHANNEL_ID, GUILD_ID, FakeDiscord, Interaction, Posted
+
+from adapters import run as run_module
+from adapters.discord import messenger as discord_messenger
+from adapters.discord.adapter import DiscordAdapter
+from adapters.discord.buttons import StudButton
+from adapters.run import serve
+from bot.config import Settings
+from bot.service import StudBot
+
+ROOT = Path(__file__).resolve().parents[1]
+ANN, BOB, CAT = 1001, 1002, 1003
+NAMES = {ANN: "Ann", BOB: "Bob", CAT: "Cat"}
+STREETS = ("third street", "fourth street", "fifth street", "sixth street", "seventh street")
+pytestmark = pytest.mark.asyncio
+CARD = re.compile(r"\[([2-9TJQKA]|10)([♣♦♥♠])\]")
+
+
+async def until(predicate: Callable[[], object], timeout: float = 10.0, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+@dataclass
+class Running:
+    """One ``serve()`` of the bot against the fake, until :meth:`stop`."""
+
+    fake: FakeDiscord
+    settings: Settings
+    stop_event: asyncio.Event
+    task: asyncio.Task[None]
+
+    async def stop(self) -> None:
+        self.stop_event.set()
+        await asyncio.wait_for(self.task, 20)
+
+
+async def start_bot(fake: FakeDiscord, db: Path, **overrides: object) -> Running:
+    values: dict[str, object] = {"bot_delay": 0.0, "next_hand_delay": 600.0, "turn_timer": 120, **overrides}
+    settings = replace(Settings(), db_path=str(db), discord_token="fake-token", discord_guild_id=GUILD_ID,
+                       discord_api_base=fake.api_base, discord_gateway_url=fake.gateway_url,
+                       **values)  # type: ignore[arg-type]
+    identified = fake.identify_count
+    stop = asyncio.Event()
+    task = asyncio.create_task(serve(settings, stop=stop))
+    deadline = time.monotonic() + 15
+    while fake.identify_count == identified or not fake.identified.is_set():
+        if task.done():
+            task.result()
+            raise AssertionError("serve() ended before connecting")
+        assert time.monotonic() < deadline, "the bot never identified"
+        await asyncio.sleep(0.02)
+    return Running(fake=fake, settings=settings, stop_event=stop, task=task)
+
+
+@pytest_asyncio.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    await server.start()
+    for user, name in NAMES.items():
+        server.user(user, name)
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+def fast(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Flows at test speed: coalesce every 0.05 s, no per-channel window."""
+    monkeypatch.setattr(DiscordAdapter, "rate_interval", 0.05)
+    monkeypatch.setattr(discord_messenger, "LIMIT", 1000)
+
+
+# ---------------------------------------------------------------------- reading the board
+
+
+def action_buttons(board: Posted) -> dict[str, str]:
+    """{'call': 'stud:call@1.2', ...}: the board's action buttons."""
+    return {cid.split(":", 1)[1].split("@")[0]: cid for cid in board.custom_ids if "@" in cid}
+
+
+def token(board: Posted | None) -> str | None:
+    if board is None:
+        return None
+    return next((cid.split("@", 1)[1] for cid in board.custom_ids if "@" in cid), None)
+
+
+def actor(board: Posted) -> int:
+    line = next(ln for ln in board.text.splitlines() if ln.startswith("→"))
+    name = line[1:].split()[0]
+    return next(u for u, n in NAMES.items() if n == name)
+
+
+def title(board: Posted) -> str:
+    return str(board.embeds[0].get("title", "")) if board.embeds else ""
+
+
+async def next_board(fake: FakeDiscord, after: str | None, timeout: float = 10.0) -> Posted:
+    """The board once it shows a turn other than ``after``, or the end of the hand."""
+    def moved() -> bool:
+        board = fake.board()
+        return board is not None and (token(board) not in (None, after) or "showdown" in title(board))
+
+    await until(moved, timeout, f"the board after turn {after}")
+    board = fake.board()
+    assert board is not None
+    return board
+
+
+async def say(fake: FakeDiscord, user: int, sub: str, **options: int | str) -> str:
+    interaction = await fake.slash(user, sub, **options)
+    answer = await interaction.answer()
+    assert interaction.ephemeral, f"/stud {sub} was not deferred ephemerally"
+    return answer
+
+
+async def press(fake: FakeDiscord, user: int, custom_id: str, **kw: object) -> Interaction:
+    board = fake.board()
+    assert board is not None
+    interaction = await fake.press(user, custom_id, message_id=board.message_id, **kw)  # type: ignore[arg-type]
+    await interaction.answer()
+    assert interaction.ephemeral
+    return interaction
+
+
+async def table_of_three(fake: FakeDiscord, *, join_bob: bool = True) -> None:
+    assert "Table open" in await say(fake, ANN, "new")
+    assert "Seated with 200 chips" in await say(fake, ANN, "join", buy_in=200)
+    if join_bob:
+        assert "Seated" in await say(fake, BOB, "join")
+    assert "Seated" in await say(fake, CAT, "join")
+    assert "Dealing" in await say(fake, ANN, "start")
+
+
+def passive(buttons: dict[str, str]) -> str:
+    for name in ("check", "call", "bring-in"):
+        if name in buttons:
+            return buttons[name]
+    raise AssertionError(f"no passive action in {buttons}")
+
+
+def down_cards(fake: FakeDiscord) -> dict[int, set[str]]:
+    """Each user's down cards, read from their DMs ('[K♣]')."""
+    return {user: {"".join(m) for text in texts for m in CARD.findall(text)} for user, texts in fake.dms.items()}
+
+
+def assert_no_public_leak(fake: FakeDiscord, secret: dict[int, set[str]]) -> None:
+    """No channel message (post or edit, text or embed) shows a down card before the showdown."""
+    cards = set().union(*secret.values()) if secret else set()
+    for post in fake.channel_posts():
+        if " shows " in post.text or "showdown" in post.text:
+            break
+        leaked = {c for c in cards if c in post.text}
+        assert not leaked, f"down cards {leaked} in a public message: {post.text!r}"
+
+
+def assert_rate_rules(fake: FakeDiscord, *, window: float = 5.0, limit: int = 5) -> int:
+    """At most ``limit`` channel posts and edits in any ``window`` seconds; returns the busiest count."""
+    times = sorted(c.at for c in fake.channel_calls() if c.status < 400)
+    busiest = 0
+    for i, start in enumerate(times):
+        count = sum(1 for t in times[i:] if t < start + window)
+        busiest = max(busiest, count)
+    assert busiest <= limit, f"{busiest} channel messages/edits within {window}s"
+    return busiest
+
+
+# ---------------------------------------------------------------------- the tests
+
+
+async def test_three_players_play_a_hand_to_the_showdown(fake: FakeDiscord, tmp_path: Path, fast: None) -> None:
+    bot = await start_bot(fake, tmp_path / "stud.db")
+    try:
+        assert [c.path for c in fake.calls if c.method == "PUT"] == [
+            f"/applications/{900000000000000001}/guilds/{GUILD_ID}/commands"]
+        await table_of_three(fake)
+        seen_streets: set[str] = set()
+        last: str | None = None
+        presses = 0
+        while True:
+            board = await next_board(fake, last)
+            if "showdown" in title(board):
+                break
+            seen_streets |= {s for s in STREETS if s in title(board)}
+            buttons = action_buttons(board)
+            who = actor(board)
+            if who == CAT and "fold" in buttons:
+                choice = buttons["fold"]  # Cat gives up facing the completion
+            elif who != CAT and "complete" in buttons:
+                choice = buttons["complete"]
+            else:
+                choice = passive(buttons)
+            last = token(board)
+            interaction = await press(fake, who, choice)
+            assert interaction.content == "", interaction.content  # accepted: the 'thinking' message is removed
+            assert interaction.callback is not None and interaction.callback["type"] == 5
+            presses += 1
+        assert seen_streets == set(STREETS)
+        lines = fake.lines()
+        assert "Cat folds" in lines
+        assert "Ann shows" in lines and "Bob shows" in lines and "Pot " in lines
+        final = fake.board()
+        assert final is not None and not action_buttons(final) and "showdown" in title(final)
+        edits = [p for p in fake.channel_posts() if p.kind == "edit"]
+        assert len(edits) >= presses  # the board moved with every action
+        assert len({p.message_id for p in fake.channel_posts() if p.embeds}) == 1  # one board, edited in place
+        # DMs: each player's own cards, to that player only
+        secret = down_cards(fake)
+        assert set(fake.dms) == {ANN, BOB, CAT}
+        assert len(secret[ANN]) == 3 and len(secret[BOB]) == 3 and len(secret[CAT]) == 2
+        assert not secret[ANN] & secret[BOB] and not secret[ANN] & secret[CAT] and not secret[BOB] & secret[CAT]
+        for user, texts in fake.dms.items():
+            assert sum("your cards" in t for t in texts) == (1 if user == CAT else 5)
+        assert_no_public_leak(fake, secret)
+        for record in fake.interactions.values():  # every answer was private
+            assert record.ephemeral and all(ephemeral for _, _, _, ephemeral in record.answers)
+    finally:
+        await bot.stop()
+
+
+async def test_closed_dms_get_their_cards_through_my_cards(fake: FakeDiscord, tmp_path: Path, fast: None) -> None:
+    fake.dms_closed.add(BOB)
+    bot = await start_bot(fake, tmp_path / "stud.db")
+    try:
+        await table_of_three(fake)
+        await until(lambda: "I cannot message Bob privately" in fake.lines(), what="the unreachable notice")
+        board = await next_board(fake, None)
+        interaction = await press(fake, BOB, "stud:cards")
+        assert "your cards" in interaction.content and interaction.ephemeral
+        bob_cards = {"".join(m) for m in CARD.findall(interaction.content)}
+        assert len(bob_cards) == 2
+        assert BOB not in fake.dms  # nothing reached his closed DMs
+        assert_no_public_leak(fake, {**down_cards(fake), BOB: bob_cards})
+        assert "your cards" in await say(fake, BOB, "cards")  # /stud cards too
+        assert token(fake.board()) == token(board)  # looking at cards changes nothing
+    finally:
+        await bot.stop()
+
+
+async def test_a_button_on_the_old_board_works_after_a_restart(fake: FakeDiscord, tmp_path: Path, fast: None,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    pressed: list[str] = []
+    callback = StudButton.callback
+
+    async def spy(self: StudButton, interaction: Any) -> None:
+        pressed.append(self.command)
+        await callback(self, interaction)
+
+    db = tmp_path / "stud.db"
+    bot = await start_bot(fake, db)
+    await table_of_three(fake)
+    board = await next_board(fake, None)
+    await press(fake, actor(board), passive(action_buttons(board)))
+    board = await next_board(fake, token(board))
+    await bot.stop()
+    assert not fake.identified.is_set()
+
+    bot = await start_bot(fake, db)  # same database, same (old) board message
+    monkeypatch.setattr(StudButton, "callback", spy)
+    try:
+        assert (tmp_path / "stud.db.discord-commands.json").is_file()
+        assert sum(c.method == "PUT" for c in fake.calls) == 1  # the command tree did not change: no sync
+        old = board
+        assert fake.board() is not None and fake.board().message_id == old.message_id  # type: ignore[union-attr]
+        who, choice = actor(old), passive(action_buttons(old))
+        assert choice in fake.board().custom_ids  # type: ignore[union-attr]
+        interaction = await press(fake, who, choice)
+        assert interaction.content == ""
+        assert pressed == [choice.removeprefix("stud:").replace("@", " @")]  # through the registered DynamicItem
+        after = await next_board(fake, token(old))
+        assert after.message_id == old.message_id and token(after) != token(old)
+        assert actor(after) != who
+    finally:
+        await bot.stop()
+
+
+async def test_a_deleted_board_is_posted_again(fake: FakeDiscord, tmp_path: Path, fast: None) -> None:
+    bot = await start_bot(fake, tmp_path / "stud.db")
+    try:
+        assert "Table open" in await say(fake, ANN, "new")
+        await until(lambda: fake.board() is not None, what="the first board")
+        gone = fake.board()
+        assert gone is not None
+        fake.delete_message(gone.message_id)
+        await say(fake, ANN, "join")
+        await until(lambda: fake.board().message_id != gone.message_id, what="a new board")  # type: ignore[union-attr]
+        again = fake.board()
+        assert again is not None and "Ann 200" in again.text
+        await say(fake, BOB, "join")
+        await until(lambda: "Bob 200" in fake.board().text, what="the board to follow")  # type: ignore[union-attr]
+        assert fake.board().message_id == again.message_id  # type: ignore[union-attr]
+        assert [c.status for c in fake.calls if c.path == f"/channels/{CHANNEL_ID}/messages/{gone.message_id}"] \
+            == [404]
+    finally:
+        await bot.stop()
+
+
+async def test_stale_and_foreign_presses_change_nothing(fake: FakeDiscord, tmp_path: Path, fast: None) -> None:
+    bot = await start_bot(fake, tmp_path / "stud.db")
+    try:
+        await table_of_three(fake)
+        first = await next_board(fake, None)
+        first_actor, first_choice = actor(first), passive(action_buttons(first))
+        await press(fake, first_actor, first_choice)
+        second = await next_board(fake, token(first))
+        lines_before, posts_before = fake.lines(), len(fake.channel_posts())
+
+        # the first board's button again, pressed from the message as it stood then (its custom_id is gone now)
+        stale = await fake.press(first_actor, first_choice, version=first)
+        assert "turn is over" in (await stale.answer()).lower() and stale.ephemeral
+        # the same press, with the message as it stands now (discord.py's dynamic items skip it; we answer)
+        stale = await fake.press(first_actor, first_choice, message_id=second.message_id)
+        assert first_choice not in second.custom_ids
+        assert "turn is over" in (await stale.answer()).lower() and stale.ephemeral
+        # the button on the current board, pressed by someone whose turn it is not
+        intruder = next(u for u in NAMES if u != actor(second))
+        foreign = await press(fake, intruder, passive(action_buttons(second)))
+        assert "not yours" in foreign.content and foreign.ephemeral
+        # and somebody who is not at the table at all
+        fake.user(4242, "Zed")
+        outsider = await press(fake, 4242, passive(action_buttons(second)))
+        assert "not in this hand" in outsider.content
+        await asyncio.sleep(0.3)
+        assert fake.lines() == lines_before and len(fake.channel_posts()) == posts_before
+        assert token(fake.board()) == token(second)
+    finally:
+        await bot.stop()
+
+
+async def test_a_429_on_a_board_edit_is_retried(fake: FakeDiscord, tmp_path: Path, fast: None) -> None:
+    bot = await start_bot(fake, tmp_path / "stud.db")
+    try:
+        await table_of_three(fake)
+        board = await next_board(fake, None)
+        fake.edit_429s, fake.retry_after = 2, 0.25
+        await press(fake, actor(board), passive(action_buttons(board)))
+        after = await next_board(fake, token(board))
+        edits = [c for c in fake.calls if c.method == "PATCH" and c.path.startswith("/channels/")]
+        statuses = [c.status for c in edits]
+        assert statuses[-3:] == [429, 429, 200], statuses
+        assert edits[-1].at - edits[-3].at >= 0.45  # discord.py waited retry_after each time
+        assert after.message_id == board.message_id
+    finally:
+        await bot.stop()
+
+
+async def test_a_slow_command_is_deferred_within_three_seconds(fake: FakeDiscord, tmp_path: Path,
+                                                               fast: None) -> None:
+    bot = await start_bot(fake, tmp_path / "stud.db")
+    try:
+        assert "Table open" in await say(fake, ANN, "new")
+        fake.dm_delay = 3.5  # 'join' sends a DM before it answers: it takes longer than Discord's 3 s
+        interaction = await fake.slash(ANN, "join")
+        answer = await interaction.answer(timeout=15)
+        assert "Seated" in answer
+        assert interaction.callback_status == 204 and interaction.callback_at is not None
+        assert interaction.callback_at - interaction.sent_at < 1.0  # the defer went out first, at once
+        assert interaction.answers[0][0] - interaction.sent_at >= 3.5  # the answer came later, as an edit
+        assert interaction.answers[0][1] == "edit" and interaction.ephemeral
+    finally:
+        await bot.stop()
+
+
+async def test_rate_rules_over_a_fast_hand(fake: FakeDiscord, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Eight players raise and call as fast as they can: 50+ actions in one hand, at the adapter's real pace.
+
+    The players answer before the board catches up (with /stud raise|call|check, which
+    need no turn token): the test reads whose turn it is from the bot itself, the one
+    thing a fast human would know by watching the table.
+    """
+    bots: list[StudBot] = []
+
+    class Recorded(StudBot):
+        def __init__(self, **kw: Any) -> None:
+            super().__init__(**kw)
+            bots.append(self)
+
+    monkeypatch.setattr(run_module, "StudBot", Recorded)
+    players = {fake.user(2001 + i, f"P{i + 1}"): f"P{i + 1}" for i in range(8)}
+    running = await start_bot(fake, tmp_path / "stud.db")
+    try:
+        first = next(iter(players))
+        assert "Table open" in await say(fake, first, "new")
+        for user in players:
+            assert "Seated" in await say(fake, user, "join")
+        assert "Dealing" in await say(fake, first, "start")
+        rt = bots[-1].tables[f"discord:{CHANNEL_ID}"]
+        hand, setup = rt.hand, rt.setup
+        assert hand is not None and setup is not None
+        started, actions = time.monotonic(), 0
+        while not hand.is_over:
+            assert hand.actor is not None
+            user = int(setup.players[hand.actor][1])
+            legal = {a.value for a in hand.legal_actions()}
+            choice = next(a for a in ("raise", "bet", "complete", "call", "check", "bring-in") if a in legal)
+            assert await say(fake, user, choice) == ""
+            actions += 1
+            await asyncio.sleep(0.12)  # quick players: about six actions a second, for ten seconds
+        played = time.monotonic() - started
+        assert actions >= 50, actions
+        await until(lambda: "showdown" in title(fake.board()), timeout=15, what="the final board")  # type: ignore[arg-type]
+        await until(lambda: fake.lines().rstrip().splitlines()[-1].startswith(("Pot", "Side pot")),
+                    timeout=15, what="the last showdown line")
+    finally:
+        await running.stop()
+    edits = [p for p in fake.channel_posts() if p.kind == "edit"]
+    assert len(edits) <= played / DiscordAdapter.rate_interval + 3, (len(edits), played)
+    busiest = assert_rate_rules(fake)
+    assert busiest >= 2
+    assert all(c.status < 400 for c in fake.channel_calls())
+    final = fake.board()
+    assert final is not None and "showdown" in title(final) and not action_buttons(final)
+    assert_no_public_leak(fake, down_cards(fake))
+    for user in players:
+        assert sum("your cards" in t for t in fake.dms[user]) == 5
+
+
+async def test_options_become_grammar_commands(fake: FakeDiscord, tmp_path: Path, fast: None) -> None:
+    bot = await start_bot(fake, tmp_path / "stud.db")
+    try:
+        assert "Table open" in await say(fake, ANN, "new")
+        assert "join [buy-in]: take a seat" in await say(fake, BOB, "help", command="join")
+        assert "Only the table's creator or an admin" in await say(fake, BOB, "config", ante=2)
+        assert await say(fake, CAT, "config", ante=2, timer=30, admin=True) == "Done."  # a server admin may
+        await until(lambda: "Table set to ante 2, bring-in 2, bets 5/10, timer 30s" in fake.lines(),
+                    what="the new stakes")
+        assert "Hal is seated" in await say(fake, ANN, "addbot", name="Hal")
+        assert "Seated with 100 chips" in await say(fake, BOB, "join", buy_in=100)
+        assert "back in the wallet" in await say(fake, ANN, "kick", name="Bob")
+        assert "No hand has finished" in await say(fake, ANN, "history", count=3)
+        assert "Seven Card Stud Hi-Lo" in await say(fake, ANN, "rules")
+        await until(lambda: "Bob is removed from the table with 100 chips" in fake.lines(), what="the kick")
+    finally:
+        await bot.stop()
+
+
+async def test_an_interaction_that_cannot_be_acknowledged_changes_nothing(fake: FakeDiscord, tmp_path: Path,
+                                                                          fast: None) -> None:
+    bot = await start_bot(fake, tmp_path / "stud.db")
+    try:
+        fake.interaction_deadline = 0.0  # every callback comes too late: Discord says 10062 Unknown interaction
+        late = await fake.slash(ANN, "new")
+        await until(lambda: late.callback_status == 404, what="the refused callback")
+        await asyncio.sleep(0.3)
+        assert not late.answers and not fake.channel_posts()  # no table was opened
+        fake.interaction_deadline = 3.0
+        assert "Table open" in await say(fake, ANN, "new")
+    finally:
+        await bot.stop()
+
+
+@pytest.mark.parametrize(("sig", "gateway_from_env"), [(signal.SIGTERM, True), (signal.SIGINT, False)])
+async def test_a_signal_stops_the_process_cleanly(fake: FakeDiscord, tmp_path: Path, sig: signal.Signals,
+                                                  gateway_from_env: bool) -> None:
+    """The real entry point (python -m adapters.run) against the fake; SIGTERM or Ctrl-C ends it with status 0.
+
+    Without DISCORD_GATEWAY_URL the adapter asks the REST base for the gateway (GET /gateway/bot).
+    """
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "fake-token", "DISCORD_GUILD_ID": str(GUILD_ID),
+           "DISCORD_API_BASE": fake.api_base, "STUDBOT_DB": str(tmp_path / "stud.db"), "LOG_LEVEL": "INFO"}
+    if gateway_from_env:
+        env["DISCORD_GATEWAY_URL"] = fake.gateway_url
+    env.pop("TELEGRAM_TOKEN", None)
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "adapters.run", cwd=tmp_path, env=env,
+                                                   stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        await until(lambda: fake.identified.is_set(), timeout=20, what="the bot process to connect")
+        assert "Table open" in await say(fake, ANN, "new")
+        process.send_signal(sig)
+        _, stderr = await asyncio.wait_for(process.communicate(), 20)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    log = stderr.decode()
+    assert process.returncode == 0, log
+    assert any(c.path == "/gateway/bot" for c in fake.calls) != gateway_from_env
+    assert "stopped" in log and "Traceback" not in log and "Unclosed" not in log, log
+    await until(lambda: not fake.identified.is_set(), what="the gateway to close")

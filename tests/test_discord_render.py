@@ -1,0 +1,225 @@
+"""Small unit tests of the Discord adapter's pure parts: ids, layout, embeds, chunks, commands, pacing.
+
+The flows themselves are proven end to end in test_discord_e2e.py; the few stand-ins
+here (a mocked interaction, a stub client) only feed the rendering and queue logic.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+from adapters.discord import messenger as messenger_module
+from adapters.discord import render
+from adapters.discord.adapter import DiscordAdapter
+from adapters.discord.buttons import StudButton
+from adapters.discord.commands import stud_group
+from adapters.discord.messenger import DiscordMessenger, Window, board_view
+from bot.commands import ACTIONS, COMMANDS, parse
+from bot.config import Settings
+from bot.ports import BoardView, Button, TableAddress
+
+BOARD = BoardView(
+    text="Hand #3 · fourth street · ante 1, bring-in 2, bets 5/10, timer 60s\nPot 12\n→ Ann 190  🂠 🂠 5♦ 9♣\n"
+         "  Bob 188  🂠 🂠 4♣ K♥\nAnn to act (59s): check · bet 5",
+    buttons=(Button("Check", "check @3.4"), Button("Bet 5", "bet @3.4"), Button("Join", "join"),
+             Button("My cards", "cards")),
+    hand_no=3)
+
+
+@pytest.mark.parametrize("command", [f"{a} @12.7" for a in ACTIONS] + ["join", "cards"])
+def test_custom_ids_carry_the_command_and_its_turn(command: str) -> None:
+    custom_id = render.custom_id_of(command)
+    assert custom_id.startswith("stud:") and len(custom_id) <= 100
+    assert render.command_of(custom_id) == command
+    assert parse(render.command_of(custom_id) or "").name == command.split()[0]
+
+
+def test_foreign_or_malformed_ids_are_not_ours() -> None:
+    assert render.command_of("other:call@1.2") is None
+    assert render.command_of("stud:call@1") is None
+    assert render.command_of("stud:CALL") is None
+    with pytest.raises(ValueError):
+        render.custom_id_of("kick Bob")
+
+
+def test_actions_go_first_and_join_and_my_cards_on_their_own_row() -> None:
+    rows = render.button_rows(BOARD.buttons)
+    assert [(r, b.label) for r, b in rows] == [(0, "Check"), (0, "Bet 5"), (1, "Join"), (1, "My cards")]
+    many = (*(Button(f"A{i}", f"call @1.{i}") for i in range(6)), Button("Join", "join"))
+    assert [r for r, _ in render.button_rows(many)] == [0, 0, 0, 0, 0, 1, 2]
+    assert [r for r, _ in render.button_rows((Button("Join", "join"),))] == [0]
+
+
+def test_the_board_embed_shows_the_core_text() -> None:
+    embed = render.board_embed(BOARD)
+    assert embed.title == BOARD.text.splitlines()[0]
+    assert embed.description is not None and embed.description.startswith("```\n")
+    assert "→ Ann 190  🂠 🂠 5♦ 9♣" in embed.description and "Ann to act (59s)" in embed.description
+    assert embed.colour == render.PLAYING
+    final = render.board_embed(BoardView(text="Hand #3 · showdown\nx`y", buttons=(), hand_no=3, final=True))
+    assert final.colour == render.FINISHED and "`y" not in (final.description or "")
+    huge = render.board_embed(BoardView(text="t\n" + "row\n" * 3000, buttons=(), hand_no=1))
+    assert len(huge.description or "") <= render.EMBED_TEXT_LIMIT
+
+
+@pytest.mark.asyncio
+async def test_the_board_view_is_made_of_dynamic_buttons() -> None:
+    view = board_view(BOARD)
+    assert view.timeout is None and view.is_persistent()
+    items = view.children
+    assert all(isinstance(i, StudButton) for i in items)
+    assert [i.custom_id for i in items] == ["stud:check@3.4", "stud:bet@3.4", "stud:join", "stud:cards"]  # type: ignore[attr-defined]
+    styles = [i.item.style for i in items]  # type: ignore[attr-defined]
+    assert styles[0] == discord.ButtonStyle.success and styles[2] == discord.ButtonStyle.secondary
+    rows = view.to_components()
+    assert len(rows) == 2 and [c["label"] for c in rows[1]["components"]] == ["Join", "My cards"]
+
+
+@pytest.mark.asyncio
+async def test_a_pressed_custom_id_becomes_the_command() -> None:
+    match = render.TEMPLATE.fullmatch("stud:raise@4.11")
+    assert match is not None
+    item = discord.ui.Button(label="Raise to 20", custom_id="stud:raise@4.11")
+    button = await StudButton.from_custom_id(SimpleNamespace(), item, match)  # type: ignore[arg-type]
+    assert button.command == "raise @4.11" and button.item.label == "Raise to 20"
+
+
+def test_chunks_keep_every_line_within_the_limit() -> None:
+    text = "\n".join(f"line {i}" for i in range(1000))
+    parts = render.chunks(text, limit=100)
+    assert all(len(p) <= 100 for p in parts)
+    assert "\n".join(parts) == text
+    assert render.chunks("x" * 250, limit=100) == ["x" * 100, "x" * 100, "x" * 50]
+    assert render.chunks("") == []
+
+
+def test_command_text_builds_the_grammar() -> None:
+    assert render.command_text("join", 200) == "join 200"
+    assert render.command_text("join", None) == "join"
+    assert render.command_text("config", ante=1, bring_in=None, timer=30) == "config ante=1 timer=30"
+    assert parse(render.command_text("config", ante=1, bring_in=2, small=5, big=10, timer=30)).options == {
+        "ante": 1, "bring_in": 2, "small": 5, "big": 10, "timer": 30}
+    assert render.command_text("kick", "Bob") == "kick Bob"
+
+
+def test_public_text_shows_names_as_typed() -> None:
+    assert render.public_text("**Bo_b** calls 5") == r"\*\*Bo\_b\*\* calls 5"
+    assert len(render.reply_text("x" * 5000)) == render.MESSAGE_LIMIT
+
+
+def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
+    group = stud_group()
+    assert [c.name for c in group.commands] == list(COMMANDS)
+    assert len(group.commands) <= 25 and all(len(c.description) <= 100 for c in group.commands)
+    options = {c.name: {p.name: p for p in c.parameters} for c in group.commands}  # type: ignore[union-attr]
+    assert options["join"]["buy_in"].type is discord.AppCommandOptionType.integer
+    assert not options["join"]["buy_in"].required and options["join"]["buy_in"].min_value == 1
+    assert set(options["config"]) == {"ante", "bring_in", "small", "big", "timer"}
+    assert options["config"]["timer"].min_value == 10 and options["config"]["timer"].max_value == 600
+    assert options["kick"]["name"].required
+    assert [c.value for c in options["help"]["command"].choices] == list(COMMANDS)
+    assert options["fold"] == {} and options["bring-in"] == {}
+
+
+@pytest.mark.asyncio
+async def test_the_command_hash_changes_only_with_the_tree(tmp_path: Any) -> None:
+    def adapter(guild: int | None) -> DiscordAdapter:
+        settings = Settings(db_path=str(tmp_path / "s.db"), discord_token="t", discord_guild_id=guild)
+        return DiscordAdapter(settings=settings, bot=SimpleNamespace())  # type: ignore[arg-type]
+
+    a, b = adapter(5), adapter(5)
+    assert a.commands_hash() == b.commands_hash()
+    assert a.sync_state_path() == tmp_path / "s.db.discord-commands.json"
+    a.client.tree.get_commands(guild=a.guild)[0].description = "changed"  # type: ignore[union-attr]
+    assert a.commands_hash() != b.commands_hash()
+    memory = DiscordAdapter(settings=Settings(db_path=":memory:", discord_token="t"), bot=SimpleNamespace())  # type: ignore[arg-type]
+    assert memory.sync_state_path() is None and memory.guild is None
+
+
+@pytest.mark.asyncio
+async def test_the_inbound_maps_the_interaction() -> None:
+    settings = Settings(db_path=":memory:", discord_token="t")
+    adapter = DiscordAdapter(settings=settings, bot=SimpleNamespace())  # type: ignore[arg-type]
+    interaction = SimpleNamespace(user=SimpleNamespace(id=42, display_name="Ann Lee"), guild_id=7, channel_id=99,
+                                  permissions=discord.Permissions(manage_guild=True))
+    inbound = adapter.inbound(interaction, "join 200")  # type: ignore[arg-type]
+    assert (inbound.platform, inbound.community, inbound.channel, inbound.user, inbound.name, inbound.text,
+            inbound.admin) == ("discord", "7", "99", "42", "Ann Lee", "join 200", True)
+    interaction.permissions = discord.Permissions(send_messages=True)
+    assert not adapter.inbound(interaction, "x").admin  # type: ignore[arg-type]
+
+
+def test_the_window_allows_five_per_window() -> None:
+    now = [100.0]
+    window = Window(5, 5.0, monotonic=lambda: now[0])
+    for _ in range(5):
+        assert window.delay() == 0.0
+        window.note()
+    assert window.delay() == pytest.approx(5.0)
+    now[0] += 4.0
+    assert window.delay() == pytest.approx(1.0)
+    now[0] += 1.0
+    assert window.delay() == 0.0
+
+
+@dataclass
+class _Sent:
+    kind: str
+    text: str
+
+
+@dataclass
+class _StubChannel:
+    log: list[_Sent]
+    gate: asyncio.Event
+    ids: list[int] = field(default_factory=lambda: [500])
+
+    async def send(self, content: str | None = None, *, embed: discord.Embed | None = None, **_: Any) -> Any:
+        await self.gate.wait()
+        self.ids[0] += 1
+        self.log.append(_Sent("post" if embed else "say", (embed.title or "") if embed else content or ""))
+        return SimpleNamespace(id=self.ids[0])
+
+    def get_partial_message(self, message_id: int) -> Any:
+        async def edit(*, embed: discord.Embed, **_: Any) -> None:
+            await self.gate.wait()
+            self.log.append(_Sent("edit", embed.title or ""))
+        return SimpleNamespace(edit=edit)
+
+
+@pytest.mark.asyncio
+async def test_the_queue_merges_waiting_boards_and_lines_but_never_skips_a_final_board(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(messenger_module, "LIMIT", 1000)
+    log: list[_Sent] = []
+    gate = asyncio.Event()
+    channel = _StubChannel(log, gate)
+    client = SimpleNamespace(get_partial_messageable=lambda *_a, **_k: channel)
+    messenger = DiscordMessenger(client)  # type: ignore[arg-type]
+    table = TableAddress(platform="discord", community="1", channel="10")
+
+    def board(title: str, *, final: bool = False) -> BoardView:
+        return BoardView(text=title, buttons=(), hand_no=1, final=final)
+
+    await messenger.announce(table=table, text="first")  # the worker takes it and waits at the gate
+    await asyncio.sleep(0)
+    assert await messenger.publish_board(table=table, board=board("b1"), ref="77") == "77"
+    await messenger.announce(table=table, text="a")
+    await messenger.announce(table=table, text="b")
+    assert await messenger.publish_board(table=table, board=board("b2"), ref="77") == "77"
+    assert await messenger.publish_board(table=table, board=board("end", final=True), ref="77") == "77"
+    assert await messenger.publish_board(table=table, board=board("next"), ref="77") == "77"
+    assert await messenger.publish_board(table=table, board=board("next2"), ref="77") == "77"
+    gate.set()
+    assert await messenger.flush(timeout=5)
+    assert [(s.kind, s.text) for s in log] == [
+        ("say", "first"), ("edit", "end"), ("say", "a\nb"), ("edit", "next2")]  # newer boards replace waiting ones
+    ref = await messenger.publish_board(table=table, board=board("new"), ref=None)
+    assert ref == "503" and log[-1] == _Sent("post", "new")  # two lines and this post got ids
+    await messenger.close()
