@@ -119,6 +119,8 @@ class StudBot(Dealer):
             return Reply(str(exc), private=True, ok=False)
         try:
             return await self._dispatch(msg, command)
+        except UsageError as exc:
+            return Reply(str(exc), private=True, ok=False)
         except Refusal as exc:
             return Reply(str(exc), private=True, ok=False)
         except EngineError as exc:

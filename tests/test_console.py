@@ -393,3 +393,10 @@ async def test_kick_a_name_with_spaces(tmp_path: Path) -> None:
         await t.bot.handle(replace(t.chat.inbound("u2", "join"), name="Mary Jane"))
         assert "Mary Jane leaves" not in "\n".join(t.out)
         assert "Mary Jane is removed from the table" in await t.say("ann", "kick mary jane")
+
+
+@pytest.mark.asyncio
+async def test_help_for_an_unknown_command_is_usage_not_an_apology(tmp_path: Path) -> None:
+    # Found by tests/test_robustness.py: 'help 0' used to end in "Sorry, something went wrong".
+    async with Table(tmp_path / "t.db") as t:
+        assert "no command '0'. Try: help" in await t.say("ann", "HELP 0")

@@ -20,7 +20,8 @@ TEXT = st.one_of(st.text(max_size=40), st.lists(WORDS, max_size=5).map(" ".join)
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=int(os.environ.get("STUD_FUZZ_EXAMPLES", "150")), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=st.lists(st.tuples(st.sampled_from(["ann", "bob", "cat"]), TEXT), min_size=1, max_size=25))
 def test_random_input_never_crashes_and_never_moves_chips_wrongly(tmp_path_factory, lines) -> None:  # type: ignore[no-untyped-def]
     async def scenario() -> None:
