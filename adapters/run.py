@@ -35,6 +35,9 @@ class PlatformAdapter(Protocol):
     messenger: Messenger
     rate_interval: float
     """Seconds between two flushes of a table's board and lines on this platform."""
+    outbox: Coalescer | None
+    """Set by the bootstrap: the Coalescer in front of ``messenger``. ``run`` drains it
+    (``await outbox.drain()``) after it stops taking updates and before it disconnects."""
 
     async def connect(self) -> None:
         """Log in, so that the messenger can send (called before the bot restores its tables)."""
@@ -65,6 +68,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> Non
     outboxes = []
     for adapter in adapters:
         outbox = Coalescer(adapter.messenger, interval=adapter.rate_interval)
+        adapter.outbox = outbox
         outboxes.append(outbox)
         router.register(adapter.platform, outbox)
     loop = asyncio.get_running_loop()

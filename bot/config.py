@@ -37,6 +37,8 @@ class Settings:
     telegram_token: str | None = field(default=None, repr=False)
     telegram_base_url: str | None = None
     telegram_webhook_url: str | None = None
+    telegram_webhook_listen: str = "0.0.0.0"
+    telegram_webhook_port: int = 8443
     log_level: str = "INFO"
 
     @classmethod
@@ -78,6 +80,9 @@ class Settings:
             telegram_token=text("TELEGRAM_TOKEN"),
             telegram_base_url=text("TELEGRAM_BASE_URL"),
             telegram_webhook_url=text("TELEGRAM_WEBHOOK_URL"),
+            telegram_webhook_listen=text("TELEGRAM_WEBHOOK_LISTEN") or "0.0.0.0",
+            telegram_webhook_port=number("TELEGRAM_WEBHOOK_PORT", number("PORT", 8443, 1, 65535, "port"), 1, 65535,
+                                         "port"),
             log_level=level,
         )
 

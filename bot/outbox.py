@@ -58,6 +58,10 @@ class _Pending:
     lines: list[str] = field(default_factory=list)
     last_flush: float = float("-inf")
     task: asyncio.Task[None] | None = None
+    sending: bool = False
+    """A flush is talking to the platform: never cancel it (a post could be sent twice)."""
+    urgent: bool = False
+    """A final board came during a send: flush again at once after it."""
 
 
 class Coalescer:
@@ -100,8 +104,11 @@ class Coalescer:
     def _schedule(self, state: _Pending, *, now: bool) -> None:
         if state.task is not None and not state.task.done():
             if not now:
+                return  # the flush on its way will take it
+            if state.sending:
+                state.urgent = True  # flushed again right after the send in flight
                 return
-            state.task.cancel()
+            state.task.cancel()  # only waiting: go now instead
         wait = 0.0 if now else max(0.0, state.last_flush + self.interval - self._monotonic())
         state.task = asyncio.get_running_loop().create_task(self._later(state, wait))
 
@@ -113,17 +120,22 @@ class Coalescer:
         except Exception:
             log.exception("sending the board of %s failed", state.table.key)
         if state.board is not None or state.lines:  # more came while we were sending
-            state.task = asyncio.get_running_loop().create_task(
-                self._later(state, max(0.0, state.last_flush + self.interval - self._monotonic())))
+            urgent, state.urgent = state.urgent, False
+            wait = 0.0 if urgent else max(0.0, state.last_flush + self.interval - self._monotonic())
+            state.task = asyncio.get_running_loop().create_task(self._later(state, wait))
 
     async def _flush(self, state: _Pending) -> None:
         lines, state.lines = state.lines, []
         board, state.board = state.board, None
-        if lines:
-            await self.inner.announce(table=state.table, text="\n".join(lines))
-        if board is not None:
-            ref = await self.inner.publish_board(table=state.table, board=board, ref=state.ref)
-            self._refs[state.table.key] = ref
+        state.sending = True
+        try:
+            if lines:
+                await self.inner.announce(table=state.table, text="\n".join(lines))
+            if board is not None:
+                ref = await self.inner.publish_board(table=state.table, board=board, ref=state.ref)
+                self._refs[state.table.key] = ref
+        finally:
+            state.sending = False
         if lines or board is not None:
             state.last_flush = self._monotonic()
 

@@ -85,3 +85,21 @@ async def test_what_arrives_during_a_slow_send_is_sent_after_it() -> None:
     await out.publish_board(table=T, board=view("b1"), ref=ref)
     await asyncio.sleep(0.4)
     assert inner.calls[-1] == ("board", "b1")
+
+
+@pytest.mark.asyncio
+async def test_a_final_board_during_a_send_does_not_cancel_it_and_goes_right_after() -> None:
+    class Slow(Recorder):
+        async def publish_board(self, *, table: TableAddress, board: BoardView, ref: str | None) -> str | None:
+            if ref is not None:
+                await asyncio.sleep(0.1)
+            return await super().publish_board(table=table, board=board, ref=ref)
+
+    inner = Slow()
+    out = Coalescer(inner, interval=5)
+    ref = await out.publish_board(table=T, board=view("b0"), ref=None)
+    await out.publish_board(table=T, board=view("b1", final=True), ref=ref)  # flushed at once
+    await asyncio.sleep(0.02)  # b1 is being sent
+    await out.publish_board(table=T, board=view("b2", final=True), ref=ref)
+    await asyncio.sleep(0.35)
+    assert [c for c in inner.calls if c[0] == "board"] == [("board", "b0"), ("board", "b1"), ("board", "b2")]

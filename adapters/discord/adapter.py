@@ -29,6 +29,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from bot.config import Settings
+from bot.outbox import Coalescer
 from bot.ports import Inbound
 from bot.service import StudBot
 
@@ -88,6 +89,7 @@ class DiscordAdapter:
             raise ValueError("DISCORD_TOKEN is not set")
         self.settings = settings
         self.bot = bot
+        self.outbox: Coalescer | None = None
         self.guild = discord.Object(id=settings.discord_guild_id) if settings.discord_guild_id else None
         _point_at(settings)
         self.client = StudClient(self)
@@ -129,18 +131,11 @@ class DiscordAdapter:
             raise failure  # the gateway gave up (bad token, missing intents): let the bootstrap fail loudly
 
     async def _drain_front(self) -> None:
-        """Send what the bootstrap's Coalescer still holds for us, before the client closes.
-
-        ``serve`` drains the outboxes only after ``run`` returns, when our HTTP session
-        is closed; so drain ours here (it is the messenger registered for our platform
-        in the bot's Router). A no-op if the bot's messenger is anything else.
-        """
-        lookup = getattr(self.bot.messenger, "get", None)
+        """Send what the bootstrap's Coalescer still holds for us, before the client closes."""
+        if self.outbox is None:
+            return
         try:
-            front = lookup(self.platform) if callable(lookup) else None
-            drain = getattr(front, "drain", None)
-            if callable(drain):
-                await asyncio.wait_for(drain(), timeout=10)
+            await asyncio.wait_for(self.outbox.drain(), timeout=10)
         except Exception:
             log.exception("sending the last boards and lines failed")
 

@@ -1,0 +1,570 @@
+"""The Telegram adapter: python-telegram-bot ~=22 in, :class:`~bot.service.StudBot` behind.
+
+- Commands: ``/stud <command ...>`` for every command of the grammar, and the short
+  forms (``/join``, ``/fold``, ``/call`` ...; ``/join@botname`` too), registered with
+  setMyCommands. Privacy mode may stay on: commands reach bots anyway.
+- One table per group, or per forum topic (``Inbound.channel`` is ``"chat"`` or
+  ``"chat:topic"``; ``Inbound.community`` is the chat id).
+- One board message per hand, edited in place, with the legal actions as inline
+  buttons (callback data ``s|call|12.7``: the table is the chat the button lives in).
+  The table's public lines are folded into that message (the latest few under the
+  board), so one flush of the outbox is one edit; a hand's final board stays in the
+  chat, and the next hand starts a new message.
+- Private cards go to the player's private chat. A user who never started the bot
+  gets a deep link (``https://t.me/<bot>?start=<payload>``) that finishes the join
+  there; until then *My cards* shows the cards in an alert only they can see.
+- Long polling, or a webhook (aiohttp) when ``TELEGRAM_WEBHOOK_URL`` is set: it listens on
+  ``TELEGRAM_WEBHOOK_LISTEN`` (0.0.0.0) port ``TELEGRAM_WEBHOOK_PORT`` (or ``PORT``, or 8443)
+  at the URL's path, and checks Telegram's secret token (derived from the bot token).
+  ``TELEGRAM_BASE_URL`` points the bot at a local Bot API server (``http://host:8081``).
+- Rate limits: AIORateLimiter (30/s overall, 20/min per group, retries on 429), and the
+  bootstrap's outbox flushes a table at most once per :attr:`TelegramAdapter.rate_interval`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import os
+from dataclasses import dataclass, field
+from typing import Any, Final, cast
+from urllib.parse import urlparse
+
+from telegram import Bot as TgBot
+from telegram import (
+    BotCommand,
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    LinkPreviewOptions,
+    Message,
+    ReplyParameters,
+    Update,
+    User,
+)
+from telegram.constants import ChatAction, ParseMode
+from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+
+from bot.commands import ALIASES, USAGE
+from bot.config import Settings
+from bot.outbox import Coalescer
+from bot.ports import BoardView, Button, Inbound, Reply, TableAddress
+from bot.service import StudBot
+
+from .codec import (
+    MAX_ALERT,
+    channel_of,
+    clip,
+    compose,
+    decode_callback,
+    deep_link,
+    encode_callback,
+    fit_alert,
+    parse_channel,
+    parse_payload,
+    start_payload,
+)
+
+log = logging.getLogger(__name__)
+
+PLATFORM: Final = "telegram"
+LINES_SHOWN: Final = 6
+"""Public lines kept under a board while the hand goes on."""
+FINAL_LINES_SHOWN: Final = 14
+"""... and under a hand's final board (the showdown lines), at least those of its last flush."""
+ACTION_ROW: Final = 3
+OWNER_COMMANDS: Final = frozenset({"config", "kick", "stop"})
+SHORT_COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
+                         "top", "history", "rules", "help", "addbot", "fold", "check", "call", "bet", "raise",
+                         "complete", "bringin")
+ALLOWED_UPDATES: Final = ["message", "callback_query"]
+
+AnyApp = Application[Any, Any, Any, Any, Any, Any]
+
+
+@dataclass
+class _Board:
+    """What the messenger knows of a table's board message (in memory; the core stores the ref)."""
+
+    message_id: int | None = None
+    hand_no: int = -1
+    final: bool = False
+    lines: list[str] = field(default_factory=list)
+    shown: tuple[str, str] | None = None
+    """(text, keyboard) last sent, to skip edits that change nothing."""
+
+
+class TelegramMessenger:
+    """The :class:`~bot.ports.Messenger` port on Telegram."""
+
+    def __init__(self, tg: TgBot, *, grace: float = 4.0) -> None:
+        self.tg = tg
+        self.grace = grace
+        """How long lines wait for a board to fold into before they are posted on their own."""
+        self.username: str | None = None
+        self.reachable: set[str] = set()
+        """Users whose private chat works (a DM went through, or they started the bot)."""
+        self.unreachable: set[str] = set()
+        """Users whose private chat refused a message (never started the bot, or blocked it)."""
+        self._boards: dict[str, _Board] = {}
+        self._pending: dict[str, list[str]] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._addresses: dict[str, TableAddress] = {}
+
+    # ------------------------------------------------------------------ the port
+
+    async def publish_board(self, *, table: TableAddress, board: BoardView, ref: str | None) -> str | None:
+        key = table.key
+        state = self._boards.setdefault(key, _Board())
+        pending = self._pending.pop(key, [])  # taken before any await: lines of the same flush go with the board
+        waiting = self._tasks.pop(key, None)
+        if waiting is not None:
+            waiting.cancel()
+        message_id = _message_id(ref)
+        if message_id is not None and state.message_id not in (None, message_id):
+            state.lines, state.shown = [], None  # someone else's idea of the board (a restart, a 'board' command)
+        next_hand = state.final and board.hand_no != state.hand_no and state.message_id == message_id
+        if ref is None or message_id is None or next_hand:
+            message_id = None  # a new message
+        if message_id is None or board.hand_no != state.hand_no:
+            state.lines = pending  # a new message or a new hand: the lines of this flush only
+        else:
+            state.lines = (state.lines + pending)[-50:]
+        shown = max(FINAL_LINES_SHOWN, len(pending)) if board.final else LINES_SHOWN
+        text = compose(board.text, state.lines[-shown:])
+        markup = self.keyboard(board.buttons, table.channel)
+        signature = (text, repr(markup.to_dict()))
+        chat_id, thread_id = parse_channel(table.channel)
+        if message_id is not None:
+            if state.shown == signature and state.message_id == message_id:
+                return ref
+            try:
+                await self.tg.edit_message_text(chat_id=chat_id, message_id=message_id, text=text,
+                                                parse_mode=ParseMode.HTML, reply_markup=markup,
+                                                link_preview_options=LinkPreviewOptions(is_disabled=True))
+            except BadRequest as exc:
+                if "not modified" not in str(exc).lower():
+                    log.info("cannot edit the board of %s (%s): posting a new one", key, exc)
+                    message_id = None
+            except TelegramError as exc:
+                log.warning("editing the board of %s failed: %s", key, exc)
+                return ref
+        if message_id is None:
+            try:
+                sent = await self.tg.send_message(chat_id=chat_id, message_thread_id=thread_id, text=text,
+                                                  parse_mode=ParseMode.HTML, reply_markup=markup,
+                                                  link_preview_options=LinkPreviewOptions(is_disabled=True))
+            except TelegramError as exc:
+                log.warning("posting the board of %s failed: %s", key, exc)
+                return ref
+            message_id = sent.message_id
+        state.message_id, state.hand_no, state.final, state.shown = message_id, board.hand_no, board.final, signature
+        return str(message_id)
+
+    async def announce(self, *, table: TableAddress, text: str) -> None:
+        """Lines wait for the board that (almost always) follows in the same flush; alone, they are posted."""
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        if not lines:
+            return
+        self._pending.setdefault(table.key, []).extend(lines)
+        self._addresses[table.key] = table
+        task = self._tasks.get(table.key)
+        if task is None or task.done():
+            self._tasks[table.key] = asyncio.get_running_loop().create_task(self._post_lines(table))
+
+    async def send_private(self, *, platform: str, user: str, text: str) -> bool:
+        if not user.isdigit():
+            return False
+        try:
+            await self.tg.send_message(chat_id=int(user), text=clip(text, 4096))
+        except Forbidden as exc:
+            log.info("cannot message user %s privately: %s", user, exc)
+            self.mark(user, reachable=False)
+            return False
+        except BadRequest as exc:
+            if "chat not found" in str(exc).lower():
+                self.mark(user, reachable=False)
+                return False
+            log.warning("private message to %s failed: %s", user, exc)
+            return True
+        except TelegramError as exc:  # a network hiccup is not a blocked user
+            log.warning("private message to %s failed: %s", user, exc)
+            return True
+        self.mark(user, reachable=True)
+        return True
+
+    # ------------------------------------------------------------------ helpers
+
+    def mark(self, user: str, *, reachable: bool) -> None:
+        (self.reachable if reachable else self.unreachable).add(user)
+        (self.unreachable if reachable else self.reachable).discard(user)
+
+    async def probe(self, user: str) -> bool:
+        """Whether the bot may message ``user`` privately (a 'typing' action finds out, once)."""
+        if user in self.reachable:
+            return True
+        try:
+            await self.tg.send_chat_action(chat_id=int(user), action=ChatAction.TYPING)
+        except Forbidden:
+            self.mark(user, reachable=False)
+            return False
+        except BadRequest as exc:
+            if "chat not found" in str(exc).lower():
+                self.mark(user, reachable=False)
+                return False
+            return True
+        except TelegramError:
+            return user not in self.unreachable
+        self.mark(user, reachable=True)
+        return True
+
+    async def _post_lines(self, table: TableAddress, *, wait: bool = True) -> None:
+        if wait:
+            await asyncio.sleep(self.grace)
+            if self._tasks.get(table.key) is asyncio.current_task():
+                del self._tasks[table.key]  # from here on, not cancelled by a board
+        lines = self._pending.pop(table.key, [])
+        if not lines:
+            return
+        chat_id, thread_id = parse_channel(table.channel)
+        await self.post(chat_id, thread_id, "\n".join(lines))
+
+    async def post(self, chat_id: int, thread_id: int | None, text: str, *, reply_to: int | None = None,
+                   markup: InlineKeyboardMarkup | None = None) -> Message | None:
+        """A plain message in a chat (never a down card: callers pass public text only)."""
+        try:
+            return await self.tg.send_message(
+                chat_id=chat_id, message_thread_id=thread_id, text=clip(text, 4096), reply_markup=markup,
+                reply_parameters=ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
+                if reply_to else None,
+                link_preview_options=LinkPreviewOptions(is_disabled=True))
+        except TelegramError as exc:
+            log.warning("message to %s failed: %s", chat_id, exc)
+            return None
+
+    def link(self, channel: str, *, join: bool) -> str | None:
+        return deep_link(self.username, start_payload(channel, join=join)) if self.username else None
+
+    def keyboard(self, buttons: tuple[Button, ...], channel: str) -> InlineKeyboardMarkup:
+        """The legal actions (three to a row), then Join and My cards, then the private chat link."""
+        actions = [b for b in buttons if "@" in b.command]
+        others = [b for b in buttons if "@" not in b.command]
+        rows: list[list[InlineKeyboardButton]] = []
+        for i in range(0, len(actions), ACTION_ROW):
+            rows.append([_button(b) for b in actions[i:i + ACTION_ROW]])
+        if others:
+            rows.append([_button(b) for b in others])
+        url = self.link(channel, join=False)
+        if url:
+            rows.append([InlineKeyboardButton("🔒 Cards in private chat", url=url)])
+        return InlineKeyboardMarkup(rows)
+
+    async def drain(self) -> None:
+        """Post the lines still waiting for a board (at shutdown)."""
+        for task in self._tasks.values():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+        for key in list(self._pending):
+            table = self._addresses.get(key)
+            if table is not None:
+                await self._post_lines(table, wait=False)
+
+
+def _button(b: Button) -> InlineKeyboardButton:
+    return InlineKeyboardButton(b.label, callback_data=encode_callback(b.command))
+
+
+def _message_id(ref: str | None) -> int | None:
+    return int(ref) if ref is not None and ref.isdigit() else None
+
+
+# ---------------------------------------------------------------------- the adapter
+
+
+class TelegramAdapter:
+    """What adapters/run.py serves: ``connect()``, then ``run(stop)`` until stopped."""
+
+    platform = PLATFORM
+    rate_interval: float = 3.5
+    """A flush is one board edit (lines are folded in): at most ~17 a minute, plus a final board."""
+    group_rate: tuple[float, float] = (20, 60)
+    """AIORateLimiter's per-group budget (messages, seconds)."""
+    poll_timeout: int = 10
+
+    def __init__(self, *, settings: Settings, bot: StudBot) -> None:
+        token = settings.telegram_token
+        if not token:
+            raise ValueError("TELEGRAM_TOKEN is not set")
+        self.settings = settings
+        self.bot = bot
+        builder = (ApplicationBuilder().token(token)
+                   .rate_limiter(AIORateLimiter(overall_max_rate=30, overall_time_period=1,
+                                                group_max_rate=self.group_rate[0],
+                                                group_time_period=self.group_rate[1], max_retries=3))
+                   .concurrent_updates(16))
+        base = settings.telegram_base_url
+        if base:
+            api, files = _base_urls(base)
+            builder = builder.base_url(api).base_file_url(files)
+        self.app: AnyApp = cast(AnyApp, builder.build())
+        self.app.add_handler(MessageHandler(filters.COMMAND, self._on_command))
+        self.app.add_handler(CallbackQueryHandler(self._on_press))
+        self.app.add_error_handler(self._on_error)
+        self.outbox: Coalescer | None = None
+        self.messenger = TelegramMessenger(self.app.bot, grace=self.rate_interval + 0.5)
+        self._webhook: Any = None
+
+    # ------------------------------------------------------------------ life cycle
+
+    async def connect(self) -> None:
+        await self.app.initialize()
+        self.messenger.username = self.app.bot.username
+        commands = [BotCommand("stud", "stud COMMAND: any table command, e.g. /stud join 200")]
+        commands += [BotCommand(c, clip(USAGE[ALIASES.get(c, c)], 256)) for c in SHORT_COMMANDS]
+        try:
+            await self.app.bot.set_my_commands(commands)
+        except TelegramError as exc:
+            log.warning("setMyCommands failed: %s", exc)
+
+    async def run(self, stop: asyncio.Event) -> None:
+        await self.app.start()
+        try:
+            if self.settings.telegram_webhook_url:
+                await self._start_webhook(self.settings.telegram_webhook_url)
+            else:
+                assert self.app.updater is not None
+                await self.app.updater.start_polling(timeout=self.poll_timeout, allowed_updates=ALLOWED_UPDATES)
+            log.info("telegram: serving as @%s", self.messenger.username)
+            await stop.wait()
+        finally:
+            await self._stop()
+
+    async def _stop(self) -> None:
+        if self.app.updater is not None and self.app.updater.running:
+            await self.app.updater.stop()
+        if self._webhook is not None:
+            await self._webhook.cleanup()
+            self._webhook = None
+        if self.app.running:
+            await self.app.stop()
+        # What the outbox still holds must go out before the HTTP client closes (see the report:
+        # the bootstrap drains the outbox only after run() returns).
+        if self.outbox is not None:
+            with contextlib.suppress(Exception):
+                await self.outbox.drain()
+        await self.messenger.drain()
+        await self.app.shutdown()
+
+    async def _start_webhook(self, url: str) -> None:
+        from aiohttp import web
+
+        token = self.settings.telegram_token or ""
+        secret = hashlib.sha256(token.encode()).hexdigest()[:32]
+        path = urlparse(url).path or "/"
+
+        async def receive(request: web.Request) -> web.Response:
+            if request.headers.get("X-Telegram-Bot-Api-Secret-Token") != secret:
+                return web.Response(status=403)
+            update = Update.de_json(await request.json(), self.app.bot)
+            await self.app.update_queue.put(update)
+            return web.Response(text="ok")
+
+        web_app = web.Application()
+        web_app.router.add_post(path, receive)
+        runner = web.AppRunner(web_app)
+        await runner.setup()
+        host = self.settings.telegram_webhook_listen
+        port = self.settings.telegram_webhook_port
+        await web.TCPSite(runner, host, port).start()
+        self._webhook = runner
+        await self.app.bot.set_webhook(url=url, secret_token=secret, allowed_updates=ALLOWED_UPDATES)
+        log.info("telegram: webhook %s on %s:%d", url, host, port)
+
+    # ------------------------------------------------------------------ inbound
+
+    async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        log.error("telegram update %r failed", update, exc_info=context.error)
+
+    async def _on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        msg, user, chat = update.effective_message, update.effective_user, update.effective_chat
+        if msg is None or user is None or chat is None or not msg.text or user.is_bot:
+            return
+        parsed = split_command(msg.text, self.messenger.username)
+        if parsed is None:
+            return
+        name, rest = parsed
+        if chat.type == "private":
+            await self._private_command(msg, user, name, rest)
+            return
+        if chat.type not in ("group", "supergroup"):
+            return
+        text = grammar_text(name, rest)
+        if text is None:
+            return
+        thread = msg.message_thread_id if msg.is_topic_message else None
+        channel = channel_of(chat.id, thread)
+        head = text.split()[0].lower()
+        admin = await self._is_admin(chat.id, user.id) if ALIASES.get(head, head) in OWNER_COMMANDS else False
+        reply = await self.bot.handle(self._inbound(chat.id, channel, user, text, admin=admin))
+        await self._reply_in_group(reply, chat.id, thread, msg.message_id, user, channel)
+
+    async def _on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        command = decode_callback(query.data)
+        message = query.message
+        if command is None or message is None:
+            await _answer(query, "This button is no longer in use.")
+            return
+        chat_id = message.chat.id
+        topic = isinstance(message, Message) and message.is_topic_message
+        thread = message.message_thread_id if isinstance(message, Message) and topic else None
+        channel = channel_of(chat_id, thread)
+        user = query.from_user
+        uid = str(user.id)
+        if command == "join" and not await self.messenger.probe(uid):
+            url = self.messenger.link(channel, join=True)
+            if url:  # the join finishes in the private chat, where the cards can reach them
+                await _answer(query, url=url)
+                return
+        if command == "cards":
+            reply = await self.bot.handle(self._inbound(chat_id, channel, user, "cards"))
+            if not reply.ok:
+                await _answer(query, reply.text)
+            elif uid not in self.messenger.unreachable and await self.messenger.send_private(
+                    platform=PLATFORM, user=uid, text=reply.text):
+                await _answer(query, "Your cards are in our private chat.")
+            else:
+                await _answer(query, fit_alert(reply.text), show_alert=True)
+            return
+        reply = await self.bot.handle(self._inbound(chat_id, channel, user, command))
+        url = self.messenger.link(channel, join=False)
+        if command == "join" and reply.ok and uid in self.messenger.unreachable and url:
+            await _answer(query, url=url)  # seated, but the cards cannot reach them: open the private chat
+            return
+        await _answer(query, reply.text or None)
+
+    async def _private_command(self, msg: Message, user: User, name: str, rest: str) -> None:
+        uid = str(user.id)
+        # the private chat is open: the core clears 'unreachable' on their seats and sends their cards
+        self.messenger.mark(uid, reachable=True)
+        changed = await self.bot.mark_reachable(platform=PLATFORM, user=uid)
+        if name != "start":
+            text = grammar_text(name, rest)
+            head = (text or "").split()[:1]
+            if head and ALIASES.get(head[0], head[0]) in ("help", "rules"):
+                reply = await self.bot.handle(self._inbound(user.id, str(user.id), user, text or "help"))
+                await self.messenger.post(msg.chat.id, None, reply.text)
+            else:
+                await self.messenger.post(msg.chat.id, None, "Table commands work in the group of the table; "
+                                                             "your cards come here.")
+            return
+        target = parse_payload(rest) if rest else None
+        if target is None:
+            await self.messenger.post(msg.chat.id, None, "Hi! Add me to a group and type /stud new there to open a "
+                                                         "Seven Card Stud Hi-Lo table. Your cards will come here.")
+            return
+        channel, join = target
+        chat_id, _ = parse_channel(channel)
+        lines = []
+        if join:
+            reply = await self.bot.handle(self._inbound(chat_id, channel, user, "join"))
+            lines.append(reply.text if reply.ok or "already seated" not in reply.text
+                         else "You are seated at that table.")
+        if not changed:
+            cards = await self.bot.handle(self._inbound(chat_id, channel, user, "cards"))
+            if cards.ok and cards.text:
+                lines.append(cards.text)
+        lines.append("Your cards at that table come here from now on.")
+        await self.messenger.post(msg.chat.id, None, "\n".join(lines))
+
+    async def _reply_in_group(self, reply: Reply, chat_id: int, thread: int | None, message_id: int, user: User,
+                              channel: str) -> None:
+        if not reply.text:
+            return
+        uid = str(user.id)
+        if not reply.private or not reply.ok:
+            # public answers, and refusals (usage, rules, turns: never cards) go to the group
+            await self.messenger.post(chat_id, thread, reply.text, reply_to=message_id)
+            return
+        if uid not in self.messenger.unreachable and await self.messenger.send_private(
+                platform=PLATFORM, user=uid, text=reply.text):
+            return
+        url = self.messenger.link(channel, join=False)
+        markup = InlineKeyboardMarkup([[InlineKeyboardButton("Open the private chat", url=url)]]) if url else None
+        await self.messenger.post(chat_id, thread, "I can only answer that privately: open our private chat "
+                                                   "(or press My cards on the board).", reply_to=message_id,
+                                  markup=markup)
+
+    def _inbound(self, chat_id: int, channel: str, user: User, text: str, *, admin: bool = False) -> Inbound:
+        return Inbound(platform=PLATFORM, community=str(chat_id), channel=channel, user=str(user.id),
+                       name=user.full_name or user.username or str(user.id), text=text, admin=admin)
+
+    async def _is_admin(self, chat_id: int, user_id: int) -> bool:
+        try:
+            member = await self.app.bot.get_chat_member(chat_id=chat_id, user_id=user_id)
+        except TelegramError:
+            return False
+        return member.status in ("administrator", "creator")
+
+
+async def _answer(query: CallbackQuery, text: str | None = None, *, show_alert: bool = False,
+                  url: str | None = None) -> None:
+    try:
+        await query.answer(text=clip(text, MAX_ALERT) if text else None, show_alert=show_alert or None, url=url)
+    except TelegramError as exc:
+        log.info("answering a button press failed: %s", exc)
+
+
+def split_command(text: str, username: str | None) -> tuple[str, str] | None:
+    """('join', '200') of '/join@studbot 200'; None for a command addressed to another bot.
+
+    >>> split_command("/Join@StudBot 200", "studbot"), split_command("/join@other", "studbot")
+    (('join', '200'), None)
+    """
+    if not text.startswith("/"):
+        return None
+    head, _, rest = text.strip().partition(" ")
+    name, _, target = head[1:].partition("@")
+    if target and (username is None or target.lower() != username.lower()):
+        return None
+    return name.lower(), rest.strip()
+
+
+def grammar_text(name: str, rest: str) -> str | None:
+    """The grammar's text of a slash command, or None for a command that is not ours.
+
+    >>> grammar_text("stud", "join 200"), grammar_text("fold", ""), grammar_text("weather", "")
+    ('join 200', 'fold', None)
+    """
+    if name in ("stud", "poker"):
+        return rest or "help"
+    canon = ALIASES.get(name, name)
+    if canon not in USAGE:
+        return None
+    return f"{name} {rest}".strip()
+
+
+def _base_urls(base: str) -> tuple[str, str]:
+    """TELEGRAM_BASE_URL ('http://host:8081' or '.../bot') as PTB's base_url and base_file_url."""
+    base = base.rstrip("/")
+    if "{token}" in base:
+        return base, base.replace("/bot{token}", "/file/bot{token}")
+    if not base.endswith("/bot"):
+        base += "/bot"
+    return base, base[: -len("/bot")] + "/file/bot"
+

@@ -1,0 +1,137 @@
+"""Pure helpers of the Telegram adapter: callback data, channels, deep links, and text that fits.
+
+>>> encode_callback("call @12.7")
+'s|call|12.7'
+>>> decode_callback("s|call|12.7")
+'call @12.7'
+>>> decode_callback(encode_callback("join")), decode_callback("nonsense")
+('join', None)
+>>> channel_of(-100123, 7), parse_channel("-100123:7"), parse_channel("-5")
+('-100123:7', (-100123, 7), (-5, None))
+>>> start_payload("-100123:7", join=True), parse_payload("jm100123_7")
+('jm100123_7', ('-100123:7', True))
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+
+PREFIX = "s"
+MAX_CALLBACK_BYTES = 64
+MAX_TEXT = 4096
+MAX_ALERT = 200
+_COMMAND = re.compile(r"^[a-z-]{1,16}$")
+_TURN = re.compile(r"^\d{1,9}\.\d{1,6}$")
+_PAYLOAD = re.compile(r"^([jc])(m?)(\d{1,20})(?:_(\d{1,12}))?$")
+
+
+def encode_callback(command: str) -> str:
+    """A button's command ('call @12.7', 'join', 'cards') as compact callback data ('s|call|12.7').
+
+    The table is the chat (and topic) the button lives in, so only the command and
+    its turn token (hand number and decision) travel; always within 64 bytes.
+    """
+    name, _, turn = command.partition(" @")
+    data = f"{PREFIX}|{name}" + (f"|{turn}" if turn else "")
+    if len(data.encode()) > MAX_CALLBACK_BYTES or not _COMMAND.match(name) or (turn and not _TURN.match(turn)):
+        raise ValueError(f"cannot encode button command {command!r}")
+    return data
+
+
+def decode_callback(data: str | None) -> str | None:
+    """The command text a button's callback data stands for, or None if it is not ours."""
+    if not data:
+        return None
+    parts = data.split("|")
+    if parts[0] != PREFIX or len(parts) not in (2, 3) or not _COMMAND.match(parts[1]):
+        return None
+    if len(parts) == 3:
+        if not _TURN.match(parts[2]):
+            return None
+        return f"{parts[1]} @{parts[2]}"
+    return parts[1]
+
+
+def channel_of(chat_id: int, thread_id: int | None) -> str:
+    """One table per group, or per forum topic."""
+    return f"{chat_id}:{thread_id}" if thread_id else str(chat_id)
+
+
+def parse_channel(channel: str) -> tuple[int, int | None]:
+    chat, _, thread = channel.partition(":")
+    return int(chat), (int(thread) if thread else None)
+
+
+def start_payload(channel: str, *, join: bool) -> str:
+    """A deep-link payload naming a table ([A-Za-z0-9_-], at most 64 characters).
+
+    ``j``: finish a join there; ``c``: just connect the private chat (cards).
+    """
+    chat, thread = parse_channel(channel)
+    body = ("m" if chat < 0 else "") + str(abs(chat)) + (f"_{thread}" if thread else "")
+    return ("j" if join else "c") + body
+
+
+def parse_payload(payload: str) -> tuple[str, bool] | None:
+    """(channel, join?) of a deep-link payload, or None."""
+    m = _PAYLOAD.match(payload.strip())
+    if m is None:
+        return None
+    kind, minus, chat, thread = m.groups()
+    chat_id = -int(chat) if minus else int(chat)
+    return channel_of(chat_id, int(thread) if thread else None), kind == "j"
+
+
+def deep_link(username: str, payload: str) -> str:
+    return f"https://t.me/{username}?start={payload}"
+
+
+def utf16_len(text: str) -> int:
+    """Telegram counts lengths in UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut (with an ellipsis) to at most ``limit`` UTF-16 units."""
+    if utf16_len(text) <= limit:
+        return text
+    out = ""
+    for ch in text:
+        if utf16_len(out + ch) > limit - 1:
+            break
+        out += ch
+    return out + "…"
+
+
+def fit_alert(text: str) -> str:
+    """A private view ('Hand #3, your cards: [A♠] [3♣] 6♦\\nHigh: ... · Low: ...') in one alert.
+
+    Alerts hold at most 200 characters: the cards come first and are never cut;
+    the strength line is shortened if needed.
+    """
+    compact = text.replace("Hand #", "#").replace(", your cards:", ":")
+    lines = [ln for ln in compact.splitlines() if ln.strip()]
+    if not lines:
+        return ""
+    head = clip(lines[0], MAX_ALERT)
+    rest = " ".join(lines[1:])
+    if not rest:
+        return head
+    room = MAX_ALERT - utf16_len(head) - 1
+    return head if room < 8 else head + "\n" + clip(rest, room)
+
+
+def compose(board: str, lines: Sequence[str]) -> str:
+    """The board message as HTML: the board in a monospace block, the latest lines under it.
+
+    Oldest lines go first when the message would be too long (4096 characters).
+    """
+    body = f"<pre>{html.escape(board)}</pre>"
+    kept = list(lines)
+    while True:
+        text = body + ("\n\n" + html.escape("\n".join(kept)) if kept else "")
+        if utf16_len(text) <= MAX_TEXT or not kept:
+            return text if utf16_len(text) <= MAX_TEXT else clip(text, MAX_TEXT)
+        kept.pop(0)

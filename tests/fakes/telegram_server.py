@@ -1,0 +1,370 @@
+"""A fake Telegram Bot API on loopback (aiohttp.web), for end-to-end tests of the Telegram adapter.
+
+A real python-telegram-bot ``Application`` talks to it with
+``base_url=f"http://127.0.0.1:{port}/bot"``. The test plays the users: it pushes
+updates (commands as messages with a ``bot_command`` entity, button presses as
+callback queries) which ``getUpdates`` hands out as a real long poll (honouring
+``offset``, ``timeout`` and ``limit``). Every call is recorded with its time.
+
+Like Telegram it answers:
+
+- 403 "bot can't initiate conversation with a user" to a private message (or chat
+  action) for a user who has not sent ``/start`` to the bot;
+- 400 for callback data over 64 bytes (BUTTON_DATA_INVALID) and for an edit that
+  changes nothing ("message is not modified");
+- 429 with ``retry_after`` when the test asks for it (:meth:`FakeBotAPI.fail_next`).
+
+Methods it does not know are recorded in ``unknown`` and answered 404: a test
+should assert that list stays empty.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+
+log = logging.getLogger(__name__)
+
+STRING_KEYS = {"text", "callback_query_id", "url", "parse_mode", "action", "secret_token", "language_code",
+               "drop_pending_updates_str"}
+NOT_MODIFIED = ("Bad Request: message is not modified: specified new message content and reply markup are "
+                "exactly the same as a current content and reply markup of the message")
+CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
+
+
+@dataclass
+class Call:
+    t: float
+    method: str
+    params: dict[str, Any]
+    status: int = 200
+
+
+class FakeBotAPI:
+    def __init__(self, *, token: str = "123456:TEST-token", username: str = "studbot_test") -> None:
+        self.token = token
+        self.bot_user = {"id": int(token.split(":")[0]), "is_bot": True, "first_name": "Stud", "username": username,
+                         "can_join_groups": True, "can_read_all_group_messages": False,
+                         "supports_inline_queries": False}
+        self.calls: list[Call] = []
+        self.unknown: list[str] = []
+        self.users: dict[int, dict[str, Any]] = {}
+        self.started: set[int] = set()
+        self.chats: dict[int, dict[str, Any]] = {}
+        self.messages: dict[tuple[int, int], dict[str, Any]] = {}
+        self.updates: list[dict[str, Any]] = []
+        self.answers: dict[str, dict[str, Any]] = {}
+        self.admins: set[tuple[int, int]] = set()
+        self.commands: list[dict[str, Any]] = []
+        self.webhook: dict[str, Any] | None = None
+        self.deliveries: list[tuple[int, int]] = []
+        """(update id, HTTP status) of every update POSTed to the webhook."""
+        self._deliveries: set[asyncio.Task[None]] = set()
+        self._fail: dict[str, list[int]] = {}
+        self._update_ids = itertools.count(1000)
+        self._message_ids: dict[int, itertools.count[int]] = {}
+        self._query_ids = itertools.count(1)
+        self._arrived = asyncio.Event()
+        self._changed = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # ------------------------------------------------------------------ server
+
+    async def start(self) -> FakeBotAPI:
+        app = web.Application()
+        app.router.add_post("/bot{token}/{method}", self._endpoint)
+        app.router.add_get("/bot{token}/{method}", self._endpoint)
+        self._runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.5)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        return self
+
+    async def close(self) -> None:
+        self._arrived.set()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    async def _endpoint(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != self.token:
+            return _error(401, "Unauthorized")
+        method = request.match_info["method"]
+        raw: dict[str, Any] = dict(await request.post()) if request.method == "POST" else dict(request.query)
+        if request.content_type == "application/json":
+            raw = await request.json()
+        params = {k: _decode(k, v) for k, v in raw.items()}
+        call = Call(t=time.monotonic(), method=method, params=params)
+        self.calls.append(call)
+        retry = self._fail.get(method)
+        if retry:
+            call.status = 429
+            self._changed.set()
+            return _error(429, f"Too Many Requests: retry after {retry[0]}", parameters={"retry_after": retry.pop(0)})
+        handler: Callable[[dict[str, Any]], Any] | None = getattr(self, "_m_" + method.lower(), None)
+        if handler is None:
+            self.unknown.append(method)
+            log.error("fake Bot API: unknown method %s %r", method, params)
+            call.status = 404
+            return _error(404, f"Not Found: method {method} is not faked")
+        try:
+            result = await handler(params)
+        except _ApiError as exc:
+            call.status = exc.code
+            self._changed.set()
+            return _error(exc.code, exc.description)
+        self._changed.set()
+        return web.json_response({"ok": True, "result": result})
+
+    # ------------------------------------------------------------------ methods
+
+    async def _m_getme(self, p: dict[str, Any]) -> Any:
+        return self.bot_user
+
+    async def _m_deletewebhook(self, p: dict[str, Any]) -> Any:
+        self.webhook = None
+        return True
+
+    async def _m_setwebhook(self, p: dict[str, Any]) -> Any:
+        self.webhook = p
+        return True
+
+    async def _m_setmycommands(self, p: dict[str, Any]) -> Any:
+        for c in p["commands"]:
+            if not (1 <= len(c["command"]) <= 32 and c["command"].replace("_", "").isalnum()
+                    and c["command"].islower() and 1 <= len(c["description"]) <= 256):
+                raise _ApiError(400, f"Bad Request: BOT_COMMAND_INVALID {c}")
+        self.commands = p["commands"]
+        return True
+
+    async def _m_getmycommands(self, p: dict[str, Any]) -> Any:
+        return self.commands
+
+    async def _m_getupdates(self, p: dict[str, Any]) -> Any:
+        offset = int(p.get("offset") or 0)
+        timeout = float(p.get("timeout") or 0)
+        limit = int(p.get("limit") or 100)
+        if offset:
+            self.updates = [u for u in self.updates if u["update_id"] >= offset]
+        deadline = time.monotonic() + timeout
+        while not self.updates and time.monotonic() < deadline:
+            self._arrived.clear()
+            try:
+                await asyncio.wait_for(self._arrived.wait(), max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                break
+        return self.updates[:limit]
+
+    async def _m_sendmessage(self, p: dict[str, Any]) -> Any:
+        chat_id = int(p["chat_id"])
+        self._check_private(chat_id)
+        self._check_markup(p.get("reply_markup"))
+        if not p.get("text") or len(p["text"]) > 4096 + 200:  # HTML tags do not count
+            raise _ApiError(400, "Bad Request: message text is empty or too long")
+        msg = self._message(chat_id, self.bot_user, p["text"], thread=p.get("message_thread_id"))
+        if p.get("reply_markup"):
+            msg["reply_markup"] = p["reply_markup"]
+        self.messages[(chat_id, msg["message_id"])] = msg
+        return msg
+
+    async def _m_editmessagetext(self, p: dict[str, Any]) -> Any:
+        key = (int(p["chat_id"]), int(p["message_id"]))
+        msg = self.messages.get(key)
+        if msg is None:
+            raise _ApiError(400, "Bad Request: message to edit not found")
+        self._check_markup(p.get("reply_markup"))
+        markup = p.get("reply_markup")
+        if msg["text"] == p["text"] and msg.get("reply_markup") == markup:
+            raise _ApiError(400, NOT_MODIFIED)
+        msg["text"] = p["text"]
+        msg["edit_date"] = int(time.time())
+        if markup:
+            msg["reply_markup"] = markup
+        else:
+            msg.pop("reply_markup", None)
+        return msg
+
+    async def _m_answercallbackquery(self, p: dict[str, Any]) -> Any:
+        text = p.get("text") or ""
+        if len(text) > 200:
+            raise _ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        self.answers[str(p["callback_query_id"])] = p
+        return True
+
+    async def _m_sendchataction(self, p: dict[str, Any]) -> Any:
+        self._check_private(int(p["chat_id"]))
+        return True
+
+    async def _m_getchatmember(self, p: dict[str, Any]) -> Any:
+        chat_id, user_id = int(p["chat_id"]), int(p["user_id"])
+        status = "administrator" if (chat_id, user_id) in self.admins else "member"
+        member: dict[str, Any] = {"status": status, "user": self.users[user_id]}
+        if status == "administrator":
+            member.update(can_be_edited=False, is_anonymous=False, can_manage_chat=True, can_delete_messages=True,
+                          can_manage_video_chats=True, can_restrict_members=True, can_promote_members=False,
+                          can_change_info=True, can_invite_users=True, can_post_stories=False,
+                          can_edit_stories=False, can_delete_stories=False)
+        return member
+
+    def _check_private(self, chat_id: int) -> None:
+        if chat_id > 0 and chat_id not in self.started:
+            raise _ApiError(403, CANT_INITIATE)
+
+    def _check_markup(self, markup: Any) -> None:
+        for row in (markup or {}).get("inline_keyboard", []):
+            for button in row:
+                data = button.get("callback_data")
+                if data is not None and not 1 <= len(data.encode()) <= 64:
+                    raise _ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+
+    # ------------------------------------------------------------------ the test's side
+
+    def user(self, uid: int, name: str) -> dict[str, Any]:
+        self.users[uid] = {"id": uid, "is_bot": False, "first_name": name}
+        return self.users[uid]
+
+    def group(self, chat_id: int, title: str = "Stud night", *, forum: bool = False) -> dict[str, Any]:
+        self.chats[chat_id] = {"id": chat_id, "type": "supergroup", "title": title}
+        if forum:
+            self.chats[chat_id]["is_forum"] = True
+        return self.chats[chat_id]
+
+    def fail_next(self, method: str, *, retry_after: int = 1, times: int = 1) -> None:
+        """Answer the next ``times`` calls of ``method`` with 429 Too Many Requests."""
+        self._fail.setdefault(method, []).extend([retry_after] * times)
+
+    def command(self, chat_id: int, uid: int, text: str, *, thread: int | None = None) -> int:
+        """A user types ``text`` (a command) in a chat; returns the message id."""
+        if chat_id == uid and text.split()[0].split("@")[0] == "/start":
+            self.started.add(uid)
+        head = text.split()[0]
+        msg = self._message(chat_id, self.users[uid], text, thread=thread)
+        msg["entities"] = [{"type": "bot_command", "offset": 0, "length": len(head)}]
+        self._push({"message": msg})
+        return int(msg["message_id"])
+
+    def press(self, chat_id: int, message_id: int, uid: int, *, label: str | None = None,
+              data: str | None = None) -> str:
+        """A user presses a button (by its label, or with made-up data); returns the query id."""
+        msg = self.messages[(chat_id, message_id)]
+        if data is None:
+            assert label is not None
+            data = next(b["callback_data"] for row in msg["reply_markup"]["inline_keyboard"] for b in row
+                        if b["text"] == label and "callback_data" in b)
+        qid = f"q{next(self._query_ids)}"
+        self._push({"callback_query": {"id": qid, "from": self.users[uid], "message": json.loads(json.dumps(msg)),
+                                       "chat_instance": f"ci{chat_id}", "data": data}})
+        return qid
+
+    async def answer(self, qid: str, timeout: float = 10.0) -> dict[str, Any]:
+        await self.wait_for(lambda: qid in self.answers, timeout=timeout, what=f"an answer to {qid}")
+        return self.answers[qid]
+
+    async def wait_for(self, predicate: Callable[[], Any], *, timeout: float = 10.0, what: str = "a condition") -> Any:
+        deadline = time.monotonic() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise AssertionError(f"fake Bot API: timed out waiting for {what}")
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), min(0.05, max(0.0, deadline - time.monotonic())))
+
+    # ------------------------------------------------------------------ reading what happened
+
+    def sent(self, method: str | None = None, *, chat_id: int | None = None, ok: bool = True) -> list[Call]:
+        return [c for c in self.calls if (method is None or c.method == method)
+                and (chat_id is None or int(c.params.get("chat_id", 0)) == chat_id)
+                and (not ok or c.status == 200)]
+
+    def private_texts(self, uid: int) -> list[str]:
+        return [c.params["text"] for c in self.sent("sendMessage", chat_id=uid)]
+
+    def group_texts(self, chat_id: int) -> list[str]:
+        return [c.params["text"] for c in self.calls if c.method in ("sendMessage", "editMessageText")
+                and int(c.params.get("chat_id", 0)) == chat_id and c.status == 200]
+
+    def boards(self, chat_id: int) -> list[dict[str, Any]]:
+        """The chat's messages with callback buttons (boards), oldest first."""
+        return [m for (c, _), m in sorted(self.messages.items()) if c == chat_id
+                and any("callback_data" in b for row in m.get("reply_markup", {}).get("inline_keyboard", [])
+                        for b in row)]
+
+    def board(self, chat_id: int) -> dict[str, Any]:
+        boards = self.boards(chat_id)
+        assert boards, "no board in the chat"
+        return boards[-1]
+
+    # ------------------------------------------------------------------ helpers
+
+    def _message(self, chat_id: int, sender: dict[str, Any], text: str, *, thread: Any = None) -> dict[str, Any]:
+        ids = self._message_ids.setdefault(chat_id, itertools.count(1))
+        chat = self.chats.get(chat_id) or {"id": chat_id, "type": "private",
+                                           "first_name": self.users.get(chat_id, {}).get("first_name", "?")}
+        msg: dict[str, Any] = {"message_id": next(ids), "date": int(time.time()), "chat": chat, "from": sender,
+                               "text": text}
+        if thread:
+            msg["message_thread_id"] = int(thread)
+            msg["is_topic_message"] = True
+        return msg
+
+    def _push(self, update: dict[str, Any]) -> None:
+        update["update_id"] = next(self._update_ids)
+        if self.webhook is not None:  # like Telegram: a webhook set, updates are POSTed to it
+            task = asyncio.get_running_loop().create_task(self._deliver(update))
+            self._deliveries.add(task)
+            task.add_done_callback(self._deliveries.discard)
+            return
+        self.updates.append(update)
+        self._arrived.set()
+
+    async def _deliver(self, update: dict[str, Any]) -> None:
+        assert self.webhook is not None
+        headers = {}
+        if self.webhook.get("secret_token"):
+            headers["X-Telegram-Bot-Api-Secret-Token"] = str(self.webhook["secret_token"])
+        async with aiohttp.ClientSession() as session, \
+                session.post(str(self.webhook["url"]), json=update, headers=headers) as response:
+            self.deliveries.append((update["update_id"], response.status))
+        self._changed.set()
+
+
+class _ApiError(Exception):
+    def __init__(self, code: int, description: str) -> None:
+        super().__init__(description)
+        self.code, self.description = code, description
+
+
+def _error(code: int, description: str, *, parameters: dict[str, Any] | None = None) -> web.Response:
+    body: dict[str, Any] = {"ok": False, "error_code": code, "description": description}
+    if parameters:
+        body["parameters"] = parameters
+    return web.json_response(body, status=code)
+
+
+def _decode(key: str, value: Any) -> Any:
+    if not isinstance(value, str) or key in STRING_KEYS:
+        return value
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value

@@ -1,0 +1,485 @@
+"""The Telegram adapter end to end: a real python-telegram-bot Application against a fake Bot API.
+
+Everything is real but Telegram: ``adapters.run.serve`` with TELEGRAM_* settings
+pointing at :class:`tests.fakes.telegram_server.FakeBotAPI` on loopback, the real
+StudBot, a SQLite file in ``tmp_path`` and the real clock. The test plays the users:
+it pushes commands and button presses, and reads what the bot sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from fakes.telegram_server import NOT_MODIFIED, FakeBotAPI
+
+import adapters.run
+from adapters.telegram.adapter import TelegramAdapter
+from bot.config import Settings
+from bot.service import StudBot
+
+GROUP = -1001234567890
+ANN, BOB, CAT, DAN, EVE, FAY, GUS, HAL = 1101, 1102, 1103, 1104, 1105, 1106, 1107, 1108
+NAMES = {ANN: "Ann", BOB: "Bob", CAT: "Cat", DAN: "Dan", EVE: "Eve", FAY: "Fay", GUS: "Gus", HAL: "Hal"}
+STRANGER = 1999
+CARD = re.compile(r"[2-9TJQKA][♣♦♥♠]")
+DOWN = re.compile(r"\[([2-9TJQKA][♣♦♥♠])\]")
+PREFERENCE = ("Check", "Call", "Bring-in")
+
+
+@pytest_asyncio.fixture
+async def fake() -> AsyncIterator[FakeBotAPI]:
+    api = await FakeBotAPI().start()
+    api.group(GROUP)
+    for uid, name in NAMES.items():
+        api.user(uid, name)
+    api.user(STRANGER, "Zed")
+    yield api
+    await api.close()
+    assert not api.unknown, f"the adapter called methods the fake does not know: {api.unknown}"
+
+
+class Served:
+    """``adapters.run.serve`` in a task, with the Telegram settings pointing at the fake."""
+
+    def __init__(self, fake: FakeBotAPI, db: Path, monkeypatch: pytest.MonkeyPatch, *, interval: float = 0.15,
+                 group_rate: tuple[float, float] = (1000, 60), webhook: str | None = None,
+                 webhook_port: int = 8443,
+                 next_hand_delay: float = 600) -> None:
+        self.fake = fake
+        self.settings = replace(Settings(), db_path=str(db), telegram_token=fake.token,
+                                telegram_base_url=fake.base_url, telegram_webhook_url=webhook,
+                                telegram_webhook_listen="127.0.0.1", telegram_webhook_port=webhook_port,
+                                next_hand_delay=next_hand_delay, bot_delay=0.0, turn_timer=60)
+        monkeypatch.setattr(TelegramAdapter, "rate_interval", interval)
+        monkeypatch.setattr(TelegramAdapter, "group_rate", group_rate)
+        monkeypatch.setattr(TelegramAdapter, "poll_timeout", 1)
+        self.bots: list[StudBot] = []
+        bots = self.bots
+
+        class SpyBot(StudBot):
+            def __init__(self, **kwargs: Any) -> None:
+                super().__init__(**kwargs)
+                bots.append(self)
+
+        monkeypatch.setattr(adapters.run, "StudBot", SpyBot)
+
+    async def __aenter__(self) -> Served:
+        self.stop = asyncio.Event()
+        method = "setWebhook" if self.settings.telegram_webhook_url else "getUpdates"
+        polls = len(self.fake.sent(method, ok=False))
+        self.task = asyncio.create_task(adapters.run.serve(self.settings, stop=self.stop))
+        await self.fake.wait_for(lambda: len(self.fake.sent(method, ok=False)) > polls or self.task.done(),
+                                 what="polling")
+        if self.task.done():
+            self.task.result()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.stop.set()
+        await asyncio.wait_for(self.task, 20)
+
+    @property
+    def bot(self) -> StudBot:
+        return self.bots[-1]
+
+    def runtime(self, channel: str = str(GROUP)) -> Any:
+        return self.bot.tables[f"telegram:{channel}"]
+
+
+async def say(fake: FakeBotAPI, uid: int, text: str, *, chat: int = GROUP, thread: int | None = None) -> None:
+    """A user types a command; wait until the bot has taken it (the next getUpdates confirms it)."""
+    fake.command(chat, uid, text, thread=thread)
+    await fake.wait_for(lambda: not fake.updates, what=f"the bot to take {text!r}")
+    await asyncio.sleep(0.3)
+
+
+async def press(fake: FakeBotAPI, uid: int, label: str | None = None, *, data: str | None = None,
+                message_id: int | None = None, chat: int = GROUP) -> dict[str, Any]:
+    mid = message_id if message_id is not None else fake.board(chat)["message_id"]
+    qid = fake.press(chat, mid, uid, label=label, data=data)
+    return await fake.answer(qid)
+
+
+def buttons(message: dict[str, Any]) -> dict[str, str]:
+    """label -> callback data (or url) of a message's keyboard."""
+    return {b["text"]: b.get("callback_data") or b.get("url", "")
+            for row in message.get("reply_markup", {}).get("inline_keyboard", []) for b in row}
+
+
+def turn_of(message: dict[str, Any]) -> str | None:
+    return next((d.rsplit("|", 1)[1] for d in buttons(message).values() if d.count("|") == 2), None)
+
+
+async def next_turn(fake: FakeBotAPI, last: str | None, chat: int = GROUP) -> tuple[str | None, dict[str, Any]]:
+    """Wait for the board to show a new turn (or the hand's end); (turn, board)."""
+    def ready() -> tuple[str | None, dict[str, Any]] | None:
+        board = fake.board(chat)
+        turn = turn_of(board)
+        if turn is not None and turn != last:
+            return turn, board
+        if turn is None and "showdown" in board["text"]:
+            return None, board
+        return None
+    result: tuple[str | None, dict[str, Any]] = await fake.wait_for(ready, what=f"a turn after {last}")
+    return result
+
+
+def actor(board: dict[str, Any]) -> int:
+    m = re.search(r"^→ (\w+)", board["text"], re.M)
+    assert m, board["text"]
+    return next(uid for uid, name in NAMES.items() if name == m.group(1))
+
+
+def down_cards(fake: FakeBotAPI, uid: int) -> set[str]:
+    return {c for text in fake.private_texts(uid) for c in DOWN.findall(text)}
+
+
+async def open_table(fake: FakeBotAPI, players: tuple[int, ...]) -> None:
+    for uid in players:
+        await say(fake, uid, "/start", chat=uid)
+    await say(fake, players[0], "/stud new")
+    await fake.wait_for(lambda: fake.boards(GROUP), what="the board")
+
+
+async def play_out(fake: FakeBotAPI, *, preference: tuple[str, ...] = PREFERENCE) -> list[str]:
+    """Press the preferred legal button for whoever is to act, until the showdown; the labels pressed."""
+    pressed: list[str] = []
+    turn: str | None = None
+    while True:
+        turn, board = await next_turn(fake, turn)
+        if turn is None:
+            return pressed
+        labels = buttons(board)
+        label = next(lb for p in preference for lb in labels if lb.startswith(p))
+        answer = await press(fake, actor(board), label)
+        assert not answer.get("text"), answer
+        pressed.append(label)
+
+
+# ---------------------------------------------------------------------- tests
+
+
+@pytest.mark.asyncio
+async def test_three_players_play_a_hand_with_buttons(fake: FakeBotAPI, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        assert {c["command"] for c in fake.commands} >= {"stud", "join", "fold", "check", "call", "bet", "raise",
+                                                         "complete"}
+        await open_table(fake, (ANN, BOB, CAT))
+        assert "opens a Seven Card Stud Hi-Lo table" in fake.board(GROUP)["text"]
+        await say(fake, ANN, "/join@studbot_test 200")
+        assert (await press(fake, BOB, "Join"))["text"].startswith("Seated")
+        await say(fake, CAT, "/stud join")
+        await say(fake, ANN, "/start@studbot_test")
+        pressed = await play_out(fake)
+        final = fake.board(GROUP)
+        assert "showdown" in final["text"] and " shows " in final["text"]
+        assert re.search(r"Pot \d+", final["text"])
+        streets = {s for s in ("third", "fourth", "fifth", "sixth", "seventh")
+                   if any(f"{s} street" in t for t in fake.group_texts(GROUP))}
+        assert len(streets) == 5
+        assert {p.split()[0] for p in pressed} >= {"Bring-in", "Call", "Check"}
+        hand = served.runtime().hand
+        assert hand is not None and hand.is_over
+        # each player got every one of their cards, privately, and nobody else's
+        for seat, uid in enumerate((ANN, BOB, CAT)):
+            texts = [t for t in fake.private_texts(uid) if "your cards" in t]
+            assert len(texts) == 5, texts
+            mine = {c.pretty for c in hand.cards[seat]}
+            assert set(CARD.findall(texts[-1])) == mine
+            for other, ouid in enumerate((ANN, BOB, CAT)):
+                if ouid != uid:
+                    hidden = {hand.cards[other][i].pretty for i in (0, 1, 6)}
+                    assert not hidden & {c for t in fake.private_texts(uid) for c in CARD.findall(t)}
+        assert_no_down_card_in_group(fake, (ANN, BOB, CAT))
+        # every board edit went to the one board message of the hand
+        edits = fake.sent("editMessageText", chat_id=GROUP)
+        assert len(edits) >= 10 and {int(c.params["message_id"]) for c in edits} == {final["message_id"]}
+
+
+def assert_no_down_card_in_group(fake: FakeBotAPI, players: tuple[int, ...]) -> None:
+    """No group message before a hand's showdown holds a down card (at the showdown: only shown hands)."""
+    secret = {c: uid for uid in players for c in down_cards(fake, uid)}
+    assert secret
+    for text in fake.group_texts(GROUP):
+        if "showdown" in text:
+            shown = {c for line in text.splitlines() if " shows " in line for c in CARD.findall(line)}
+            leaked = set(secret) & (set(CARD.findall(text)) - shown)
+        else:
+            leaked = set(secret) & set(CARD.findall(text))
+        assert not leaked, (leaked, text)
+
+
+def assert_budget(fake: FakeBotAPI, *, per_minute: int = 20) -> int:
+    """At most ``per_minute`` messages and edits in the group in any 60 s window; returns the busiest count."""
+    times = sorted(c.t for c in fake.calls if c.method in ("sendMessage", "editMessageText")
+                   and int(c.params.get("chat_id", 0)) == GROUP)
+    busiest = max((sum(1 for u in times if t <= u < t + 60) for t in times), default=0)
+    assert busiest <= per_minute, busiest
+    return busiest
+
+
+@pytest.mark.asyncio
+async def test_a_user_who_never_started_the_bot(fake: FakeBotAPI, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        await open_table(fake, (ANN,))
+        await say(fake, ANN, "/join")
+        # Dan never started the bot: his Join press opens the private chat, which finishes the join there
+        answer = await press(fake, DAN, "Join")
+        assert answer["url"] == "https://t.me/studbot_test?start=jm1001234567890", answer
+        assert served.runtime().table.seat_of(str(DAN)) is None
+        fake.command(DAN, DAN, "/start jm1001234567890")
+        await fake.wait_for(lambda: any("cards" in t and "Seated" in t for t in fake.private_texts(DAN)),
+                            what="Dan's confirmation")
+        seat = served.runtime().table.seat_of(str(DAN))
+        assert seat is not None and not seat.unreachable
+        # Eve joins by typing: seated, but her cards cannot reach her
+        await say(fake, EVE, "/join")
+        eve = served.runtime().table.seat_of(str(EVE))
+        assert eve is not None and eve.unreachable
+        assert any("I cannot message Eve privately" in t for t in fake.group_texts(GROUP))
+        await say(fake, ANN, "/start")
+        turn, _ = await next_turn(fake, None)
+        assert turn is not None
+        hand = served.runtime().hand
+        es = served.runtime().engine_seat(str(EVE))
+        eve_cards = {c.pretty for c in hand.cards[es]}
+        # My cards: an alert only she sees, with all her cards
+        alert = await press(fake, EVE, "My cards")
+        assert alert["show_alert"] is True and len(alert["text"]) <= 200
+        assert set(CARD.findall(alert["text"])) == eve_cards
+        assert not fake.private_texts(EVE)
+        # a private answer to a typed command never lands in the group: a link instead
+        await say(fake, EVE, "/cards")
+        notice = fake.sent("sendMessage", chat_id=GROUP)[-1].params
+        assert "privately" in notice["text"] and not CARD.findall(notice["text"])
+        assert notice["reply_markup"]["inline_keyboard"][0][0]["url"].startswith("https://t.me/studbot_test?start=c")
+        # the private chat, once started, gets her cards; My cards then goes there too
+        fake.command(EVE, EVE, "/start cm1001234567890")
+        await fake.wait_for(lambda: any("your cards" in t for t in fake.private_texts(EVE)), what="Eve's cards")
+        assert set(CARD.findall(fake.private_texts(EVE)[-1])) == eve_cards
+        answer = await press(fake, EVE, "My cards")
+        assert "private chat" in answer["text"] and not answer.get("show_alert")
+        assert len([t for t in fake.private_texts(EVE) if "your cards" in t]) == 2
+        # Dan gets his cards by DM like anyone who started the bot
+        assert any("your cards" in t for t in fake.private_texts(DAN))
+        await play_out(fake)
+        last = [t for t in fake.private_texts(EVE) if "your cards" in t][-1]
+        assert len(CARD.findall(last.splitlines()[0])) == 7  # every street reached her privately after /start
+        assert_no_down_card_in_group(fake, (ANN, DAN, EVE))
+
+
+@pytest.mark.asyncio
+async def test_a_restart_in_the_middle_of_a_hand(fake: FakeBotAPI, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "t.db"
+    async with Served(fake, db, monkeypatch) as served:
+        await open_table(fake, (ANN, BOB))
+        await press(fake, ANN, "Join")
+        await press(fake, BOB, "Join")
+        await say(fake, ANN, "/stud start")
+        turn, board = await next_turn(fake, None)
+        await press(fake, actor(board), next(lb for lb in buttons(board) if lb.startswith("Bring-in")))
+        turn, board = await next_turn(fake, turn)
+        actions_before = len(served.runtime().hand.actions)
+    old_board = board
+    async with Served(fake, db, monkeypatch) as served:
+        assert len(served.runtime().hand.actions) == actions_before
+        label = next(lb for lb in buttons(old_board) if lb.startswith("Call"))
+        answer = await press(fake, actor(old_board), label, message_id=old_board["message_id"])
+        assert not answer.get("text"), answer
+        assert len(served.runtime().hand.actions) == actions_before + 1
+        turn, board = await next_turn(fake, turn)
+        assert board["message_id"] == old_board["message_id"]
+        await play_out(fake)
+        assert served.runtime().hand.is_over
+    assert_no_down_card_in_group(fake, (ANN, BOB))
+
+
+@pytest.mark.asyncio
+@pytest.mark.filterwarnings("ignore:.*retry_after.*")  # python-telegram-bot's own, raising RetryAfter
+async def test_stale_and_foreign_presses_and_a_429(fake: FakeBotAPI, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        await open_table(fake, (ANN, BOB, CAT))
+        for uid in (ANN, BOB, CAT):
+            await press(fake, uid, "Join")
+        await say(fake, ANN, "/stud start")
+        turn, board = await next_turn(fake, None)
+        first = actor(board)
+        other = next(uid for uid in (ANN, BOB, CAT) if uid != first)
+        label = next(lb for lb in buttons(board) if lb.startswith("Bring-in"))
+        rt = served.runtime()
+        # someone else presses the actor's button; a stranger presses it
+        answer = await press(fake, other, label)
+        assert "not yours" in answer["text"] and len(rt.hand.actions) == 0
+        answer = await press(fake, STRANGER, label)
+        assert "not in this hand" in answer["text"] and len(rt.hand.actions) == 0
+        assert (await press(fake, STRANGER, data="s|raise|nonsense"))["text"] == "This button is no longer in use."
+        assert not (await press(fake, first, label)).get("text")
+        assert len(rt.hand.actions) == 1
+        # the same button again: that turn is over
+        answer = await press(fake, first, label, message_id=board["message_id"])
+        assert answer["text"] == "That turn is over." and len(rt.hand.actions) == 1
+        # an old board's button whose turn is over, pressed by the right player
+        turn, board = await next_turn(fake, turn)
+        stale = fake.press(GROUP, board["message_id"], actor(board), data=f"s|call|{rt.table.hand_no}.0")
+        assert (await fake.answer(stale))["text"] == "That turn is over."
+        # a 429 on the next edit: the rate limiter waits retry_after and sends it again
+        fake.fail_next("editMessageText", retry_after=1)
+        label = next(lb for lb in buttons(board) if lb.startswith("Call"))
+        assert not (await press(fake, actor(board), label)).get("text")
+        turn, board = await next_turn(fake, turn)
+        edits = fake.sent("editMessageText", ok=False)
+        failed = next(i for i, c in enumerate(edits) if c.status == 429)
+        assert edits[failed + 1].status == 200 and edits[failed + 1].t - edits[failed].t >= 1.0
+        # an edit that changes nothing is answered 400 "message is not modified", and that is fine
+        outbox: Any = served.bot.messenger._by_platform["telegram"]  # type: ignore[attr-defined]
+        messenger = outbox.inner
+        view = messenger._boards[f"telegram:{GROUP}"]
+        view.shown = None
+        before = len(fake.sent("sendMessage", chat_id=GROUP))
+        from bot.ports import BoardView, TableAddress
+        from bot.render import board as render_board
+        text, keys = render_board(rt.table, rt.hand, names=rt.names, turn=rt.turn, seconds_left=None)
+        address = TableAddress("telegram", str(GROUP), str(GROUP))
+        ref = str(board["message_id"])
+        view.lines = []
+        await messenger.publish_board(table=address, board=BoardView(text, keys, rt.table.hand_no), ref=ref)
+        view.shown = None
+        assert await messenger.publish_board(table=address, board=BoardView(text, keys, rt.table.hand_no),
+                                             ref=ref) == ref
+        last = fake.calls[-1]
+        assert (last.method, last.status) == ("editMessageText", 400) and "not modified" in NOT_MODIFIED
+        assert len(fake.sent("sendMessage", chat_id=GROUP)) == before
+
+
+@pytest.mark.asyncio
+async def test_a_fast_fifty_action_hand_stays_within_the_group_budget(fake: FakeBotAPI, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seven players raise and call as fast as they can for 50 actions over ~12 s (about 250 a minute).
+
+    The adapter's own pacing is measured: the rate limiter's group budget is lifted so that
+    it cannot hide an excess by queueing. One flush per ``rate_interval`` is one edit
+    (the lines are folded into the board), plus the final board at once.
+    """
+    assert 60 / TelegramAdapter.rate_interval + 2 <= 20
+    players = (ANN, BOB, CAT, DAN, EVE, FAY, GUS)
+    async with Served(fake, tmp_path / "t.db", monkeypatch, interval=TelegramAdapter.rate_interval,
+                      group_rate=(1000, 60)) as served:
+        await open_table(fake, players)
+        for uid in players:
+            assert (await press(fake, uid, "Join"))["text"].startswith("Seated")
+        await say(fake, ANN, "/stud start")
+        rt = served.runtime()
+        started = time.monotonic()
+        while not rt.hand.is_over:
+            hand = rt.hand
+            legal = [a.value for a in hand.legal_actions()]
+            action = next(a for a in ("raise", "complete", "bet", "bring-in", "call", "check") if a in legal)
+            uid = int(rt.setup.players[hand.actor][1])
+            answer = await press(fake, uid, data=f"s|{action}|{rt.turn}")
+            assert not answer.get("text"), answer
+            await asyncio.sleep(0.2)
+        assert len(rt.hand.actions) >= 50 and time.monotonic() - started < 30
+        final = await fake.wait_for(lambda: "showdown" in fake.board(GROUP)["text"] and fake.board(GROUP),
+                                    what="the final board")
+        assert " shows " in final["text"] and "Pot " in final["text"]
+        busiest = assert_budget(fake)
+        assert busiest < len(rt.hand.actions) / 2
+        print(f"{len(rt.hand.actions)} actions in {time.monotonic() - started:.1f}s: {busiest} group messages")
+    assert_no_down_card_in_group(fake, players)
+
+
+@pytest.mark.asyncio
+async def test_one_table_per_forum_topic(fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    forum = -1009999
+    fake.group(forum, "Forum", forum=True)
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        await say(fake, ANN, "/start", chat=ANN)
+        await say(fake, ANN, "/stud new", chat=forum, thread=7)
+        await say(fake, ANN, "/stud new", chat=forum, thread=9)
+        assert {f"telegram:{forum}:7", f"telegram:{forum}:9"} <= set(served.bot.tables)
+        posts = [c for c in fake.sent("sendMessage", chat_id=forum) if "<pre>" in c.params["text"]]
+        assert sorted(int(c.params["message_thread_id"]) for c in posts) == [7, 9]
+        topic9 = next(m for m in fake.boards(forum) if m.get("message_thread_id") == 9)
+        answer = await press(fake, ANN, "Join", message_id=topic9["message_id"], chat=forum)
+        assert answer["text"].startswith("Seated")
+        assert served.runtime(f"{forum}:9").table.seat_of(str(ANN)) is not None
+        assert served.runtime(f"{forum}:7").table.seat_of(str(ANN)) is None
+        # the Telegram community is the group: one wallet for both topics
+        assert served.runtime(f"{forum}:9").table.community == served.runtime(f"{forum}:7").table.community
+
+
+@pytest.mark.asyncio
+async def test_webhook_mode(fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    import aiohttp
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/tg/hook"
+    async with Served(fake, tmp_path / "t.db", monkeypatch, webhook=url, webhook_port=port) as served:
+        assert fake.webhook is not None and fake.webhook["url"] == url and fake.webhook["secret_token"]
+        assert not fake.sent("getUpdates", ok=False)
+        await open_table(fake, (ANN,))
+        await press(fake, ANN, "Join")
+        assert served.runtime().table.seat_of(str(ANN)) is not None
+        assert fake.deliveries and all(status == 200 for _, status in fake.deliveries)
+        async with aiohttp.ClientSession() as session, session.post(url, json={"update_id": 1}) as response:
+            assert response.status == 403  # no secret token: not from Telegram
+
+
+@pytest.mark.asyncio
+async def test_each_hand_keeps_its_final_board(fake: FakeBotAPI, tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    async with Served(fake, tmp_path / "t.db", monkeypatch, next_hand_delay=0.5) as served:
+        await open_table(fake, (ANN, BOB))
+        await press(fake, ANN, "Join")
+        await press(fake, BOB, "Join")
+        await say(fake, ANN, "/stud start")
+        for _ in range(2):
+            turn, board = await next_turn(fake, None)
+            hand_no = served.runtime().table.hand_no
+            await press(fake, actor(board), next(lb for lb in buttons(board) if lb.startswith("Bring-in")))
+            turn, board = await next_turn(fake, turn)
+            assert not (await press(fake, actor(board), "Fold")).get("text")
+            following = f"Hand #{hand_no + 1}"
+            await fake.wait_for(lambda: following in fake.board(GROUP)["text"], what=following)  # noqa: B023
+        boards = fake.boards(GROUP)
+        assert len(boards) == 3  # the lobby became hand 1; hands 2 and 3 are new messages
+        for no, message in ((1, boards[0]), (2, boards[1])):
+            assert f"Hand #{no} · showdown" in message["text"] and "Pot " in message["text"], message["text"]
+        assert "Hand #3 · third street" in boards[2]["text"]
+
+
+@pytest.mark.asyncio
+async def test_owner_commands_ask_telegram_who_is_admin(fake: FakeBotAPI, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    async with Served(fake, tmp_path / "t.db", monkeypatch):
+        await open_table(fake, (ANN,))
+        await say(fake, BOB, "/stud config timer=30")
+        assert "creator or an admin" in fake.sent("sendMessage", chat_id=GROUP)[-1].params["text"]
+        fake.admins.add((GROUP, BOB))
+        await say(fake, BOB, "/stud config timer=30")
+        assert fake.sent("sendMessage", chat_id=GROUP)[-1].params["text"] == "Done."
+        assert len(fake.sent("getChatMember")) == 2
+        await say(fake, BOB, "/join@someotherbot")
+        await say(fake, BOB, "/weather")
+        assert fake.sent("sendMessage", chat_id=GROUP)[-1].params["text"] == "Done."
+        # lines with no board to fold into (the table closes) are posted on their own, soon after
+        await say(fake, ANN, "/stud stop")
+        closed = await fake.wait_for(lambda: [c for c in fake.sent("sendMessage", chat_id=GROUP)
+                                              if "the table is closed" in c.params["text"]], what="the closing line")
+        assert "<pre>" not in closed[0].params["text"]

@@ -1,0 +1,105 @@
+"""Small unit tests of the Telegram adapter's pure parts: callback data, deep links, text that fits."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+import adapters.telegram.adapter as adapter_module
+import adapters.telegram.codec as codec
+from adapters.telegram.adapter import TelegramMessenger, _base_urls, grammar_text, split_command
+from adapters.telegram.codec import (
+    MAX_ALERT,
+    MAX_TEXT,
+    compose,
+    decode_callback,
+    encode_callback,
+    fit_alert,
+    parse_payload,
+    start_payload,
+    utf16_len,
+)
+from bot.commands import ACTIONS, COMMANDS, parse
+from bot.ports import Button
+
+
+def test_doctests() -> None:
+    for module in (codec, adapter_module):
+        failed, _ = doctest.testmod(module)
+        assert failed == 0
+
+
+@pytest.mark.parametrize("action", ACTIONS)
+def test_every_action_button_round_trips_within_64_bytes(action: str) -> None:
+    command = f"{action} @999999999.999999"
+    data = encode_callback(command)
+    assert len(data.encode()) <= 64
+    assert decode_callback(data) == command
+    assert parse(decode_callback(data) or "").turn == "999999999.999999"
+
+
+def test_buttons_without_a_turn_and_foreign_data() -> None:
+    assert decode_callback(encode_callback("join")) == "join"
+    assert decode_callback(encode_callback("cards")) == "cards"
+    for data in (None, "", "x|call|1.2", "s|call|1.2|3", "s|call|now", "s|CALL", "s|call me|1.2"):
+        assert decode_callback(data) is None
+    with pytest.raises(ValueError):
+        encode_callback("config ante=1")
+    with pytest.raises(ValueError):
+        encode_callback("call @" + "9" * 80 + ".1")
+
+
+@pytest.mark.parametrize("channel", ["-1001234567890", "-1001234567890:42", "-5", "123"])
+def test_deep_link_payloads(channel: str) -> None:
+    for join in (True, False):
+        payload = start_payload(channel, join=join)
+        assert len(payload) <= 64 and payload.replace("_", "").replace("-", "").isalnum()
+        assert parse_payload(payload) == (channel, join)
+    assert parse_payload("hello") is None and parse_payload("") is None
+
+
+def test_a_private_view_fits_an_alert() -> None:
+    worst = ("Hand #123456, your cards: [10♠] [10♥] 10♦ 10♣ 9♠ 9♥ [9♦] + community 8♣\n"
+             "High: full house, tens full of nines, with a very long description · Low: 8-7-6-5-4 and more words "
+             "that go on and on and on and on and on and on and on")
+    text = fit_alert(worst)
+    assert utf16_len(text) <= MAX_ALERT
+    assert text.startswith("#123456: [10♠] [10♥] 10♦ 10♣ 9♠ 9♥ [9♦] + community 8♣")
+    assert fit_alert("Hand #1, your cards: [A♠] [2♠] 3♠\nHigh: ace high · Low: 3 to a low (3-2-A)") == (
+        "#1: [A♠] [2♠] 3♠\nHigh: ace high · Low: 3 to a low (3-2-A)")
+
+
+def test_compose_escapes_and_keeps_the_latest_lines() -> None:
+    text = compose("Seats: <b>Ann</b> & co", ["old"] + ["x" * 100] * 60 + ["newest"])
+    assert text.startswith("<pre>Seats: &lt;b&gt;Ann&lt;/b&gt; &amp; co</pre>")
+    assert utf16_len(text) <= MAX_TEXT and text.endswith("newest") and "old" not in text
+
+
+def test_keyboard_rows() -> None:
+    messenger = TelegramMessenger.__new__(TelegramMessenger)
+    messenger.username = "studbot"
+    buttons = (Button("Call 5", "call @3.4"), Button("Raise to 10", "raise @3.4"), Button("Fold", "fold @3.4"),
+               Button("Complete to 5", "complete @3.4"), Button("Join", "join"), Button("My cards", "cards"))
+    rows = messenger.keyboard(buttons, "-100123:7").inline_keyboard
+    assert [[b.text for b in row] for row in rows] == [
+        ["Call 5", "Raise to 10", "Fold"], ["Complete to 5"], ["Join", "My cards"], ["🔒 Cards in private chat"]]
+    assert rows[0][0].callback_data == "s|call|3.4"
+    assert rows[-1][0].url == "https://t.me/studbot?start=cm100123_7"
+
+
+def test_commands_and_their_grammar_text() -> None:
+    assert split_command("/stud@StudBot join 200", "studbot") == ("stud", "join 200")
+    assert split_command("/fold@SomeoneElse", "studbot") is None
+    assert split_command("hello", "studbot") is None
+    assert grammar_text("stud", "") == "help"
+    assert grammar_text("bringin", "") == "bringin" and parse("bringin").name == "bring-in"
+    for name in COMMANDS:
+        text = grammar_text(name.replace("-", ""), "")
+        assert text is not None
+    assert set(adapter_module.SHORT_COMMANDS) == {c.replace("-", "") for c in COMMANDS}
+
+
+def test_base_urls() -> None:
+    assert _base_urls("http://127.0.0.1:8081") == ("http://127.0.0.1:8081/bot", "http://127.0.0.1:8081/file/bot")
+    assert _base_urls("http://127.0.0.1:8081/bot/") == ("http://127.0.0.1:8081/bot", "http://127.0.0.1:8081/file/bot")
