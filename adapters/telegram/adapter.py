@@ -27,7 +27,6 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import os
 from dataclasses import dataclass, field
 from typing import Any, Final, cast
 from urllib.parse import urlparse
