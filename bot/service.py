@@ -181,14 +181,21 @@ class StudBot(Dealer):
         seat = await self._seat_player(rt, user=msg.user, name=_unique_name(table, msg.name), requested=requested,
                                        is_bot=False, seat_no=seat_no)
         await self._say(rt, f"{seat.name} sits down with {render.chips(seat.stack)}.")
-        reachable = await self.messenger.send_private(
-            platform=table.platform, user=msg.user,
-            text=f"You are seated at the Stud Hi-Lo table with {render.chips(seat.stack)}. "
-                 "Your cards will come here.")
+        try:
+            reachable = await self.messenger.send_private(
+                platform=table.platform, user=msg.user,
+                text=f"You are seated at the Stud Hi-Lo table with {render.chips(seat.stack)}. "
+                     "Your cards will come here.")
+        except Exception:
+            log.exception("table %s: the welcome message to %s failed", table.id, msg.user)
+            reachable = True  # not known to be closed: the next card will tell
         if not reachable:
             await self._mark_unreachable(rt, seat)
         await self._publish(rt)
         await self._maybe_schedule_next(rt)
+        if not reachable:
+            return Reply(f"Seated with {render.chips(seat.stack)}. I cannot send you private messages, so "
+                         "your cards will be under 'cards' (My cards) for the rest of the game.", private=True)
         return Reply(f"Seated with {render.chips(seat.stack)}.")
 
     async def _seat_player(self, rt: Runtime, *, user: str, name: str, requested: int | None, is_bot: bool,

@@ -255,6 +255,7 @@ async def test_unreachable_player_gets_cards_on_request(tmp_path: Path) -> None:
         await t.say("ann", "join")
         out = await t.say("bob", "join")
         assert "I cannot message bob privately" in out
+        assert "[dm bob] Seated with 200 chips. I cannot send you private messages" in out  # told privately
         out = await t.say("ann", "start")
         assert "[dm bob]" not in out
         cards = await t.say("bob", "cards")
