@@ -187,18 +187,12 @@ class TelegramMessenger:
             return False
         try:
             await self.tg.send_message(chat_id=int(user), text=clip(text, 4096))
-        except Forbidden as exc:
-            log.info("cannot message user %s privately: %s", user, exc)
-            self.mark(user, reachable=False)
-            return False
-        except BadRequest as exc:
-            if "chat not found" in str(exc).lower():
+        except TelegramError as exc:
+            if _refused(exc):
+                log.info("cannot message user %s privately: %s", user, exc)
                 self.mark(user, reachable=False)
                 return False
-            log.warning("private message to %s failed: %s", user, exc)
-            return True
-        except TelegramError as exc:  # a network hiccup is not a blocked user
-            log.warning("private message to %s failed: %s", user, exc)
+            log.warning("private message to %s failed: %s", user, exc)  # a hiccup is not a blocked user
             return True
         self.mark(user, reachable=True)
         return True
@@ -215,16 +209,11 @@ class TelegramMessenger:
             return True
         try:
             await self.tg.send_chat_action(chat_id=int(user), action=ChatAction.TYPING)
-        except Forbidden:
-            self.mark(user, reachable=False)
-            return False
-        except BadRequest as exc:
-            if "chat not found" in str(exc).lower():
+        except TelegramError as exc:
+            if _refused(exc):
                 self.mark(user, reachable=False)
                 return False
-            return True
-        except TelegramError:
-            return user not in self.unreachable
+            return isinstance(exc, BadRequest) or user not in self.unreachable
         self.mark(user, reachable=True)
         return True
 
@@ -567,3 +556,7 @@ def _base_urls(base: str) -> tuple[str, str]:
         base += "/bot"
     return base, base[: -len("/bot")] + "/file/bot"
 
+
+def _refused(exc: TelegramError) -> bool:
+    """Telegram refuses to let the bot message this user privately (blocked, or never started)."""
+    return isinstance(exc, Forbidden) or (isinstance(exc, BadRequest) and "chat not found" in str(exc).lower())
