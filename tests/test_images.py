@@ -1,0 +1,319 @@
+"""Board images: the render model, the pixels, privacy of down cards, the cache."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Iterator
+
+import pytest
+from helpers import make_hand, play
+from PIL import Image
+
+from bot import images
+from bot.images import BACK, CARD_H, CARD_W, FACE, FOUR_COLOURS, HIGH_MARK, LOW_MARK, TWO_COLOURS, dimmed
+from bot.model import Seat, Table
+from engine import Deck, DeckDealer, Hand, Stakes, parse_cards
+
+RGB = tuple[int, int, int]
+
+
+def table(hand_no: int = 7) -> Table:
+    return Table(id=1, platform="console", community="c", channel="ch", creator="u", stakes=Stakes(), timer=30,
+                 hand_no=hand_no)
+
+
+def decode(data: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(data))
+    assert img.format == "PNG"
+    return img.convert("RGB")
+
+
+def close(a: tuple[int, ...], b: RGB, tol: int = 4) -> bool:
+    return all(abs(x - y) <= tol for x, y in zip(a, b, strict=True))
+
+
+def pixel(img: Image.Image, xy: tuple[int, int]) -> RGB:
+    p = img.getpixel(xy)
+    assert isinstance(p, tuple)
+    return (int(p[0]), int(p[1]), int(p[2]))
+
+
+def centre(box: tuple[int, int, int, int]) -> tuple[int, int]:
+    return ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2)
+
+
+def pip_centre(box: tuple[int, int, int, int], w: int = CARD_W, h: int = CARD_H) -> tuple[int, int]:
+    """The middle of the big suit symbol (solid for every suit)."""
+    side = int(0.46 * w)
+    return (box[0] + int(0.46 * w) + side // 2, box[1] + int(0.58 * h) + side // 2)
+
+
+def four_handed() -> Hand:
+    return make_hand({
+        "ann": "Ah 2h 3h 4h 5h 6h 7h", "bob": "Kc Kd 2c Ks Qs Js 9s",
+        "cat": "8d 8c 4d Td 3s 3c 6d", "dan": "5c 5d Ac Jd Jc 7d 7s",
+    }, stacks={"ann": 100, "bob": 100, "cat": 30, "dan": 100})
+
+
+def random_hands(n: int, seed: int) -> Iterator[Hand]:
+    """Every state of ``n`` random hands (random legal actions, seeded), one yield per state."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        players = rng.randint(2, 8)
+        names = [f"p{i}" for i in range(players)]
+        stacks = [rng.choice([3, 12, 40, 200]) for _ in names]
+        hand = Hand(stakes=Stakes(), names=names, stacks=stacks, dealer=DeckDealer(Deck.shuffled(rng=rng)))
+        yield hand
+        while not hand.is_over:
+            hand.act(rng.choice(hand.legal_actions()))
+            yield hand
+
+
+def check_board_pixels(img: Image.Image, layout: images.BoardLayout) -> None:
+    for seat in layout.seats:
+        for slot in seat.slots:
+            want = FACE if slot.face_up else BACK
+            if seat.folded:
+                want = dimmed(want)
+            got = pixel(img, centre(slot.box))
+            assert close(got, want), (seat.name, slot, got, want)
+
+
+# ------------------------------------------------------------------ the board
+
+
+def test_board_png_decodes_with_the_layout_size() -> None:
+    hand = four_handed()
+    layout = images.board_layout(table(), hand, names=hand.names)
+    img = Image.open(io.BytesIO(images.board_png(table(), hand, names=hand.names)))
+    assert img.format == "PNG"
+    assert img.size == (layout.width, layout.height)
+    assert 900 <= layout.width <= 1200
+    for seat in layout.seats:
+        assert 0 <= seat.box[0] < seat.box[2] <= layout.width and 0 <= seat.box[1] < seat.box[3] <= layout.height
+        for slot in seat.slots:
+            assert seat.box[0] <= slot.box[0] < slot.box[2] <= seat.box[2]
+            assert seat.box[1] <= slot.box[1] < slot.box[3] <= seat.box[3]
+
+
+def test_card_slots_per_street_and_face_up_exactly_the_up_cards() -> None:
+    hand = four_handed()
+    play(hand, "bring-in", "call", "call", "fold")  # ann folds on third street
+    counts = []
+    while not hand.is_over:
+        layout = images.board_layout(table(), hand, names=hand.names)
+        counts.append((hand.street, [len(s.slots) for s in layout.seats]))
+        for seat in layout.seats:
+            assert len(seat.slots) == len(hand.cards[seat.seat])  # folded seats keep theirs
+            assert layout.face_up_cards(seat.seat) == hand.up_cards(seat.seat)
+            assert [s.face_up for s in seat.slots] == [i in (2, 3, 4, 5) for i in range(len(seat.slots))]
+        check_board_pixels(decode(images.board_png(table(), hand, names=hand.names)), layout)
+        hand.act("call" if hand.can_call() else "check")
+    first_of_street = {}
+    for street, count in counts:
+        first_of_street.setdefault(street, count)
+    assert first_of_street == {4: [3, 4, 4, 4], 5: [3, 5, 5, 5], 6: [3, 6, 6, 6], 7: [3, 7, 7, 7]}
+
+
+def test_third_street_has_three_slots_each() -> None:
+    hand = four_handed()
+    layout = images.board_layout(table(), hand, names=hand.names)
+    assert [len(s.slots) for s in layout.seats] == [3, 3, 3, 3]
+    assert [s.face_up for s in layout.seats[0].slots] == [False, False, True]
+    assert all(s.card is None for seat in layout.seats for s in seat.slots if not s.face_up)
+
+
+def test_showdown_board_shows_live_hands_not_folded_ones() -> None:
+    hand = four_handed()
+    play(hand, "bring-in", "call", "call", "fold")
+    while not hand.is_over:
+        hand.act("call" if hand.can_call() else "check")
+    layout = images.board_layout(table(), hand, names=hand.names)
+    assert layout.face_up_cards(0) == hand.up_cards(0)  # ann folded: her down cards stay hidden
+    for seat in (1, 2, 3):
+        assert layout.face_up_cards(seat) == hand.cards[seat]
+    assert layout.title.endswith("showdown") and "wins" in layout.footer
+    check_board_pixels(decode(images.board_png(table(), hand, names=hand.names)), layout)
+
+
+def test_uncontested_winner_shows_nothing() -> None:
+    hand = make_hand({"ann": "Ah 2h 3h", "bob": "Kc Kd 2c"})
+    play(hand, "bring-in", "fold")
+    assert hand.is_over
+    layout = images.board_layout(table(), hand, names=hand.names)
+    for seat in layout.seats:
+        assert layout.face_up_cards(seat.seat) == hand.up_cards(seat.seat)
+
+
+@pytest.mark.slow
+def test_down_cards_never_face_up_before_the_hand_is_over() -> None:
+    states = 0
+    rendered = 0
+    for hand in random_hands(150, seed=20261130):
+        layout = images.board_layout(table(), hand, names=hand.names)
+        for seat in layout.seats:
+            up = layout.face_up_cards(seat.seat)
+            if not hand.is_over or len(hand.live_seats) == 1 or hand.folded[seat.seat]:
+                assert up == hand.up_cards(seat.seat)
+                assert not set(up) & set(hand.down_cards(seat.seat))
+            else:
+                assert up == hand.cards[seat.seat]
+        if layout.community is not None:
+            assert layout.community.card == hand.community
+        states += 1
+        if states % 40 == 0:  # pixels too, for a sample of the states
+            check_board_pixels(decode(images.board_png(table(), hand, names=hand.names)), layout)
+            rendered += 1
+    assert states > 1000 and rendered > 20
+
+
+def test_board_marks_turn_bets_folds_all_in_and_pots() -> None:
+    hand = make_hand({"ann": "Ah 2h 3h 4h 5h 6h 7h", "bob": "Kc Kd 2c Ks Qs Js 9s", "cat": "8d 8c 4d Td 3s 3c 6d"},
+                     stacks={"ann": 100, "bob": 100, "cat": 3})
+    play(hand, "bring-in", "call")  # bob brings in (2c), cat calls all-in (2 left after the ante)
+    layout = images.board_layout(table(), hand, names=hand.names)
+    by_name = {s.name: s for s in layout.seats}
+    assert by_name["cat"].all_in and by_name["bob"].bet == 2 and by_name["cat"].bet == 2
+    assert by_name["ann"].to_act and not by_name["bob"].to_act
+    assert layout.pot == "Pot 3" and "ann to act" in layout.footer
+    play(hand, "fold")
+    layout = images.board_layout(table(), hand, names=hand.names)
+    # only bob can still bet: the cards are run out to the showdown, bob and cat show
+    assert layout.seats[0].folded and layout.title == "Hand #7 · showdown"
+    assert layout.face_up_cards(0) == hand.up_cards(0)
+    assert layout.face_up_cards(1) == hand.cards[1] and layout.face_up_cards(2) == hand.cards[2]
+
+
+def test_board_without_a_hand_lists_the_seats() -> None:
+    t = table()
+    t.seats = {0: Seat(seat_no=0, user="u1", name="ann", stack=100),
+               3: Seat(seat_no=3, user="u2", name="bob", stack=50, sitting_out=True)}
+    layout = images.board_layout(t, None, names=[])
+    assert [(s.name, s.stack, s.note, s.slots) for s in layout.seats] == [("ann", 100, "", ()),
+                                                                            ("bob", 50, "sitting out", ())]
+    assert decode(images.board_png(t, None, names=[])).size == (layout.width, layout.height)
+
+
+def test_four_colours_differ_from_two() -> None:
+    hand = make_hand({"ann": "Ah 2h 3c", "bob": "Kc Kd 2d"})  # doors: a club and a diamond
+    layout = images.board_layout(table(), hand, names=hand.names)
+    four = images.board_png(table(), hand, names=hand.names)
+    two = images.board_png(table(), hand, names=hand.names, four_colour=False)
+    assert four != two
+    club, diamond = layout.seats[0].slots[2].box, layout.seats[1].slots[2].box
+    img4, img2 = decode(four), decode(two)
+    assert close(pixel(img4, pip_centre(club)), FOUR_COLOURS[0], 12)
+    assert close(pixel(img4, pip_centre(diamond)), FOUR_COLOURS[1], 12)
+    assert close(pixel(img2, pip_centre(club)), TWO_COLOURS[0], 12)
+    assert close(pixel(img2, pip_centre(diamond)), TWO_COLOURS[1], 12)
+
+
+def test_unchanged_board_comes_from_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    inner = images._draw_board
+
+    def counting(layout: images.BoardLayout) -> Image.Image:
+        calls.append(layout)
+        return inner(layout)
+
+    monkeypatch.setattr(images, "_draw_board", counting)
+    images.clear_caches()
+    hand = four_handed()
+    first = images.board_png(table(), hand, names=hand.names)
+    second = images.board_png(table(), hand, names=hand.names)
+    assert first == second and len(calls) == 1
+    hand.act("bring-in")
+    third = images.board_png(table(), hand, names=hand.names)
+    assert third != first and len(calls) == 2
+    images.board_png(table(), hand, names=hand.names)
+    assert len(calls) == 2
+    images.clear_caches()
+    assert images.board_png(table(), hand, names=hand.names) == third and len(calls) == 3
+
+
+# ------------------------------------------------------------------ own cards and the showdown
+
+PRIVATE_TOP = images.PAD + 56
+
+
+def private_boxes(count: int) -> list[tuple[int, int, int, int]]:
+    step = images.BIG_W + images.CARD_GAP
+    return [(images.PAD + i * step, PRIVATE_TOP, images.PAD + i * step + images.BIG_W, PRIVATE_TOP + images.BIG_H)
+            for i in range(count)]
+
+
+def test_private_image_shows_every_own_card_face_up_and_marks_the_best_hands() -> None:
+    hand = four_handed()
+    play(hand, "bring-in", "call", "call", "call")
+    while hand.street < 7 or len(hand.cards[0]) < 7:
+        hand.act("call" if hand.can_call() else "check")
+    assert len(hand.cards[0]) == 7 and not hand.is_over
+    img = decode(images.private_png(hand, 0))  # ann: Ah 2h 3h 4h 5h 6h 7h, a straight flush and a wheel
+    assert img.size[0] >= 7 * images.BIG_W
+    boxes = private_boxes(7)
+    for box in boxes:
+        assert close(pixel(img, centre(box)), FACE)
+    # down cards framed dark, up cards not
+    frame = [pixel(img, (box[0] + 2, (box[1] + box[3]) // 2)) for box in boxes]
+    assert [close(p, images.DOWN_FRAME, 30) for p in frame] == [True, True, False, False, False, False, True]
+    marks_y = PRIVATE_TOP + images.BIG_H + 6 + images.BADGE_H // 2
+    hi = [close(pixel(img, (box[0] + 4, marks_y)), HIGH_MARK, 8) for box in boxes]
+    lo = [close(pixel(img, (box[2] - 4, marks_y)), LOW_MARK, 8) for box in boxes]
+    assert hi == [False, False, True, True, True, True, True]  # 7-high straight flush: 3 to 7
+    assert lo == [True, True, True, True, True, False, False]  # the wheel
+
+
+def test_private_image_on_third_street() -> None:
+    hand = four_handed()
+    img = decode(images.private_png(hand, 1))
+    for box in private_boxes(3):
+        assert close(pixel(img, centre(box)), FACE)
+
+
+def test_showdown_image_renders_every_shown_hand() -> None:
+    hand = four_handed()
+    play(hand, "bring-in", "call", "call", "call")
+    while not hand.is_over:
+        hand.act("call" if hand.can_call() else "check")
+    assert len(hand.show_order) == 4 and len(hand.pot_results) >= 1
+    data = images.showdown_png(hand, names=hand.names)
+    img = decode(data)
+    assert img.size[0] == images.WIDTH and img.size[1] > 4 * CARD_H
+    row_h = 44 + CARD_H + 6 + images.BADGE_H + 16
+    for n in range(len(hand.show_order)):  # every shown hand: seven cards face up
+        y = images.PAD + 56 + n * (row_h + images.ROW_GAP) + 44
+        for i in range(7):
+            x = images.PAD + 16 + i * (CARD_W + images.CARD_GAP)
+            assert close(pixel(img, centre((x, y, x + CARD_W, y + CARD_H))), FACE)
+    assert images.showdown_png(hand, names=hand.names, four_colour=False) != data
+    assert images.private_png(hand, 1, four_colour=False) != images.private_png(hand, 1)
+
+
+def test_showdown_image_of_an_uncontested_hand() -> None:
+    hand = make_hand({"ann": "Ah 2h 3h", "bob": "Kc Kd 2c"})
+    play(hand, "bring-in", "fold")
+    img = decode(images.showdown_png(hand, names=hand.names))
+    assert img.size[0] == images.WIDTH
+
+
+def test_community_card_is_drawn_face_up() -> None:
+    # eight players with 200 chips calling down: 8 * 7 = 56 > 52 cards, so a community card
+    names = [f"p{i}" for i in range(8)]
+    rng = random.Random(3)
+    hand = Hand(stakes=Stakes(), names=names, stacks=[200] * 8, dealer=DeckDealer(Deck.shuffled(rng=rng)))
+    while not hand.is_over:
+        hand.act("bring-in" if hand.can_bring_in() else "call" if hand.can_call() else "check")
+    assert hand.community is not None
+    layout = images.board_layout(table(), hand, names=names)
+    assert layout.community is not None and layout.community.card == hand.community
+    img = decode(images.board_png(table(), hand, names=names))
+    assert close(pixel(img, centre(layout.community.box)), FACE)
+    assert decode(images.private_png(hand, 0)).size[0] > 8 * images.BIG_W
+
+
+def test_card_tiles_are_cached() -> None:
+    card = parse_cards("As")[0]
+    assert images.card_face(card, CARD_W, CARD_H) is images.card_face(card, CARD_W, CARD_H)
+    assert images.card_face(card, CARD_W, CARD_H) is images.card_face(card, CARD_W, CARD_H, True, False, False)
+    assert images.card_back(CARD_W, CARD_H) is images.card_back(CARD_W, CARD_H)
