@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Protocol
 
+from bot import images
 from bot.clock import RealClock
 from bot.config import ConfigError, Settings
 from bot.outbox import Coalescer, Router
@@ -76,6 +77,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> Non
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     try:
+        await asyncio.to_thread(images.warm_up)  # card tiles and fonts, once, off the event loop
         for adapter in adapters:
             await adapter.connect()
         await bot.start()

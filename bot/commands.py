@@ -6,6 +6,8 @@ Command(name='join', args=(200,), options={}, turn=None)
 Command(name='raise', args=(), options={}, turn=None)
 >>> parse("config ante=1 big=10 timer=30").options
 {'ante': 1, 'big': 10, 'timer': 30}
+>>> parse("config view=text").options
+{'view': 'text'}
 >>> parse("call @12.7").turn
 '12.7'
 >>> parse("jion")
@@ -31,8 +33,10 @@ ALIASES: Final = {"bringin": "bring-in", "bring_in": "bring-in", "c": "call", "k
                   "history": "history", "leaderboard": "top"}
 CONFIG_KEYS: Final = {
     "ante": "ante", "bring_in": "bring_in", "bringin": "bring_in", "bring-in": "bring_in",
-    "small": "small", "small_bet": "small", "big": "big", "big_bet": "big", "timer": "timer",
+    "small": "small", "small_bet": "small", "big": "big", "big_bet": "big", "timer": "timer", "view": "view",
 }
+WORD_KEYS: Final = {"view": ("image", "text")}
+"""Config keys whose values are words, and the words they take."""
 
 USAGE: Final = {
     "new": "new: start a table in this channel (stakes ante 1, bring-in 2, bets 5/10)",
@@ -42,7 +46,8 @@ USAGE: Final = {
     "back": "back: play again after sitting out",
     "start": "start: deal the first hand (then hands follow by themselves)",
     "stop": "stop: close the table; every stack goes back to its wallet (creator or admin)",
-    "config": "config ante=1 bring_in=2 small=5 big=10 timer=60: change the table (creator or admin)",
+    "config": ("config ante=1 bring_in=2 small=5 big=10 timer=60 view=image|text: change the table "
+               "(creator or admin)"),
     "kick": "kick NAME: remove a player from the table (creator or admin)",
     "cards": "cards: send me my cards privately again",
     "board": "board: show the table again",
@@ -71,7 +76,7 @@ class Command:
 
     name: str
     args: tuple[int | str, ...] = ()
-    options: dict[str, int] = field(default_factory=dict)
+    options: dict[str, int | str] = field(default_factory=dict)
     turn: str | None = None
     """``'hand.decision'`` the command answers (buttons carry it), or None."""
 
@@ -133,13 +138,19 @@ def parse(text: str) -> Command:
     assert name == "config"
     if not rest:
         raise UsageError(usage)
-    options: dict[str, int] = {}
+    options: dict[str, int | str] = {}
     for word in rest:
         key, eq, value = word.partition("=")
         canon = CONFIG_KEYS.get(key.lower())
         if not eq or canon is None:
             raise UsageError(f"cannot read {word!r}; {usage}")
-        options[canon] = _int(value, usage)
+        if canon in WORD_KEYS:
+            choices = WORD_KEYS[canon]
+            if value.lower() not in choices:
+                raise UsageError(f"{canon} is {' or '.join(choices)}, not {value!r}; {usage}")
+            options[canon] = value.lower()
+        else:
+            options[canon] = _int(value, usage)
     return Command(name=name, options=options)
 
 

@@ -19,7 +19,7 @@ from engine.cards import ALL_CARDS, Card
 from engine.events import CardDealt, CommunityCardDealt
 from engine.handfile import hand_file_of, result_of
 
-from . import render
+from . import images, render
 from .config import Settings
 from .model import HandSetup, Seat, Table
 from .ports import BoardView, Clock, Messenger, TableAddress, TimerHandle
@@ -287,12 +287,27 @@ class Dealer:
             seconds = max(0, round(rt.deadline - self.clock.now()))
         text, buttons = render.board(rt.table, hand, names=rt.names, turn=rt.turn, seconds_left=seconds)
         view = BoardView(text=text, buttons=buttons, hand_no=rt.table.hand_no,
-                         final=hand is not None and hand.is_over)
+                         final=hand is not None and hand.is_over, image=self._board_image(rt))
         ref = await self.messenger.publish_board(table=rt.address, board=view, ref=None if new else rt.table.board_ref)
         if ref != rt.table.board_ref and not rt.closed:
             rt.table.board_ref = ref
             async with self.store.atomic() as tx:
                 await tx.save_table(rt.table)
+
+    def _board_image(self, rt: Runtime) -> bytes | None:
+        """The board as a PNG when the table shows images (never on the console), else None.
+
+        :func:`~bot.images.board_png` is memoised on the board's layout: an unchanged board
+        (a clock tick, a 'board' command) costs a dictionary lookup. A drawing failure
+        falls back to the text board.
+        """
+        if rt.table.view != "image" or rt.table.platform == "console":
+            return None
+        try:
+            return images.board_png(rt.table, rt.hand, names=rt.names)
+        except Exception:
+            log.exception("table %s: drawing the board failed; showing it as text", rt.table.id)
+            return None
 
     async def _say(self, rt: Runtime, text: str) -> None:
         try:

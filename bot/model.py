@@ -8,6 +8,8 @@ from typing import Any
 from engine import Stakes
 
 MAX_SEATS = 8
+VIEWS = ("image", "text")
+"""The ways a table's board may be shown (``config view=...``)."""
 
 
 @dataclass
@@ -39,6 +41,8 @@ class Table:
     hand_no: int = 0
     board_ref: str | None = None
     next_hand_at: float | None = None
+    view: str = "image"
+    """How the board is shown: "image" (a picture, the text as caption or summary) or "text"."""
     seats: dict[int, Seat] = field(default_factory=dict)
 
     def seat_of(self, user: str) -> Seat | None:

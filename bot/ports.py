@@ -61,12 +61,18 @@ class TableAddress:
 
 @dataclass(frozen=True, slots=True)
 class BoardView:
-    """The public board as text plus its buttons; ``final`` once the hand is over."""
+    """The public board as text plus its buttons; ``final`` once the hand is over.
+
+    ``image``: the same board as a PNG when the table's view is "image" (None: text only,
+    or the image could not be drawn). The text is always there (a caption, a fallback);
+    a messenger that cannot show images (the console) ignores ``image``.
+    """
 
     text: str
     buttons: tuple[Button, ...]
     hand_no: int
     final: bool = False
+    image: bytes | None = None
 
 
 class Messenger(Protocol):

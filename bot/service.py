@@ -27,7 +27,7 @@ from . import render
 from .commands import RULES_TEXT, Command, UsageError, help_text, parse
 from .config import Settings
 from .dealer import Dealer, Runtime, cancel_timers
-from .model import Seat, Table
+from .model import VIEWS, Seat, Table
 from .ports import Clock, Inbound, Messenger, Reply
 from .store import Store
 
@@ -330,7 +330,11 @@ class StudBot(Dealer):
 
     async def _cmd_config(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         self._require_owner(rt, msg)
-        table, o = rt.table, command.options
+        table = rt.table
+        o = {k: v for k, v in command.options.items() if isinstance(v, int)}
+        view = command.options.get("view", table.view)
+        if view not in VIEWS:
+            raise Refusal(f"The view is {' or '.join(VIEWS)}.")
         s = table.stakes
         try:
             stakes = Stakes(ante=o.get("ante", s.ante), bring_in=o.get("bring_in", s.bring_in),
@@ -340,11 +344,16 @@ class StudBot(Dealer):
         timer = o.get("timer", table.timer)
         if not MIN_TIMER <= timer <= MAX_TIMER:
             raise Refusal(f"The timer must be {MIN_TIMER} to {MAX_TIMER} seconds.")
-        table.stakes, table.timer = stakes, timer
+        changed_view = view != table.view
+        table.stakes, table.timer, table.view = stakes, timer, str(view)
         async with self.store.atomic() as tx:
             await tx.save_table(table)
         playing = rt.hand is not None and not rt.hand.is_over
-        await self._say(rt, f"Table set to {render.stakes_text(table)}" + (" from the next hand." if playing else "."))
+        if set(o):
+            await self._say(rt, f"Table set to {render.stakes_text(table)}"
+                            + (" from the next hand." if playing else "."))
+        if changed_view:
+            await self._say(rt, f"The board is shown as {'an image' if table.view == 'image' else 'text'} now.")
         await self._publish(rt)
         return Reply("Done.")
 

@@ -18,7 +18,7 @@ import aiosqlite
 
 from engine import Stakes
 
-from .model import HandSetup, Seat, Table
+from .model import VIEWS, HandSetup, Seat, Table
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -59,6 +59,10 @@ MIGRATIONS: list[str] = [
     # action is one INSERT (one round trip, a transaction of its own) instead of four.
     """
     ALTER TABLE actions ADD COLUMN deadline REAL;
+    """,
+    # 3: how the table's board is shown: 'image' (a PNG with the text beside it) or 'text'.
+    """
+    ALTER TABLE tables ADD COLUMN view TEXT NOT NULL DEFAULT 'image';
     """,
 ]
 
@@ -217,10 +221,10 @@ class Tx:
 
     async def save_table(self, table: Table) -> None:
         await self._db.execute(
-            "UPDATE tables SET stakes = ?, timer = ?, running = ?, hand_no = ?, board_ref = ?, next_hand_at = ? "
-            "WHERE id = ?",
+            "UPDATE tables SET stakes = ?, timer = ?, running = ?, hand_no = ?, board_ref = ?, next_hand_at = ?, "
+            "view = ? WHERE id = ?",
             (json.dumps(table.stakes.to_dict()), table.timer, int(table.running), table.hand_no, table.board_ref,
-             table.next_hand_at, table.id),
+             table.next_hand_at, table.view, table.id),
         )
 
     async def close_table(self, table_id: int) -> None:
@@ -302,7 +306,7 @@ def _table(row: aiosqlite.Row) -> Table:
         id=row["id"], platform=row["platform"], community=row["community"], channel=row["channel"],
         creator=row["creator"], stakes=Stakes.from_dict(json.loads(row["stakes"])), timer=row["timer"],
         running=bool(row["running"]), hand_no=row["hand_no"], board_ref=row["board_ref"],
-        next_hand_at=row["next_hand_at"],
+        next_hand_at=row["next_hand_at"], view=row["view"] if row["view"] in VIEWS else "image",
     )
 
 

@@ -9,12 +9,14 @@ import random
 import re
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from adapters.console.chat import ConsoleChat, ConsoleMessenger
 from bot.clock import ManualClock
 from bot.config import Settings
+from bot.ports import BoardView
 from bot.service import StudBot
 from bot.store import Store
 
@@ -291,6 +293,62 @@ async def test_config_and_kick_by_the_creator(tmp_path: Path) -> None:
 
 
 @pytest.mark.asyncio
+async def test_config_view_is_a_word_and_is_kept(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        assert t.runtime.table.view == "image"  # the default of a new table
+        refused = await t.say("ann", "config view=fancy")
+        assert "view is image or text, not 'fancy'" in refused and "usage: config" in refused
+        assert "view=image|text" in refused and t.runtime.table.view == "image"
+        assert "not a whole number" in await t.say("ann", "config timer=soon")
+        assert "creator or an admin" in await t.say("bob", "config view=text")
+        out = await t.say("ann", "config view=text")
+        assert "The board is shown as text now." in out and "Done." in out
+        assert "Table set to" not in out  # only the view changed
+        out = await t.say("ann", "config VIEW=Image timer=40")
+        assert "shown as an image" in out and "timer 40s" in out
+        await t.say("ann", "config view=text")
+        rows = await t.store.fetch("SELECT view FROM tables")
+        assert [r["view"] for r in rows] == ["text"]
+        await t.say("ann", "start")  # the console shows text whatever the view
+        assert t.to_act()
+    async with Table(tmp_path / "t.db") as t:  # kept across a restart
+        assert t.runtime.table.view == "text"
+
+
+@pytest.mark.asyncio
+async def test_a_board_image_that_cannot_be_drawn_falls_back_to_text(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch,
+                                                                     caplog: pytest.LogCaptureFixture) -> None:
+    from bot import images
+
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        boards: list[BoardView] = []
+        real = t.messenger.publish_board
+
+        async def spy(**kw: Any) -> str | None:
+            boards.append(kw["board"])
+            return await real(**kw)
+
+        monkeypatch.setattr(t.messenger, "publish_board", spy)
+        t.runtime.table.platform = "chat"  # a platform that shows images (the console never gets one)
+        await t.say("ann", "board")
+        assert boards[-1].image is not None and boards[-1].image.startswith(b"\x89PNG")
+
+        def broken(*args: object, **kw: object) -> bytes:
+            raise RuntimeError("no pictures today")
+
+        monkeypatch.setattr(images, "board_png", broken)
+        await t.say("ann", "start")
+        assert boards[-1].image is None and "to act" in boards[-1].text  # the text board, the hand goes on
+        assert "drawing the board failed" in caplog.text
+        player, _, _ = t.to_act()
+        await t.say(player, "bring-in")
+        assert t.runtime.hand is not None and len(t.runtime.hand.actions) == 1
+
+
+@pytest.mark.asyncio
 async def test_broke_wallet_refills_once_a_day(tmp_path: Path) -> None:
     async with Table(tmp_path / "t.db") as t:
         await t.say("ann", "new")
@@ -313,11 +371,11 @@ async def test_broke_wallet_refills_once_a_day(tmp_path: Path) -> None:
 async def test_schema_is_versioned_and_reopens(tmp_path: Path) -> None:
     store = await Store.open(str(tmp_path / "s.db"))
     rows = await store.fetch("PRAGMA user_version")
-    assert rows[0][0] == store.schema_version == 2
+    assert rows[0][0] == store.schema_version == 3
     assert (await store.fetch("PRAGMA journal_mode"))[0][0] == "wal"
     await store.close()
     store = await Store.open(str(tmp_path / "s.db"))  # migrations run once
-    assert (await store.fetch("PRAGMA user_version"))[0][0] == 2
+    assert (await store.fetch("PRAGMA user_version"))[0][0] == 3
     await store.close()
 
 
@@ -340,13 +398,14 @@ async def test_a_version_1_database_is_migrated_with_its_hand_in_progress(tmp_pa
     finally:
         store_module.MIGRATIONS = real
     async with Table(db, clock=clock) as t:  # the new build migrates it and plays on
-        assert (await t.store.fetch("PRAGMA user_version"))[0][0] == 2
+        assert (await t.store.fetch("PRAGMA user_version"))[0][0] == 3
         await _two_players(t)
         await t.say("ann", "start")
         player, _, _ = t.to_act()
         await t.say(player, "bring-in")
     async with Table(db, clock=clock) as t:
         assert t.runtime.hand is not None and len(t.runtime.hand.actions) == 1
+        assert t.runtime.table.view == "image"  # the column the migration added, with its default
 
 
 @pytest.mark.asyncio

@@ -14,6 +14,7 @@ runs with the adapter's real values and counts the calls per channel per 5 s.
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import re
 import signal
@@ -27,12 +28,14 @@ from typing import Any
 import pytest
 import pytest_asyncio
 from fakes.discord_server import CHANNEL_ID, GUILD_ID, FakeDiscord, Interaction, Posted
+from PIL import Image
 
 from adapters import run as run_module
 from adapters.discord import messenger as discord_messenger
 from adapters.discord.adapter import DiscordAdapter
 from adapters.discord.buttons import StudButton
 from adapters.run import serve
+from bot import images
 from bot.config import Settings
 from bot.service import StudBot
 
@@ -116,9 +119,10 @@ def token(board: Posted | None) -> str | None:
 
 
 def actor(board: Posted) -> int:
-    line = next(ln for ln in board.text.splitlines() if ln.startswith("→"))
-    name = line[1:].split()[0]
-    return next(u for u, n in NAMES.items() if n == name)
+    """Who is to act: the "NAME to act" line (in the text board, and in the image board's summary)."""
+    m = re.search(r"^(\S+) to act", board.text, re.M)
+    assert m, board.text
+    return next(u for u, n in NAMES.items() if n == m.group(1))
 
 
 def title(board: Posted) -> str:
@@ -508,3 +512,61 @@ async def test_a_signal_stops_the_process_cleanly(fake: FakeDiscord, tmp_path: P
     assert any(c.path == "/gateway/bot" for c in fake.calls) != gateway_from_env
     assert "stopped" in log and "Traceback" not in log and "Unclosed" not in log, log
     await until(lambda: not fake.identified.is_set(), what="the gateway to close")
+
+
+async def test_the_board_is_an_image_until_config_view_text(fake: FakeDiscord, tmp_path: Path, fast: None,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new table shows its board as a PNG in the embed (posts and edits upload it); view=text stops that."""
+    bots: list[StudBot] = []
+
+    class Recorded(StudBot):
+        def __init__(self, **kw: Any) -> None:
+            super().__init__(**kw)
+            bots.append(self)
+
+    monkeypatch.setattr(run_module, "StudBot", Recorded)
+    running = await start_bot(fake, tmp_path / "stud.db")
+    try:
+        await table_of_three(fake)
+        last: str | None = None
+        for _ in range(3):
+            board = await next_board(fake, last)
+            last = token(board)
+            await press(fake, actor(board), passive(action_buttons(board)))
+        board = await next_board(fake, last)
+        boards = [p for p in fake.channel_posts() if p.embeds]
+        assert boards[0].kind == "post" and any(p.kind == "edit" for p in boards)
+        for post in boards:
+            assert post.image is not None, post
+            with Image.open(io.BytesIO(post.image)) as img:
+                assert img.format == "PNG" and img.width > 0
+            assert post.embeds[0]["image"]["url"] == "attachment://board.png"
+        assert "to act" in board.text and "Pot " in board.text  # the text summary stays
+        assert not any(ln.startswith("→") for ln in board.text.splitlines())  # the seats are in the picture
+        uploads = [c for c in fake.channel_calls() if c.files]
+        assert len(uploads) == len(boards) and all(f.filename == "board.png" and f.size > 1000
+                                                   for c in uploads for f in c.files)
+        # the public image is drawn from a layout without a face-up down card, and it is what is shown
+        rt = bots[-1].tables[f"discord:{CHANNEL_ID}"]
+        layout = images.board_layout(rt.table, rt.hand, names=rt.names)
+        down = [s for seat in layout.seats for s in seat.slots if s.down]
+        assert len(down) == 2 * len(layout.seats) and all(not s.face_up and s.card is None for s in down)
+        await until(lambda: fake.board().image == images.board_png(rt.table, rt.hand,  # type: ignore[union-attr]
+                                                                    names=rt.names), what="the current image")
+        # view=text: the board goes back to text, the attachment is dropped
+        assert await say(fake, ANN, "config", view="text") == "Done."
+        await until(lambda: fake.board().image is None, what="a text board")  # type: ignore[union-attr]
+        switched = len(fake.channel_posts())
+        board = fake.board()
+        assert board is not None and "```" in board.text and any(ln.startswith("→") for ln in board.text.splitlines())
+        assert "image" not in board.embeds[0]
+        last = token(board)
+        await press(fake, actor(board), passive(action_buttons(board)))
+        await next_board(fake, last)
+        after = [p for p in fake.channel_posts()[switched:] if p.embeds]
+        assert after and all(p.image is None and not p.attachments for p in after)
+        assert "The board is shown as text now." in fake.lines()
+    finally:
+        await running.stop()
+    assert all(c.status < 400 for c in fake.channel_calls())
+    assert_no_public_leak(fake, down_cards(fake))

@@ -48,6 +48,14 @@ def test_foreign_or_malformed_ids_are_not_ours() -> None:
         render.custom_id_of("kick Bob")
 
 
+def test_an_image_board_embed_shows_the_picture_and_a_short_summary() -> None:
+    embed = render.board_embed(BoardView(text=BOARD.text, buttons=BOARD.buttons, hand_no=1, image=b"png"))
+    assert embed.image.url == "attachment://board.png" and embed.title == BOARD.text.splitlines()[0]
+    assert embed.description is not None and "Ann to act (59s)" in embed.description
+    assert "Pot" in embed.description and "→" not in embed.description and "```" not in embed.description
+    assert render.board_embed(BOARD).image.url is None  # a text board has no picture
+
+
 def test_actions_go_first_and_join_and_my_cards_on_their_own_row() -> None:
     rows = render.button_rows(BOARD.buttons)
     assert [(r, b.label) for r, b in rows] == [(0, "Check"), (0, "Bet 5"), (1, "Join"), (1, "My cards")]
@@ -120,7 +128,8 @@ def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
     options = {c.name: {p.name: p for p in c.parameters} for c in group.commands}  # type: ignore[union-attr]
     assert options["join"]["buy_in"].type is discord.AppCommandOptionType.integer
     assert not options["join"]["buy_in"].required and options["join"]["buy_in"].min_value == 1
-    assert set(options["config"]) == {"ante", "bring_in", "small", "big", "timer"}
+    assert set(options["config"]) == {"ante", "bring_in", "small", "big", "timer", "view"}
+    assert [c.value for c in options["config"]["view"].choices] == ["image", "text"]
     assert options["config"]["timer"].min_value == 10 and options["config"]["timer"].max_value == 600
     assert options["kick"]["name"].required
     assert [c.value for c in options["help"]["command"].choices] == list(COMMANDS)

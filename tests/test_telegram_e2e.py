@@ -9,6 +9,7 @@ it pushes commands and button presses, and reads what the bot sent.
 from __future__ import annotations
 
 import asyncio
+import io
 import re
 import time
 from collections.abc import AsyncIterator
@@ -18,10 +19,12 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from fakes.telegram_server import NOT_MODIFIED, FakeBotAPI
+from fakes.telegram_server import BOARD_METHODS, NOT_MODIFIED, FakeBotAPI, text_of, text_of_call
+from PIL import Image
 
 import adapters.run
 from adapters.telegram.adapter import TelegramAdapter
+from bot import images
 from bot.config import Settings
 from bot.service import StudBot
 
@@ -125,7 +128,7 @@ async def next_turn(fake: FakeBotAPI, last: str | None, chat: int = GROUP) -> tu
         turn = turn_of(board)
         if turn is not None and turn != last:
             return turn, board
-        if turn is None and "showdown" in board["text"]:
+        if turn is None and "showdown" in text_of(board):
             return None, board
         return None
     result: tuple[str | None, dict[str, Any]] = await fake.wait_for(ready, what=f"a turn after {last}")
@@ -133,8 +136,8 @@ async def next_turn(fake: FakeBotAPI, last: str | None, chat: int = GROUP) -> tu
 
 
 def actor(board: dict[str, Any]) -> int:
-    m = re.search(r"^→ (\w+)", board["text"], re.M)
-    assert m, board["text"]
+    m = re.search(r"^→ (\w+)", text_of(board), re.M)
+    assert m, text_of(board)
     return next(uid for uid, name in NAMES.items() if name == m.group(1))
 
 
@@ -174,15 +177,15 @@ async def test_three_players_play_a_hand_with_buttons(fake: FakeBotAPI, tmp_path
         assert {c["command"] for c in fake.commands} >= {"stud", "join", "fold", "check", "call", "bet", "raise",
                                                          "complete"}
         await open_table(fake, (ANN, BOB, CAT))
-        assert "opens a Seven Card Stud Hi-Lo table" in fake.board(GROUP)["text"]
+        assert "opens a Seven Card Stud Hi-Lo table" in text_of(fake.board(GROUP))
         await say(fake, ANN, "/join@studbot_test 200")
         assert (await press(fake, BOB, "Join"))["text"].startswith("Seated")
         await say(fake, CAT, "/stud join")
         await say(fake, ANN, "/start@studbot_test")
         pressed = await play_out(fake)
         final = fake.board(GROUP)
-        assert "showdown" in final["text"] and " shows " in final["text"]
-        assert re.search(r"Pot \d+", final["text"])
+        assert "showdown" in text_of(final) and " shows " in text_of(final)
+        assert re.search(r"Pot \d+", text_of(final))
         streets = {s for s in ("third", "fourth", "fifth", "sixth", "seventh")
                    if any(f"{s} street" in t for t in fake.group_texts(GROUP))}
         assert len(streets) == 5
@@ -201,7 +204,7 @@ async def test_three_players_play_a_hand_with_buttons(fake: FakeBotAPI, tmp_path
                     assert not hidden & {c for t in fake.private_texts(uid) for c in CARD.findall(t)}
         assert_no_down_card_in_group(fake, (ANN, BOB, CAT))
         # every board edit went to the one board message of the hand
-        edits = fake.sent("editMessageText", chat_id=GROUP)
+        edits = fake.board_edits(GROUP)
         assert len(edits) >= 10 and {int(c.params["message_id"]) for c in edits} == {final["message_id"]}
 
 
@@ -220,7 +223,7 @@ def assert_no_down_card_in_group(fake: FakeBotAPI, players: tuple[int, ...]) -> 
 
 def assert_budget(fake: FakeBotAPI, *, per_minute: int = 20) -> int:
     """At most ``per_minute`` messages and edits in the group in any 60 s window; returns the busiest count."""
-    times = sorted(c.t for c in fake.calls if c.method in ("sendMessage", "editMessageText")
+    times = sorted(c.t for c in fake.calls if c.method in BOARD_METHODS
                    and int(c.params.get("chat_id", 0)) == GROUP)
     busiest = max((sum(1 for u in times if t <= u < t + 60) for t in times), default=0)
     assert busiest <= per_minute, busiest
@@ -311,6 +314,7 @@ async def test_stale_and_foreign_presses_and_a_429(fake: FakeBotAPI, tmp_path: P
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
         await open_table(fake, (ANN, BOB, CAT))
+        await say(fake, ANN, "/stud config view=text")  # this test checks the text board's edits
         for uid in (ANN, BOB, CAT):
             await press(fake, uid, "Join")
         await say(fake, ANN, "/stud start")
@@ -391,9 +395,9 @@ async def test_a_fast_fifty_action_hand_stays_within_the_group_budget(fake: Fake
             assert not answer.get("text"), answer
             await asyncio.sleep(0.2)
         assert len(rt.hand.actions) >= 50 and time.monotonic() - started < 30
-        final = await fake.wait_for(lambda: "showdown" in fake.board(GROUP)["text"] and fake.board(GROUP),
+        final = await fake.wait_for(lambda: "showdown" in text_of(fake.board(GROUP)) and fake.board(GROUP),
                                     what="the final board")
-        assert " shows " in final["text"] and "Pot " in final["text"]
+        assert " shows " in text_of(final) and "Pot " in text_of(final)
         busiest = assert_budget(fake)
         assert busiest < len(rt.hand.actions) / 2
         print(f"{len(rt.hand.actions)} actions in {time.monotonic() - started:.1f}s: {busiest} group messages")
@@ -409,7 +413,8 @@ async def test_one_table_per_forum_topic(fake: FakeBotAPI, tmp_path: Path, monke
         await say(fake, ANN, "/stud new", chat=forum, thread=7)
         await say(fake, ANN, "/stud new", chat=forum, thread=9)
         assert {f"telegram:{forum}:7", f"telegram:{forum}:9"} <= set(served.bot.tables)
-        posts = [c for c in fake.sent("sendMessage", chat_id=forum) if "<pre>" in c.params["text"]]
+        posts = [c for c in fake.sent(chat_id=forum) if c.method in ("sendMessage", "sendPhoto")
+                 and "<pre>" in text_of_call(c)]
         assert sorted(int(c.params["message_thread_id"]) for c in posts) == [7, 9]
         topic9 = next(m for m in fake.boards(forum) if m.get("message_thread_id") == 9)
         answer = await press(fake, ANN, "Join", message_id=topic9["message_id"], chat=forum)
@@ -456,12 +461,12 @@ async def test_each_hand_keeps_its_final_board(fake: FakeBotAPI, tmp_path: Path,
             turn, board = await next_turn(fake, turn)
             assert not (await press(fake, actor(board), "Fold")).get("text")
             following = f"Hand #{hand_no + 1}"
-            await fake.wait_for(lambda: following in fake.board(GROUP)["text"], what=following)  # noqa: B023
+            await fake.wait_for(lambda: following in text_of(fake.board(GROUP)), what=following)  # noqa: B023
         boards = fake.boards(GROUP)
         assert len(boards) == 3  # the lobby became hand 1; hands 2 and 3 are new messages
         for no, message in ((1, boards[0]), (2, boards[1])):
-            assert f"Hand #{no} · showdown" in message["text"] and "Pot " in message["text"], message["text"]
-        assert "Hand #3 · third street" in boards[2]["text"]
+            assert f"Hand #{no} · showdown" in text_of(message) and "Pot " in text_of(message), text_of(message)
+        assert "Hand #3 · third street" in text_of(boards[2])
 
 
 @pytest.mark.asyncio
@@ -483,3 +488,69 @@ async def test_owner_commands_ask_telegram_who_is_admin(fake: FakeBotAPI, tmp_pa
         closed = await fake.wait_for(lambda: [c for c in fake.sent("sendMessage", chat_id=GROUP)
                                               if "the table is closed" in c.params["text"]], what="the closing line")
         assert "<pre>" not in closed[0].params["text"]
+
+
+@pytest.mark.asyncio
+async def test_boards_are_photos_until_config_view_text(fake: FakeBotAPI, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new table's board is a photo with the text as caption; edits replace the image; view=text goes back."""
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        await open_table(fake, (ANN, BOB))
+        for uid in (ANN, BOB):
+            await press(fake, uid, "Join")
+        await say(fake, ANN, "/stud start")
+        turn, board = await next_turn(fake, None)
+        for _ in range(2):
+            label = next(lb for p in PREFERENCE for lb in buttons(board) if lb.startswith(p))
+            await press(fake, actor(board), label)
+            turn, board = await next_turn(fake, turn)
+        assert "photo" in board and "text" not in board and text_of(board).startswith("<pre>")
+        assert "Pot " in text_of(board) and " to act" in text_of(board)
+        photos = fake.sent("sendPhoto", chat_id=GROUP)
+        media = fake.sent("editMessageMedia", chat_id=GROUP)
+        assert photos and media and not fake.sent("editMessageText", chat_id=GROUP)
+        for call in photos + media:
+            data = call.params["photo"] if call.method == "sendPhoto" else call.params[
+                call.params["media"]["media"].removeprefix("attach://")]
+            with Image.open(io.BytesIO(data)) as img:
+                assert img.format == "PNG"
+            caption = text_of_call(call)
+            assert caption.startswith("<pre>") and len(caption) <= 1024
+        # the public image comes from a layout without a face-up down card, and it is the one shown
+        rt = served.runtime()
+        layout = images.board_layout(rt.table, rt.hand, names=rt.names)
+        down = [s for seat in layout.seats for s in seat.slots if s.down]
+        assert down and all(not s.face_up and s.card is None for s in down)
+        await fake.wait_for(lambda: fake.photos[(GROUP, board["message_id"])]
+                            == images.board_png(rt.table, rt.hand, names=rt.names), what="the current image")
+        # the same image with another caption: only the caption is edited; the same again: nothing is sent
+        outbox: Any = served.bot.messenger._by_platform["telegram"]  # type: ignore[attr-defined]
+        messenger = outbox.inner
+        from bot.ports import BoardView, TableAddress
+        from bot.render import board as render_board
+        text, keys = render_board(rt.table, rt.hand, names=rt.names, turn=rt.turn, seconds_left=7)
+        image = images.board_png(rt.table, rt.hand, names=rt.names)
+        address, ref = TableAddress("telegram", str(GROUP), str(GROUP)), str(board["message_id"])
+        view = BoardView(text, keys, rt.table.hand_no, image=image)
+        state = messenger._boards[f"telegram:{GROUP}"]
+        await fake.wait_for(lambda: state.image == image, what="the edit in flight to be answered")
+        calls = len(fake.sent(chat_id=GROUP, ok=False))
+        assert await messenger.publish_board(table=address, board=view, ref=ref) == ref
+        assert [(c.method, c.status) for c in fake.sent(chat_id=GROUP, ok=False)[calls:]] == [
+            ("editMessageCaption", 200)]
+        calls = len(fake.sent(chat_id=GROUP, ok=False))
+        assert await messenger.publish_board(table=address, board=view, ref=ref) == ref
+        assert len(fake.sent(chat_id=GROUP, ok=False)) == calls
+        # view=text: a new text board, and text edits from then on
+        await say(fake, ANN, "/stud config view=text")
+        await fake.wait_for(lambda: "text" in fake.board(GROUP), what="a text board")
+        turn, board = await next_turn(fake, None)
+        assert "<pre>" in text_of(board) and "→" in text_of(board)
+        sent = len(fake.calls)
+        label = next(lb for p in PREFERENCE for lb in buttons(board) if lb.startswith(p))
+        await press(fake, actor(board), label)
+        turn, board = await next_turn(fake, turn)
+        later = [c.method for c in fake.calls[sent:] if int(c.params.get("chat_id", 0)) == GROUP]
+        assert "editMessageText" in later and not {"sendPhoto", "editMessageMedia", "editMessageCaption"} & set(later)
+        assert any("The board is shown as text now." in t for t in fake.group_texts(GROUP))
+    assert_no_down_card_in_group(fake, (ANN, BOB))

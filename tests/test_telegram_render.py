@@ -76,6 +76,15 @@ def test_compose_escapes_and_keeps_the_latest_lines() -> None:
     assert utf16_len(text) <= MAX_TEXT and text.endswith("newest") and "old" not in text
 
 
+def test_a_caption_keeps_1024_characters_dropping_the_oldest_lines_first() -> None:
+    board = "Hand #1 · third street\n" + "\n".join(f"  P{i}   200  🂠 🂠 K♠" for i in range(8))
+    text = compose(board, ["oldest"] + ["y" * 80] * 20 + ["newest"], codec.MAX_CAPTION)
+    assert utf16_len(text) <= codec.MAX_CAPTION and text.endswith("newest") and "oldest" not in text
+    assert text.startswith(f"<pre>{board}</pre>")
+    alone = compose("row & more\n" * 200, ["a line"], codec.MAX_CAPTION)  # the board alone is too long
+    assert utf16_len(alone) <= codec.MAX_CAPTION and alone.startswith("<pre>") and alone.endswith("…</pre>")
+
+
 def test_keyboard_rows() -> None:
     messenger = TelegramMessenger.__new__(TelegramMessenger)
     messenger.username = "studbot"

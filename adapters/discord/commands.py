@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord import app_commands
 
-from bot.commands import COMMANDS, USAGE
+from bot.commands import COMMANDS, USAGE, WORD_KEYS
 
 from .render import command_text
 
@@ -46,14 +46,18 @@ async def join(interaction: discord.Interaction[discord.Client],
 
 
 @app_commands.describe(ante="Ante", bring_in="Bring-in", small="Small bet (third and fourth street)",
-                       big="Big bet (fifth street on)", timer="Seconds to act (10 to 600)")
+                       big="Big bet (fifth street on)", timer="Seconds to act (10 to 600)",
+                       view="The board as an image (with a text summary) or as text")
+@app_commands.choices(view=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["view"]])
 async def config(interaction: discord.Interaction[discord.Client],
                  ante: app_commands.Range[int, 0, 1_000_000] | None = None,
                  bring_in: app_commands.Range[int, 0, 1_000_000] | None = None,
                  small: app_commands.Range[int, 1, 1_000_000] | None = None,
                  big: app_commands.Range[int, 1, 1_000_000] | None = None,
-                 timer: app_commands.Range[int, 10, 600] | None = None) -> None:
-    await _run(interaction, command_text("config", ante=ante, bring_in=bring_in, small=small, big=big, timer=timer))
+                 timer: app_commands.Range[int, 10, 600] | None = None,
+                 view: str | None = None) -> None:
+    await _run(interaction, command_text("config", ante=ante, bring_in=bring_in, small=small, big=big, timer=timer,
+                                         view=view))
 
 
 @app_commands.describe(name="The player's name at the table")

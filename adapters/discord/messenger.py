@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import io
 import logging
 import time
 from collections.abc import Callable
@@ -208,8 +209,9 @@ class DiscordMessenger:
         embed, view = render.board_embed(job.board), board_view(job.board)
         if job.kind == "edit" and job.ref is not None:
             channel.window.note()
-            try:
-                await target.get_partial_message(int(job.ref)).edit(embed=embed, view=view)
+            try:  # the attachments replace the message's: the new image, or none (a text board)
+                await target.get_partial_message(int(job.ref)).edit(embed=embed, view=view,
+                                                                    attachments=_files(job.board))
                 return job.ref
             except discord.NotFound:
                 log.info("board message %s in %s is gone; posting a new one", job.ref, channel.id)
@@ -219,11 +221,19 @@ class DiscordMessenger:
             except ValueError:
                 log.warning("board reference %r is not a message id; posting a new one", job.ref)
         channel.window.note()
-        message = await target.send(embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
+        message = await target.send(embed=embed, view=view, files=_files(job.board),
+                                    allowed_mentions=discord.AllowedMentions.none())
         new_ref = str(message.id)
         if job.ref is not None:
             self._moved[job.ref] = new_ref
         return new_ref
+
+
+def _files(board: BoardView) -> list[discord.File]:
+    """The board's image as an attachment (a fresh file each time: a file is read once)."""
+    if board.image is None:
+        return []
+    return [discord.File(io.BytesIO(board.image), filename=render.BOARD_FILE)]
 
 
 def board_view(board: BoardView) -> discord.ui.View:

@@ -70,9 +70,26 @@ def button_rows(buttons: tuple[Button, ...]) -> list[tuple[int, Button]]:
     return [(row, b) for row, b in placed if row < 5]
 
 
+BOARD_FILE = "board.png"
+"""The file name of the board image attached to the board message."""
+
+
 def board_embed(board: BoardView) -> discord.Embed:
-    """The board as an embed: the first line as its title, the rest in a code block."""
+    """The board as an embed: the first line as its title, the rest in a code block.
+
+    With an image, the embed shows it (``attachment://board.png``: the caller attaches
+    the file) and its description keeps a short text summary: every line but the
+    seats' rows (the pot, the community card, who is to act and how).
+    """
     first, _, rest = board.text.partition("\n")
+    if board.image is not None:
+        summary = "\n".join(ln for ln in rest.splitlines() if not ln.startswith(("→ ", "  ")))
+        summary = discord.utils.escape_markdown(summary)
+        embed = discord.Embed(title=_clip(first, EMBED_TITLE_LIMIT) or "Stud Hi-Lo",
+                              description=_clip(summary, EMBED_TEXT_LIMIT) or None,
+                              colour=FINISHED if board.final else PLAYING)
+        embed.set_image(url=f"attachment://{BOARD_FILE}")
+        return embed
     body = rest.replace("`", "ˋ")
     limit = EMBED_TEXT_LIMIT - len("```\n\n```")
     if len(body) > limit:

@@ -7,6 +7,10 @@
   ``"chat:topic"``; ``Inbound.community`` is the chat id).
 - One board message per hand, edited in place, with the legal actions as inline
   buttons (callback data ``s|call|12.7``: the table is the chat the button lives in).
+  With the table's view "image" (the default) the message is a photo of the board with
+  the text board as its caption (1,024 characters: the oldest folded lines go first);
+  edits use editMessageMedia, or editMessageCaption when the picture did not change.
+  With view "text" it is a text message; a change of view posts a new message.
   The table's public lines are folded into that message (the latest few under the
   board), so one flush of the outbox is one edit; a hand's final board stays in the
   chat, and the next hand starts a new message.
@@ -37,6 +41,7 @@ from telegram import (
     CallbackQuery,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputMediaPhoto,
     LinkPreviewOptions,
     Message,
     ReplyParameters,
@@ -63,6 +68,8 @@ from bot.service import StudBot
 
 from .codec import (
     MAX_ALERT,
+    MAX_CAPTION,
+    MAX_TEXT,
     channel_of,
     clip,
     compose,
@@ -100,8 +107,12 @@ class _Board:
     hand_no: int = -1
     final: bool = False
     lines: list[str] = field(default_factory=list)
-    shown: tuple[str, str] | None = None
-    """(text, keyboard) last sent, to skip edits that change nothing."""
+    shown: tuple[str, str, str] | None = None
+    """(text, keyboard, image digest) last sent, to skip edits that change nothing."""
+    photo: bool = False
+    """The message is a photo (the board image, the text as its caption), not a text message."""
+    image: bytes | None = None
+    """The image the photo shows now: an unchanged image needs only a caption edit."""
 
 
 class TelegramMessenger:
@@ -134,24 +145,27 @@ class TelegramMessenger:
         if message_id is not None and state.message_id not in (None, message_id):
             state.lines, state.shown = [], None  # someone else's idea of the board (a restart, a 'board' command)
         next_hand = state.final and board.hand_no != state.hand_no and state.message_id == message_id
-        if ref is None or message_id is None or next_hand:
+        photo = board.image is not None
+        switched = state.message_id == message_id and state.photo != photo  # a text message cannot become a photo
+        if ref is None or message_id is None or next_hand or switched:
             message_id = None  # a new message
         if message_id is None or board.hand_no != state.hand_no:
             state.lines = pending  # a new message or a new hand: the lines of this flush only
         else:
             state.lines = (state.lines + pending)[-50:]
         shown = max(FINAL_LINES_SHOWN, len(pending)) if board.final else LINES_SHOWN
-        text = compose(board.text, state.lines[-shown:])
+        text = compose(board.text, state.lines[-shown:], MAX_CAPTION if photo else MAX_TEXT)
         markup = self.keyboard(board.buttons, table.channel)
-        signature = (text, repr(markup.to_dict()))
+        digest = hashlib.sha256(board.image).hexdigest() if board.image is not None else ""
+        signature = (text, repr(markup.to_dict()), digest)
         chat_id, thread_id = parse_channel(table.channel)
         if message_id is not None:
             if state.shown == signature and state.message_id == message_id:
                 return ref
             try:
-                await self.tg.edit_message_text(chat_id=chat_id, message_id=message_id, text=text,
-                                                parse_mode=ParseMode.HTML, reply_markup=markup,
-                                                link_preview_options=LinkPreviewOptions(is_disabled=True))
+                await self._edit(chat_id, message_id, board, text, markup,
+                                 same_image=state.message_id == message_id and state.photo and photo
+                                 and state.image == board.image)
             except BadRequest as exc:
                 if "not modified" not in str(exc).lower():
                     log.info("cannot edit the board of %s (%s): posting a new one", key, exc)
@@ -161,15 +175,37 @@ class TelegramMessenger:
                 return ref
         if message_id is None:
             try:
-                sent = await self.tg.send_message(chat_id=chat_id, message_thread_id=thread_id, text=text,
-                                                  parse_mode=ParseMode.HTML, reply_markup=markup,
-                                                  link_preview_options=LinkPreviewOptions(is_disabled=True))
+                if board.image is not None:
+                    sent = await self.tg.send_photo(chat_id=chat_id, message_thread_id=thread_id,
+                                                    photo=board.image, filename="board.png", caption=text,
+                                                    parse_mode=ParseMode.HTML, reply_markup=markup)
+                else:
+                    sent = await self.tg.send_message(chat_id=chat_id, message_thread_id=thread_id, text=text,
+                                                      parse_mode=ParseMode.HTML, reply_markup=markup,
+                                                      link_preview_options=LinkPreviewOptions(is_disabled=True))
             except TelegramError as exc:
                 log.warning("posting the board of %s failed: %s", key, exc)
                 return ref
             message_id = sent.message_id
         state.message_id, state.hand_no, state.final, state.shown = message_id, board.hand_no, board.final, signature
+        state.photo, state.image = photo, board.image
         return str(message_id)
+
+    async def _edit(self, chat_id: int, message_id: int, board: BoardView, text: str, markup: InlineKeyboardMarkup,
+                    *, same_image: bool) -> None:
+        """Edit the board message: its text, its caption (same image), or its image and caption."""
+        if board.image is None:
+            await self.tg.edit_message_text(chat_id=chat_id, message_id=message_id, text=text,
+                                            parse_mode=ParseMode.HTML, reply_markup=markup,
+                                            link_preview_options=LinkPreviewOptions(is_disabled=True))
+        elif same_image:
+            await self.tg.edit_message_caption(chat_id=chat_id, message_id=message_id, caption=text,
+                                               parse_mode=ParseMode.HTML, reply_markup=markup)
+        else:
+            media = InputMediaPhoto(media=board.image, caption=text, parse_mode=ParseMode.HTML,
+                                    filename="board.png")
+            await self.tg.edit_message_media(chat_id=chat_id, message_id=message_id, media=media,
+                                             reply_markup=markup)
 
     async def announce(self, *, table: TableAddress, text: str) -> None:
         """Lines wait for the board that (almost always) follows in the same flush; alone, they are posted."""

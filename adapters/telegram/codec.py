@@ -21,6 +21,7 @@ from collections.abc import Sequence
 PREFIX = "s"
 MAX_CALLBACK_BYTES = 64
 MAX_TEXT = 4096
+MAX_CAPTION = 1024
 MAX_ALERT = 200
 _COMMAND = re.compile(r"^[a-z-]{1,16}$")
 _TURN = re.compile(r"^\d{1,9}\.\d{1,6}$")
@@ -123,15 +124,23 @@ def fit_alert(text: str) -> str:
     return head if room < 8 else head + "\n" + clip(rest, room)
 
 
-def compose(board: str, lines: Sequence[str]) -> str:
+def compose(board: str, lines: Sequence[str], limit: int = MAX_TEXT) -> str:
     """The board message as HTML: the board in a monospace block, the latest lines under it.
 
-    Oldest lines go first when the message would be too long (4096 characters).
+    Oldest lines go first when the message would be too long (``limit``: 4096 characters
+    for a text message, :data:`MAX_CAPTION` for a photo's caption); if the board alone is
+    still too long, its text is cut inside the block (the HTML stays whole).
     """
     body = f"<pre>{html.escape(board)}</pre>"
+    if utf16_len(body) > limit:
+        room = limit - len("<pre></pre>")
+        while utf16_len(body) > limit and room > 0:
+            body = f"<pre>{html.escape(clip(board, room))}</pre>"
+            room -= 16
+        return body
     kept = list(lines)
     while True:
         text = body + ("\n\n" + html.escape("\n".join(kept)) if kept else "")
-        if utf16_len(text) <= MAX_TEXT or not kept:
-            return text if utf16_len(text) <= MAX_TEXT else clip(text, MAX_TEXT)
+        if utf16_len(text) <= limit or not kept:
+            return text if utf16_len(text) <= limit else body
         kept.pop(0)

@@ -2,7 +2,8 @@
 
 The real discord.py client talks to it (``DISCORD_API_BASE=http://127.0.0.1:PORT/api/v10``,
 ``DISCORD_GATEWAY_URL=ws://127.0.0.1:PORT/gateway``). It records every REST call,
-keeps the channel messages (with their versions), DMs and interaction answers, and
+keeps the channel messages (with their versions and attached files: multipart
+``payload_json`` + ``files[n]`` uploads are read, see :class:`Attachment`), DMs and interaction answers, and
 injects what tests need: users whose DMs are closed (403, code 50007), 429s on the
 next board edits, slow DMs, and Discord's 3-second rule (a callback later than
 that gets 404 Unknown interaction, code 10062).
@@ -33,6 +34,20 @@ EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 31)  # view channel, send m
 
 
 BODY = web.RequestKey("json", object)
+FILES = web.RequestKey("files", list)
+
+
+@dataclass
+class Attachment:
+    """A file uploaded with a message (multipart ``files[n]``)."""
+
+    field: str
+    filename: str
+    data: bytes
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
 
 
 def _user(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
@@ -53,6 +68,7 @@ class Call:
     body: Any
     status: int = 200
     query: dict[str, str] = field(default_factory=dict)
+    files: list[Attachment] = field(default_factory=list)
 
 
 @dataclass
@@ -66,6 +82,13 @@ class Posted:
     content: str
     embeds: list[dict[str, Any]]
     components: list[dict[str, Any]]
+    attachments: list[Attachment] = field(default_factory=list)
+    """The files the message shows after this version (new uploads, or the ones kept)."""
+
+    @property
+    def image(self) -> bytes | None:
+        """The board image (``board.png``) this version shows, if any."""
+        return next((a.data for a in self.attachments if a.filename == "board.png"), None)
 
     @property
     def text(self) -> str:
@@ -133,6 +156,8 @@ class FakeDiscord:
         self.calls: list[Call] = []
         self.posted: list[Posted] = []
         self.messages: dict[int, dict[str, Any]] = {}
+        self.files: dict[int, list[Attachment]] = {}
+        """The files each channel message shows now."""
         self.dms: dict[int, list[str]] = {}
         self.dm_channels: dict[int, int] = {}
         self.interactions: dict[str, Interaction] = {}
@@ -190,15 +215,24 @@ class FakeDiscord:
             result: web.StreamResponse = await handler(request)
             return result
         body: Any = None
-        if request.can_read_body:
+        files: list[Attachment] = []
+        if request.content_type == "multipart/form-data":  # payload_json + files[n], as discord.py uploads
+            form = await request.post()
+            for name, value in form.items():
+                if name == "payload_json":
+                    body = json.loads(str(value))
+                elif isinstance(value, web.FileField):
+                    files.append(Attachment(field=name, filename=value.filename, data=value.file.read()))
+        elif request.can_read_body:
             raw = await request.read()
             try:
                 body = json.loads(raw) if raw else None
             except ValueError:
                 body = raw.decode(errors="replace")
         request[BODY] = body
+        request[FILES] = files
         call = Call(at=time.monotonic(), method=request.method, path=request.path.removeprefix("/api/v10"),
-                    body=body, query=dict(request.query))
+                    body=body, query=dict(request.query), files=files)
         self.calls.append(call)
         response = await handler(request)
         call.status = response.status
@@ -446,7 +480,7 @@ class FakeDiscord:
             return _json(self._message_payload(self.new_id(), channel, body.get("content") or "",
                                                            [], []))
         message_id = self.new_id()
-        return _json(self._store(channel, message_id, body, kind="post"))
+        return _json(self._store(channel, message_id, body, kind="post", files=list(request[FILES])))
 
     async def _edit_message(self, request: web.Request) -> web.Response:
         channel, message_id = int(request.match_info["channel"]), int(request.match_info["message"])
@@ -464,16 +498,29 @@ class FakeDiscord:
         old = self.messages[message_id]
         merged = {"content": body.get("content", old["content"]), "embeds": body.get("embeds", old["embeds"]),
                   "components": body.get("components", old["components"])}
-        return _json(self._store(channel, message_id, merged, kind="edit"))
+        kept: list[Attachment] = self.files.get(message_id, [])
+        if "attachments" in body:  # like Discord: the list names the files kept (by id) and the new ones
+            old_ids = {str(a["id"]) for a in old.get("attachments", [])}
+            kept = [f for f, a in zip(kept, old.get("attachments", []), strict=False)
+                    if str(a["id"]) in {str(x.get("id")) for x in body["attachments"]} & old_ids]
+            kept += list(request[FILES])
+        return _json(self._store(channel, message_id, merged, kind="edit", files=kept))
 
-    def _store(self, channel: int, message_id: int, body: dict[str, Any], *, kind: str) -> dict[str, Any]:
+    def _store(self, channel: int, message_id: int, body: dict[str, Any], *, kind: str,
+               files: list[Attachment] | None = None) -> dict[str, Any]:
         content = body.get("content") or ""
         embeds = list(body.get("embeds") or [])
         components = [dict(row, id=i + 1) for i, row in enumerate(body.get("components") or [])]
+        files = files or []
+        attachments = [{"id": str(self.new_id()), "filename": f.filename, "size": f.size,
+                        "url": f"https://cdn.example/{f.filename}", "proxy_url": f"https://cdn.example/{f.filename}"}
+                       for f in files]
         payload = self._message_payload(message_id, channel, content, embeds, components)
+        payload["attachments"] = attachments
         self.messages[message_id] = payload
+        self.files[message_id] = files
         self.posted.append(Posted(at=time.monotonic(), channel=channel, message_id=message_id, kind=kind,
-                                  content=content, embeds=embeds, components=components))
+                                  content=content, embeds=embeds, components=components, attachments=files))
         return payload
 
 

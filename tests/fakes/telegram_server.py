@@ -14,6 +14,10 @@ Like Telegram it answers:
   changes nothing ("message is not modified");
 - 429 with ``retry_after`` when the test asks for it (:meth:`FakeBotAPI.fail_next`).
 
+Boards may be photos: ``sendPhoto``, ``editMessageMedia`` and ``editMessageCaption`` take
+multipart uploads (``photo`` or ``attach://NAME``), keep the bytes in :attr:`FakeBotAPI.photos`
+and check the caption's 1,024 characters; :func:`text_of` reads a message's text or caption.
+
 Methods it does not know are recorded in ``unknown`` and answered 404: a test
 should assert that list stays empty.
 """
@@ -22,9 +26,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
+import io
 import itertools
 import json
 import logging
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,14 +39,16 @@ from typing import Any
 
 import aiohttp
 from aiohttp import web
+from PIL import Image
 
 log = logging.getLogger(__name__)
 
-STRING_KEYS = {"text", "callback_query_id", "url", "parse_mode", "action", "secret_token", "language_code",
+STRING_KEYS = {"text", "caption", "callback_query_id", "url", "parse_mode", "action", "secret_token", "language_code",
                "drop_pending_updates_str"}
 NOT_MODIFIED = ("Bad Request: message is not modified: specified new message content and reply markup are "
                 "exactly the same as a current content and reply markup of the message")
 CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
+MAX_CAPTION = 1024
 
 
 @dataclass
@@ -62,6 +71,9 @@ class FakeBotAPI:
         self.started: set[int] = set()
         self.chats: dict[int, dict[str, Any]] = {}
         self.messages: dict[tuple[int, int], dict[str, Any]] = {}
+        self.photos: dict[tuple[int, int], bytes] = {}
+        """The image each photo message shows now (PNG bytes as uploaded)."""
+        self._file_ids = itertools.count(1)
         self.updates: list[dict[str, Any]] = []
         self.answers: dict[str, dict[str, Any]] = {}
         self.admins: set[tuple[int, int]] = set()
@@ -110,7 +122,7 @@ class FakeBotAPI:
         raw: dict[str, Any] = dict(await request.post()) if request.method == "POST" else dict(request.query)
         if request.content_type == "application/json":
             raw = await request.json()
-        params = {k: _decode(k, v) for k, v in raw.items()}
+        params = {k: v.file.read() if isinstance(v, web.FileField) else _decode(k, v) for k, v in raw.items()}
         call = Call(t=time.monotonic(), method=method, params=params)
         self.calls.append(call)
         retry = self._fail.get(method)
@@ -184,11 +196,94 @@ class FakeBotAPI:
         self.messages[(chat_id, msg["message_id"])] = msg
         return msg
 
+    async def _m_sendphoto(self, p: dict[str, Any]) -> Any:
+        chat_id = int(p["chat_id"])
+        self._check_private(chat_id)
+        self._check_markup(p.get("reply_markup"))
+        data = self._upload(p, p.get("photo"))
+        caption = self._check_caption(p.get("caption"))
+        msg = self._message(chat_id, self.bot_user, "", thread=p.get("message_thread_id"))
+        del msg["text"]
+        msg.update(self._photo(data, caption))
+        if p.get("reply_markup"):
+            msg["reply_markup"] = p["reply_markup"]
+        self.messages[(chat_id, msg["message_id"])] = msg
+        self.photos[(chat_id, msg["message_id"])] = data
+        return msg
+
+    async def _m_editmessagemedia(self, p: dict[str, Any]) -> Any:
+        key = (int(p["chat_id"]), int(p["message_id"]))
+        msg = self.messages.get(key)
+        if msg is None:
+            raise _ApiError(400, "Bad Request: message to edit not found")
+        if "photo" not in msg:
+            raise _ApiError(400, "Bad Request: there is no media in the message to edit")
+        self._check_markup(p.get("reply_markup"))
+        media = p["media"]
+        if media.get("type") != "photo":
+            raise _ApiError(400, "Bad Request: MEDIA_INVALID")
+        data = self._upload(p, media.get("media"))
+        caption = self._check_caption(media.get("caption"))
+        markup = p.get("reply_markup")
+        if self.photos.get(key) == data and msg.get("caption") == caption and msg.get("reply_markup") == markup:
+            raise _ApiError(400, NOT_MODIFIED)
+        msg.update(self._photo(data, caption), edit_date=int(time.time()))
+        self._markup(msg, markup)
+        self.photos[key] = data
+        return msg
+
+    async def _m_editmessagecaption(self, p: dict[str, Any]) -> Any:
+        key = (int(p["chat_id"]), int(p["message_id"]))
+        msg = self.messages.get(key)
+        if msg is None:
+            raise _ApiError(400, "Bad Request: message to edit not found")
+        if "photo" not in msg:
+            raise _ApiError(400, "Bad Request: there is no caption in the message to edit")
+        self._check_markup(p.get("reply_markup"))
+        caption = self._check_caption(p.get("caption"))
+        markup = p.get("reply_markup")
+        if msg.get("caption") == caption and msg.get("reply_markup") == markup:
+            raise _ApiError(400, NOT_MODIFIED)
+        msg["caption"], msg["edit_date"] = caption, int(time.time())
+        self._markup(msg, markup)
+        return msg
+
+    def _upload(self, p: dict[str, Any], ref: Any) -> bytes:
+        """The bytes of an uploaded file: the field itself, or ``attach://NAME``."""
+        if isinstance(ref, str) and ref.startswith("attach://"):
+            ref = p.get(ref.removeprefix("attach://"))
+        if not isinstance(ref, bytes) or not ref:
+            raise _ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified (the fake wants an upload)")
+        return ref
+
+    @staticmethod
+    def _check_caption(caption: Any) -> str:
+        text = str(caption or "")
+        if len(html.unescape(re.sub(r"<[^>]+>", "", text))) > MAX_CAPTION:
+            raise _ApiError(400, "Bad Request: message caption is too long")
+        return text
+
+    def _photo(self, data: bytes, caption: str) -> dict[str, Any]:
+        with Image.open(io.BytesIO(data)) as img:
+            width, height = img.size
+        uid = f"photo{next(self._file_ids)}"
+        return {"photo": [{"file_id": uid, "file_unique_id": uid, "width": width, "height": height,
+                           "file_size": len(data)}], "caption": caption}
+
+    @staticmethod
+    def _markup(msg: dict[str, Any], markup: Any) -> None:
+        if markup:
+            msg["reply_markup"] = markup
+        else:
+            msg.pop("reply_markup", None)
+
     async def _m_editmessagetext(self, p: dict[str, Any]) -> Any:
         key = (int(p["chat_id"]), int(p["message_id"]))
         msg = self.messages.get(key)
         if msg is None:
             raise _ApiError(400, "Bad Request: message to edit not found")
+        if "text" not in msg:
+            raise _ApiError(400, "Bad Request: there is no text in the message to edit")
         self._check_markup(p.get("reply_markup"))
         markup = p.get("reply_markup")
         if msg["text"] == p["text"] and msg.get("reply_markup") == markup:
@@ -300,8 +395,13 @@ class FakeBotAPI:
         return [c.params["text"] for c in self.sent("sendMessage", chat_id=uid)]
 
     def group_texts(self, chat_id: int) -> list[str]:
-        return [c.params["text"] for c in self.calls if c.method in ("sendMessage", "editMessageText")
+        """Every text and caption the bot sent (or edited in) the chat."""
+        return [text_of_call(c) for c in self.calls if c.method in BOARD_METHODS
                 and int(c.params.get("chat_id", 0)) == chat_id and c.status == 200]
+
+    def board_edits(self, chat_id: int, *, ok: bool = True) -> list[Call]:
+        """Edits of boards, whatever the view (text, caption, or image and caption)."""
+        return [c for c in self.sent(chat_id=chat_id, ok=ok) if c.method in EDIT_METHODS]
 
     def boards(self, chat_id: int) -> list[dict[str, Any]]:
         """The chat's messages with callback buttons (boards), oldest first."""
@@ -346,6 +446,22 @@ class FakeBotAPI:
                 session.post(str(self.webhook["url"]), json=update, headers=headers) as response:
             self.deliveries.append((update["update_id"], response.status))
         self._changed.set()
+
+
+BOARD_METHODS = ("sendMessage", "editMessageText", "sendPhoto", "editMessageMedia", "editMessageCaption")
+EDIT_METHODS = ("editMessageText", "editMessageMedia", "editMessageCaption")
+
+
+def text_of(message: dict[str, Any]) -> str:
+    """A message's text, or its caption (a photo): what a reader sees, whatever the board's view."""
+    return str(message.get("text") or message.get("caption") or "")
+
+
+def text_of_call(call: Call) -> str:
+    p = call.params
+    if call.method == "editMessageMedia":
+        return str((p.get("media") or {}).get("caption") or "")
+    return str(p.get("text") or p.get("caption") or "")
 
 
 class _ApiError(Exception):
