@@ -49,6 +49,8 @@ from bot.service import Runtime, StudBot
 from bot.store import Store
 from engine import Action, Card, Deck, DeckDealer, Hand
 
+from .policy import Passive
+
 PLATFORM = "console"
 COMMUNITY = "bench"
 BUY_IN = 1_000_000
@@ -175,21 +177,8 @@ def trim_heap() -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
-def choose(hand: Hand, rng: random.Random) -> Action:
-    """Mostly call and check (hands reach the showdown); now and then bet, raise or complete; rarely fold."""
-    legal = hand.legal_actions()
-    r = rng.random()
-    if Action.BRING_IN in legal:
-        return Action.COMPLETE if Action.COMPLETE in legal and r < 0.1 else Action.BRING_IN
-    if Action.CHECK in legal:
-        return Action.BET if Action.BET in legal and r < 0.1 else Action.CHECK
-    if Action.RAISE in legal and r < 0.05:
-        return Action.RAISE
-    if Action.COMPLETE in legal and r < 0.1:
-        return Action.COMPLETE
-    if Action.FOLD in legal and r > 0.99:
-        return Action.FOLD
-    return Action.CALL
+POLICY = Passive(bring_in_complete=0.1, complete=0.1, bet=0.1, raise_=0.05, fold=0.01)
+"""Mostly call and check (hands reach the showdown); now and then bet, raise or complete; rarely fold."""
 
 
 # ---------------------------------------------------------------------- the bot
@@ -249,7 +238,7 @@ class Bench:
                 continue
             setup, turn = rt.setup, rt.turn
             assert setup is not None and hand.actor is not None and turn is not None
-            msg = self.inbound(channel, setup.players[hand.actor][1], f"{choose(hand, rng).value} @{turn}")
+            msg = self.inbound(channel, setup.players[hand.actor][1], f"{POLICY.choose(hand, rng).value} @{turn}")
             started = perf()
             reply = await handle(msg)
             stats.latencies.append(perf() - started)

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from engine import Action, Card, Hand, ScriptedDealer, Stakes
 from engine.cards import ALL_CARDS
 
+from .policy import Passive
+
 PLAYERS = 6
 STACK = 1000
 STAKES = Stakes()
@@ -34,20 +36,7 @@ class Script:
     actions: tuple[Action, ...]
 
 
-def _policy(hand: Hand, rng: random.Random) -> Action:
-    legal = hand.legal_actions()
-    r = rng.random()
-    if Action.BRING_IN in legal:
-        return Action.COMPLETE if Action.COMPLETE in legal and r < 0.2 else Action.BRING_IN
-    if Action.CHECK in legal:
-        return Action.BET if Action.BET in legal and r < 0.3 else Action.CHECK
-    if Action.RAISE in legal and r < 0.12:
-        return Action.RAISE
-    if Action.COMPLETE in legal and r < 0.25:
-        return Action.COMPLETE
-    if r > 0.985:
-        return Action.FOLD
-    return Action.CALL
+POLICY = Passive(bring_in_complete=0.2, complete=0.25, bet=0.3, raise_=0.12, fold=0.015)
 
 
 def make_scripts(*, hands: int, seed: int) -> list[Script]:
@@ -59,7 +48,7 @@ def make_scripts(*, hands: int, seed: int) -> list[Script]:
         cards = tuple(tuple(deck[7 * s: 7 * s + 7]) for s in range(PLAYERS))
         hand = _engine_hand(cards)
         while not hand.is_over:
-            hand.act(_policy(hand, rng))
+            hand.act(POLICY.choose(hand, rng))
         scripts.append(Script(cards=cards, actions=tuple(hand.actions)))
     return scripts
 
