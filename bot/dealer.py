@@ -231,7 +231,7 @@ class Dealer:
 
     # ------------------------------------------------------------------ timers
 
-    def _arm_turn(self, rt: Runtime, *, restored: bool = False) -> None:
+    def _arm_turn(self, rt: Runtime) -> None:
         hand = rt.hand
         rt.turn_timer = _cancelled(rt.turn_timer)
         if hand is None or hand.actor is None:

@@ -79,7 +79,7 @@ class StudBot(Dealer):
             if hand.is_over:
                 await self._finish_hand(rt)
             else:
-                self._arm_turn(rt, restored=True)
+                self._arm_turn(rt)
             await self._publish(rt)
         elif rt.table.running and rt.table.next_hand_at is not None:
             self._arm_next_hand(rt, rt.table.next_hand_at)

@@ -98,7 +98,6 @@ class Hand:
         self._may_raise: list[bool] = [False] * n
         self._capped = False
         self._awaiting_bring_in = False
-        self._betting = False
         self._last_aggressor: int | None = None
         self._round_first: int | None = None
         self._legal: tuple[Action, ...] | None = None
@@ -504,7 +503,6 @@ class Hand:
         self._last_aggressor = None
         self._may_raise = [True] * n
         self._pending = [self.can_act(s) for s in range(n)]
-        self._betting = True
         self._round_first = first
         self.first_actors[self.street] = first
         self.actor = first
@@ -535,7 +533,6 @@ class Hand:
         return self._next_actor_from(best)
 
     def _next_street(self) -> None:
-        self._betting = False
         if self.street == 7:
             self._showdown()
             return
