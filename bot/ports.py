@@ -29,6 +29,13 @@ class Inbound:
     """The command as typed, or the command a button stands for ('call @12.7')."""
     admin: bool = False
     """A server or group admin (may configure, kick and stop any table)."""
+    locale: str | None = None
+    """The user's language as the platform tells it ('ru', 'pl', 'en-US'; Discord's interaction
+    locale, Telegram's language_code), or None. Private answers follow it (unless the user chose
+    a language with 'lang')."""
+    community_locale: str | None = None
+    """The server's or group's language, if the platform knows it (Discord's guild locale): a new
+    table's public language."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +45,9 @@ class Reply:
     text: str
     private: bool = False
     ok: bool = True
+    code: str = ""
+    """What happened, for adapters that act on it (the text is in the user's language):
+    'seated', 'already_seated', 'unreachable', or ''."""
 
 
 @dataclass(frozen=True, slots=True)

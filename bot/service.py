@@ -27,6 +27,7 @@ from . import render
 from .commands import RULES_TEXT, Command, UsageError, help_text, parse
 from .config import Settings
 from .dealer import Dealer, Runtime, cancel_timers
+from .i18n import Translator, language_of, translator
 from .model import VIEWS, Seat, Table
 from .ports import Clock, Inbound, Messenger, Reply
 from .store import Store
@@ -54,6 +55,8 @@ class StudBot(Dealer):
         self.bot_rng = random.Random(self.rng.getrandbits(64))
         self.tables: dict[str, Runtime] = {}
         self._opening = asyncio.Lock()  # two 'new' in one channel at once: one table
+        self.languages: dict[tuple[str, str], tuple[str, bool]] = {}
+        """(platform, user) -> (language, chosen with 'lang'): for private messages sent later."""
 
     # ------------------------------------------------------------------ start
 
@@ -104,6 +107,14 @@ class StudBot(Dealer):
                 if rt.hand is not None and not rt.hand.is_over and es is not None:
                     await self._send_cards(rt, es)
         return changed
+
+    def translator_for(self, *, platform: str, user: str, locale: str | None = None) -> Translator:
+        """The language to answer ``user`` in: the one they chose with 'lang', else their
+        platform's locale (``locale``, or the last one seen), else English."""
+        known = self.languages.get((platform, user))
+        if known is not None and known[1]:
+            return translator(known[0])
+        return translator(language_of(locale) or (known[0] if known else None))
 
     async def close(self) -> None:
         for rt in self.tables.values():
