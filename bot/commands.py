@@ -10,6 +10,8 @@ Command(name='raise', args=(), options={}, turn=None)
 {'view': 'text'}
 >>> parse("call @12.7").turn
 '12.7'
+>>> parse("пас").name, parse("lang pl").args, parse("config lang=ru").options
+('fold', ('pl',), {'lang': 'ru'})
 >>> parse("jion")
 Traceback (most recent call last):
 ...
@@ -19,12 +21,36 @@ bot.commands.UsageError: unknown command 'jion'. Try: help
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
+from .i18n import EN, LANGUAGE_NAMES, LANGUAGES, Translator, family, translator
 
-class UsageError(ValueError):
+
+class Message(Exception):
+    """A message for the user as a catalog key and its fields, written in their language later.
+
+    A field may be a function of the translator (``lambda tr: chips(5, tr)``) for parts
+    that need words of the language. ``str()`` is the English text.
+    """
+
+    def __init__(self, key: str, /, **fields: object) -> None:
+        self.key = key
+        self.fields = fields
+        super().__init__(self.text(EN))
+
+    def text(self, tr: Translator) -> str:
+        values = {k: v(tr) if callable(v) else v for k, v in self.fields.items()}
+        return tr(self.key, **values)
+
+
+class UsageError(Message, ValueError):
     """Malformed input: answered with usage text, changes nothing."""
+
+
+def _with_usage(name: str) -> Callable[[Translator], str]:
+    return lambda tr: usage_text(tr, name)
 
 
 ACTIONS: Final = ("fold", "check", "call", "bet", "raise", "complete", "bring-in")
@@ -34,37 +60,39 @@ ALIASES: Final = {"bringin": "bring-in", "bring_in": "bring-in", "c": "call", "k
 CONFIG_KEYS: Final = {
     "ante": "ante", "bring_in": "bring_in", "bringin": "bring_in", "bring-in": "bring_in",
     "small": "small", "small_bet": "small", "big": "big", "big_bet": "big", "timer": "timer", "view": "view",
+    "lang": "lang", "language": "lang",
 }
 WORD_KEYS: Final = {"view": ("image", "text")}
 """Config keys whose values are words, and the words they take."""
 
-USAGE: Final = {
-    "new": "new: start a table in this channel (stakes ante 1, bring-in 2, bets 5/10)",
-    "join": "join [buy-in]: take a seat, buying in from your wallet",
-    "leave": "leave: fold if you are in a hand, cash out when it ends",
-    "sitout": "sitout: skip the next hands, keeping your seat",
-    "back": "back: play again after sitting out",
-    "start": "start: deal the first hand (then hands follow by themselves)",
-    "stop": "stop: close the table; every stack goes back to its wallet (creator or admin)",
-    "config": ("config ante=1 bring_in=2 small=5 big=10 timer=60 view=image|text: change the table "
-               "(creator or admin)"),
-    "kick": "kick NAME: remove a player from the table (creator or admin)",
-    "cards": "cards: send me my cards privately again",
-    "board": "board: show the table again",
-    "top": "top: the leaderboard of this community",
-    "history": "history [N]: the last hands played here",
-    "rules": "rules: how Seven Card Stud Hi-Lo is played",
-    "help": "help [command]: the commands",
-    "addbot": "addbot [name]: seat a house bot",
-    "fold": "fold: give up the hand (only facing a bet)",
-    "check": "check: pass when there is nothing to call",
-    "call": "call: match the bet",
-    "bet": "bet: bet the street's limit",
-    "raise": "raise: raise by the street's limit",
-    "complete": "complete: raise the bring-in (or a short all-in) to a full bet",
-    "bring-in": "bring-in: post the bring-in",
-}
-COMMANDS: Final = tuple(USAGE)
+COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
+                   "top", "history", "rules", "help", "lang", "addbot", "fold", "check", "call", "bet", "raise",
+                   "complete", "bring-in")
+"""Every command, in the order help lists them."""
+_USAGE = family("usage", COMMANDS)
+_WORD = family("cmd", COMMANDS)
+
+
+def usage_text(tr: Translator, name: str) -> str:
+    """One command's usage line in ``tr``'s language: 'join [buy-in]: take a seat, ...'."""
+    return tr(_USAGE[name])
+
+
+def command_word(tr: Translator, name: str) -> str:
+    """The command's name in ``tr``'s language (what it is called there; typing it works too).
+
+    >>> command_word(translator("ru"), "fold"), command_word(translator("en"), "fold")
+    ('пас', 'fold')
+    """
+    return tr(_WORD[name])
+
+
+USAGE: Final = {name: usage_text(EN, name) for name in COMMANDS}
+"""Every command's usage line in English."""
+LOCAL_NAMES: Final = {command_word(translator(lang), name).lower(): name for lang in LANGUAGES for name in COMMANDS}
+"""A command's name in any language -> the command ('пас' -> 'fold')."""
+
+
 
 _TURN = re.compile(r"^@(\d+\.\d+)$")
 _NAME = re.compile(r"^[^\s=]{1,32}$")
@@ -88,100 +116,117 @@ class Command:
 def parse(text: str) -> Command:
     """Parse one line of user input; :class:`UsageError` with usage text if malformed."""
     if not isinstance(text, str):
-        raise UsageError("empty command. Try: help")
+        raise UsageError("usage.empty")
     words = text.strip().split()
     if not words:
-        raise UsageError("empty command. Try: help")
+        raise UsageError("usage.empty")
     head = words[0].lstrip("/!").lower()
     if "@" in head:  # Telegram's /join@studbot
         head = head.split("@", 1)[0]
     if head in ("stud", "poker") and len(words) > 1:
         words = words[1:]
         head = words[0].lstrip("/!").lower()
-    name = ALIASES.get(head, head)
+    name = ALIASES.get(head) or LOCAL_NAMES.get(head, head)
     if name not in USAGE:
-        raise UsageError(f"unknown command {words[0]!r}. Try: help")
+        raise UsageError("usage.unknown", word=repr(words[0]))
     rest = words[1:]
     turn = None
     if rest and (m := _TURN.match(rest[-1])):
         turn = m.group(1)
         rest = rest[:-1]
-    usage = f"usage: {USAGE[name]}"
+    usage = _with_usage(name)
     if name in ACTIONS or name in ("new", "leave", "sitout", "back", "start", "stop", "cards", "board", "top",
                                    "rules"):
         if rest:
-            raise UsageError(f"{name} takes no arguments; {usage}")
+            raise UsageError("usage.no_arguments", name=name, usage=usage)
         return Command(name=name, turn=turn)
+    if name == "lang":
+        if len(rest) > 1 or (rest and language_word(rest[0]) is None):
+            raise UsageError("usage.only", usage=usage)
+        return Command(name=name, args=(language_word(rest[0]) or "",) if rest else ())
     if name == "join":
         if len(rest) > 1:
-            raise UsageError(usage)
+            raise UsageError("usage.only", usage=usage)
         if rest:
             return Command(name=name, args=(_positive_int(rest[0], usage),))
         return Command(name=name)
     if name == "history":
         if len(rest) > 1:
-            raise UsageError(usage)
+            raise UsageError("usage.only", usage=usage)
         count = _positive_int(rest[0], usage) if rest else 5
         return Command(name=name, args=(min(count, 20),))
     if name == "kick":  # the rest of the line: display names may hold spaces
         if not rest:
-            raise UsageError(usage)
+            raise UsageError("usage.only", usage=usage)
         return Command(name=name, args=(" ".join(rest),))
     if name == "addbot":
         if len(rest) > 1 or (rest and not _NAME.match(rest[0])):
-            raise UsageError(usage)
+            raise UsageError("usage.only", usage=usage)
         return Command(name=name, args=tuple(rest))
     if name == "help":
         if len(rest) > 1:
-            raise UsageError(usage)
+            raise UsageError("usage.only", usage=usage)
         return Command(name=name, args=tuple(ALIASES.get(w.lower(), w.lower()) for w in rest))
     assert name == "config"
     if not rest:
-        raise UsageError(usage)
+        raise UsageError("usage.only", usage=usage)
     options: dict[str, int | str] = {}
     for word in rest:
         key, eq, value = word.partition("=")
         canon = CONFIG_KEYS.get(key.lower())
         if not eq or canon is None:
-            raise UsageError(f"cannot read {word!r}; {usage}")
-        if canon in WORD_KEYS:
+            raise UsageError("usage.cannot_read", word=repr(word), usage=usage)
+        if canon == "lang":
+            lang = language_word(value)
+            if lang is None:
+                raise UsageError("usage.choices", key=canon, choices=" | ".join(LANGUAGES), value=repr(value),
+                                 usage=usage)
+            options[canon] = lang
+        elif canon in WORD_KEYS:
             choices = WORD_KEYS[canon]
             if value.lower() not in choices:
-                raise UsageError(f"{canon} is {' or '.join(choices)}, not {value!r}; {usage}")
+                raise UsageError("usage.choices", key=canon, choices=" | ".join(choices), value=repr(value),
+                                 usage=usage)
             options[canon] = value.lower()
         else:
             options[canon] = _int(value, usage)
     return Command(name=name, options=options)
 
 
-def _int(text: str, usage: str) -> int:
+def _int(text: str, usage: Callable[[Translator], str]) -> int:
     if not re.fullmatch(r"-?\d{1,9}", text):
-        raise UsageError(f"{text!r} is not a whole number; {usage}")
+        raise UsageError("usage.not_number", text=repr(text), usage=usage)
     return int(text)
 
 
-def _positive_int(text: str, usage: str) -> int:
+def _positive_int(text: str, usage: Callable[[Translator], str]) -> int:
     value = _int(text, usage)
     if value <= 0:
-        raise UsageError(f"{text!r} must be above 0; {usage}")
+        raise UsageError("usage.not_positive", text=repr(text), usage=usage)
     return value
 
 
-def help_text(topic: str | None = None) -> str:
-    """All commands, or one command's usage."""
+def language_word(word: str) -> str | None:
+    """'ru', 'RU', 'русский', 'polski', 'english' -> the language code, else None."""
+    lowered = word.strip().lower()
+    if lowered in LANGUAGES:
+        return lowered
+    return next((code for code, name in LANGUAGE_NAMES.items() if name.lower() == lowered), None)
+
+
+def help_text(topic: str | None = None, tr: Translator = EN) -> str:
+    """All commands, or one command's usage, in ``tr``'s language."""
     if topic:
         if topic not in USAGE:
-            raise UsageError(f"no command {topic!r}. Try: help")
-        return USAGE[topic]
+            raise UsageError("usage.no_command", topic=repr(topic))
+        return usage_text(tr, topic)
     table = ", ".join(c for c in COMMANDS if c not in ACTIONS)
-    return f"Commands: {table}. Actions: {', '.join(ACTIONS)}. 'help COMMAND' for details."
+    return tr("help.all", commands=table, actions=", ".join(ACTIONS))
 
 
-RULES_TEXT: Final = (
-    "Seven Card Stud Hi-Lo, eight or better. Everyone antes; you get two cards down and one up. "
-    "The lowest up card (aces high; clubs, diamonds, hearts, spades) posts the bring-in or completes. "
-    "Fixed limits: small bets on third and fourth street, big bets from fifth; a bet and three raises "
-    "per round. From fourth street the best showing hand acts first. Fourth to sixth street come face up, "
-    "seventh face down. At the showdown the best high hand takes half of each pot and the best low "
-    "(five different ranks 8 or lower, ace low) the other half; no qualifying low, the high takes it all."
-)
+def rules_text(tr: Translator = EN) -> str:
+    """How the game is played, in ``tr``'s language."""
+    return tr("rules.text")
+
+
+RULES_TEXT: Final = rules_text(EN)
