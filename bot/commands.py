@@ -49,6 +49,10 @@ class UsageError(Message, ValueError):
     """Malformed input: answered with usage text, changes nothing."""
 
 
+def _either(words: tuple[str, ...]) -> Callable[[Translator], str]:
+    return lambda tr: tr("list.or", head=", ".join(words[:-1]), last=words[-1])
+
+
 def _with_usage(name: str) -> Callable[[Translator], str]:
     return lambda tr: usage_text(tr, name)
 
@@ -179,13 +183,13 @@ def parse(text: str) -> Command:
         if canon == "lang":
             lang = language_word(value)
             if lang is None:
-                raise UsageError("usage.choices", key=canon, choices=" | ".join(LANGUAGES), value=repr(value),
+                raise UsageError("usage.choices", key=canon, choices=_either(LANGUAGES), value=repr(value),
                                  usage=usage)
             options[canon] = lang
         elif canon in WORD_KEYS:
             choices = WORD_KEYS[canon]
             if value.lower() not in choices:
-                raise UsageError("usage.choices", key=canon, choices=" | ".join(choices), value=repr(value),
+                raise UsageError("usage.choices", key=canon, choices=_either(choices), value=repr(value),
                                  usage=usage)
             options[canon] = value.lower()
         else:
