@@ -141,8 +141,8 @@ async def next_board(fake: FakeDiscord, after: str | None, timeout: float = 10.0
     return board
 
 
-async def say(fake: FakeDiscord, user: int, sub: str, **options: int | str) -> str:
-    interaction = await fake.slash(user, sub, **options)
+async def say(fake: FakeDiscord, user: int, sub: str, *, locale: str = "en-US", **options: int | str) -> str:
+    interaction = await fake.slash(user, sub, locale=locale, **options)
     answer = await interaction.answer()
     assert interaction.ephemeral, f"/stud {sub} was not deferred ephemerally"
     return answer
@@ -465,6 +465,35 @@ async def test_options_become_grammar_commands(fake: FakeDiscord, tmp_path: Path
         assert "No hand has finished" in await say(fake, ANN, "history", count=3)
         assert "Seven Card Stud Hi-Lo" in await say(fake, ANN, "rules")
         await until(lambda: "Bob is removed from the table with 100 chips" in fake.lines(), what="the kick")
+    finally:
+        await bot.stop()
+
+
+async def test_a_russian_user_is_answered_in_russian(fake: FakeDiscord, tmp_path: Path, fast: None,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    adapters: list[DiscordAdapter] = []
+    init = DiscordAdapter.__init__
+
+    def keep(self: DiscordAdapter, **kw: Any) -> None:
+        init(self, **kw)
+        adapters.append(self)
+
+    monkeypatch.setattr(DiscordAdapter, "__init__", keep)
+    bot = await start_bot(fake, tmp_path / "stud.db")
+    try:
+        [stud] = fake.commands[f"guild:{GUILD_ID}"]  # what Discord shows Russian and Polish users
+        join = next(o for o in stud["options"] if o["name"] == "join")
+        assert join["name_localizations"]["ru"] == "сесть" and join["name_localizations"]["pl"] == "usiądź"
+        assert set(stud["description_localizations"]) == {"ru", "pl"}
+        assert set(join["options"][0]["description_localizations"]) == {"ru", "pl"}
+        assert "join [buy-in]: take a seat" in await say(fake, BOB, "help", command="join")
+        assert "Table open" in await say(fake, BOB, "new")
+        # the adapter's own words too
+        adapters[0]._stopping = True
+        assert await say(fake, ANN, "board", locale="ru") == "Бот перезапускается, попробуйте ещё раз через минуту."
+        assert await say(fake, CAT, "board", locale="pl") == "Bot się restartuje, spróbuj ponownie za chwilę."
+        assert await say(fake, BOB, "board") == "The bot is restarting; try again in a moment."
+        adapters[0]._stopping = False
     finally:
         await bot.stop()
 

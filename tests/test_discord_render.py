@@ -7,6 +7,7 @@ here (a mocked interaction, a stub client) only feed the rendering and queue log
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -143,10 +144,10 @@ async def test_the_command_hash_changes_only_with_the_tree(tmp_path: Any) -> Non
         return DiscordAdapter(settings=settings, bot=SimpleNamespace())  # type: ignore[arg-type]
 
     a, b = adapter(5), adapter(5)
-    assert a.commands_hash() == b.commands_hash()
+    assert await a.commands_hash() == await b.commands_hash()
     assert a.sync_state_path() == tmp_path / "s.db.discord-commands.json"
     a.client.tree.get_commands(guild=a.guild)[0].description = "changed"  # type: ignore[union-attr]
-    assert a.commands_hash() != b.commands_hash()
+    assert await a.commands_hash() != await b.commands_hash()
     memory = DiscordAdapter(settings=Settings(db_path=":memory:", discord_token="t"), bot=SimpleNamespace())  # type: ignore[arg-type]
     assert memory.sync_state_path() is None and memory.guild is None
 
@@ -156,10 +157,15 @@ async def test_the_inbound_maps_the_interaction() -> None:
     settings = Settings(db_path=":memory:", discord_token="t")
     adapter = DiscordAdapter(settings=settings, bot=SimpleNamespace())  # type: ignore[arg-type]
     interaction = SimpleNamespace(user=SimpleNamespace(id=42, display_name="Ann Lee"), guild_id=7, channel_id=99,
-                                  permissions=discord.Permissions(manage_guild=True))
+                                  permissions=discord.Permissions(manage_guild=True), locale=discord.Locale.russian,
+                                  guild_locale=discord.Locale.polish)
     inbound = adapter.inbound(interaction, "join 200")  # type: ignore[arg-type]
     assert (inbound.platform, inbound.community, inbound.channel, inbound.user, inbound.name, inbound.text,
-            inbound.admin) == ("discord", "7", "99", "42", "Ann Lee", "join 200", True)
+            inbound.admin, inbound.locale, inbound.community_locale) == (
+        "discord", "7", "99", "42", "Ann Lee", "join 200", True, "ru", "pl")
+    interaction.locale, interaction.guild_locale = discord.Locale.american_english, None
+    inbound = adapter.inbound(interaction, "x")  # type: ignore[arg-type]
+    assert (inbound.locale, inbound.community_locale) == ("en-US", None)
     interaction.permissions = discord.Permissions(send_messages=True)
     assert not adapter.inbound(interaction, "x").admin  # type: ignore[arg-type]
 
@@ -232,3 +238,70 @@ async def test_the_queue_merges_waiting_boards_and_lines_but_never_skips_a_final
     ref = await messenger.publish_board(table=table, board=board("new"), ref=None)
     assert ref == "503" and log[-1] == _Sent("post", "new")  # two lines and this post got ids
     await messenger.close()
+
+
+DISCORD_NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+def _assert_localized(item: dict[str, Any], *, what: str, names: bool = True) -> None:
+    """``item`` has a Russian and a Polish description (and name), each within Discord's rules."""
+    descriptions = item.get("description_localizations") or {}
+    assert set(descriptions) == {"ru", "pl"}, (what, descriptions)
+    for lang, text in descriptions.items():
+        assert 1 <= len(text) <= 100 and text != item["description"], (what, lang, text)
+    if names:
+        localized = item.get("name_localizations") or {}
+        assert set(localized) <= {"ru", "pl"}, (what, localized)
+        for lang, name in localized.items():
+            assert DISCORD_NAME.fullmatch(name) and name == name.lower(), (what, lang, name)
+
+
+@pytest.mark.asyncio
+async def test_the_synced_commands_carry_russian_and_polish_names_and_descriptions() -> None:
+    settings = Settings(db_path=":memory:", discord_token="t", discord_guild_id=5)
+    adapter = DiscordAdapter(settings=settings, bot=SimpleNamespace())  # type: ignore[arg-type]
+    [stud] = await adapter.commands_payload()
+    assert stud["name"] == "stud" and not stud.get("name_localizations")
+    assert stud["description"] == "Seven Card Stud Hi-Lo, eight or better"
+    _assert_localized(stud, what="/stud", names=False)
+    subcommands = {o["name"]: o for o in stud["options"]}
+    assert list(subcommands) == list(COMMANDS)  # the English names, as before
+    assert subcommands["join"]["description"] == "Take a seat, buying in from your wallet"
+    for lang in ("ru", "pl"):
+        names = [o.get("name_localizations", {}).get(lang, o["name"]) for o in stud["options"]]
+        assert len(set(names)) == len(names), names  # Discord refuses two subcommands of one name
+        assert sum(n not in COMMANDS for n in names) >= len(COMMANDS) // 2, names  # mostly translated
+    for name, sub in subcommands.items():
+        _assert_localized(sub, what=name)
+        for option in sub["options"]:
+            _assert_localized(option, what=f"{name}.{option['name']}")
+            assert set(option.get("name_localizations", {})) == {"ru", "pl"}, option
+            for choice in option.get("choices", []):
+                assert set(choice.get("name_localizations", {})) == {"ru", "pl"}, choice
+                assert all(1 <= len(n) <= 100 for n in choice["name_localizations"].values())
+    buy_in = subcommands["join"]["options"][0]
+    assert buy_in["description"] == "Chips to bring from your wallet (default: 20 big bets)"
+    assert buy_in["description_localizations"]["ru"].startswith("Сколько фишек")
+    assert buy_in["description_localizations"]["pl"].startswith("Ile żetonów")
+    view = next(o for o in subcommands["config"]["options"] if o["name"] == "view")
+    assert [c["name_localizations"] for c in view["choices"]] == [
+        {"ru": "картинка", "pl": "obrazek"}, {"ru": "текст", "pl": "tekst"}]
+    # the translations are part of the hash: a new translation syncs again
+    assert await adapter.commands_hash() == await adapter.commands_hash()
+
+
+def test_locales_we_do_not_speak_keep_the_english() -> None:
+    from adapters.discord.commands import CatalogTranslator
+
+    async def names() -> tuple[str | None, str | None, str | None]:
+        command = stud_group().commands[0]
+        context = discord.app_commands.TranslationContext(
+            location=discord.app_commands.TranslationContextLocation.command_name, data=command)
+        tr = CatalogTranslator()
+        string = discord.app_commands.locale_str(command.name)
+        return (await tr.translate(string, discord.Locale.german, context),
+                await tr.translate(string, discord.Locale.british_english, context),
+                await tr.translate(string, discord.Locale.russian, context))
+
+    german, english, russian = asyncio.run(names())
+    assert german is None and english is None and russian and russian != "new"

@@ -35,7 +35,7 @@ from bot.service import StudBot
 
 from . import render
 from .buttons import StudButton
-from .commands import stud_group
+from .commands import CatalogTranslator, stud_group
 from .messenger import DiscordMessenger
 
 log = logging.getLogger(__name__)
@@ -57,6 +57,7 @@ class StudClient(discord.Client):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(StudButton)
+        await self.tree.set_translator(self.adapter.translator)
 
     async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
         """A press on one of our buttons that discord.py's dynamic items will not dispatch.
@@ -91,6 +92,8 @@ class DiscordAdapter:
         self.bot = bot
         self.outbox: Coalescer | None = None
         self.guild = discord.Object(id=settings.discord_guild_id) if settings.discord_guild_id else None
+        self.translator = CatalogTranslator()
+        """The commands' names and descriptions in Russian and Polish (set on the tree at login)."""
         _point_at(settings)
         self.client = StudClient(self)
         self.messenger = DiscordMessenger(self.client)
@@ -147,15 +150,20 @@ class DiscordAdapter:
             return None
         return Path(db).with_name(Path(db).name + ".discord-commands.json")
 
-    def commands_hash(self) -> str:
-        payload = [c.to_dict(self.client.tree) for c in self.client.tree.get_commands(guild=self.guild)]
+    async def commands_payload(self) -> list[dict[str, Any]]:
+        """The commands as they are synced: with their Russian and Polish names and descriptions."""
+        tree = self.client.tree
+        return [await c.get_translated_payload(tree, self.translator) for c in tree.get_commands(guild=self.guild)]
+
+    async def commands_hash(self) -> str:
+        payload = await self.commands_payload()
         blob = json.dumps({"app": self.client.application_id, "commands": payload}, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()
 
     async def sync_commands(self) -> bool:
         """Sync ``/stud`` (to the guild, or globally) unless this exact tree was synced before."""
         scope = f"guild:{self.guild.id}" if self.guild else "global"
-        digest = self.commands_hash()
+        digest = await self.commands_hash()
         path = self.sync_state_path()
         state: dict[str, str] = {}
         if path is not None and path.is_file():
@@ -190,7 +198,8 @@ class DiscordAdapter:
         community = str(interaction.guild_id) if interaction.guild_id is not None else f"dm-{channel}"
         return Inbound(platform=PLATFORM, community=community, channel=str(channel), user=str(user.id),
                        name=user.display_name, text=text,
-                       admin=bool(permissions.manage_guild or permissions.administrator))
+                       admin=bool(permissions.manage_guild or permissions.administrator),
+                       locale=_tag(interaction.locale), community_locale=_tag(interaction.guild_locale))
 
     async def handle_interaction(self, interaction: discord.Interaction[discord.Client], text: str) -> None:
         """Defer (ephemeral), run the command through the bot, answer (ephemeral) or remove the answer."""
@@ -204,7 +213,9 @@ class DiscordAdapter:
                 log.warning("interaction %s could not be acknowledged (%s); ignored", interaction.id, exc)
                 return
             if self._stopping:
-                await _answer(interaction, "The bot is restarting; try again in a moment.")
+                tr = self.bot.translator_for(platform=PLATFORM, user=str(interaction.user.id),
+                                             locale=_tag(interaction.locale))
+                await _answer(interaction, tr("adapters.restarting"))
                 return
             reply = await self.bot.handle(self.inbound(interaction, text))
             await _answer(interaction, reply.text)
@@ -221,6 +232,11 @@ async def _answer(interaction: discord.Interaction[discord.Client], text: str) -
             await interaction.delete_original_response()
     except discord.HTTPException:
         log.exception("answering interaction %s failed", interaction.id)
+
+
+def _tag(locale: discord.Locale | None) -> str | None:
+    """'ru', 'pl', 'en-US' of a Discord locale."""
+    return locale.value if isinstance(locale, discord.Locale) else None
 
 
 def _point_at(settings: Settings) -> None:

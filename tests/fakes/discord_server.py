@@ -163,6 +163,8 @@ class FakeDiscord:
         self.interactions: dict[str, Interaction] = {}
         self.commands: dict[str, list[dict[str, Any]]] = {}
         self.users: dict[int, str] = {}
+        self.guild_locale = "en-US"
+        """The server's language (interactions carry it as guild_locale)."""
         # injections
         self.dms_closed: set[int] = set()
         self.edit_429s = 0
@@ -311,7 +313,7 @@ class FakeDiscord:
 
     async def _interact(self, user: int, type_: int, data: dict[str, Any], *, admin: bool = False,
                         message: dict[str, Any] | None = None, custom_id: str | None = None,
-                        channel: int = CHANNEL_ID) -> Interaction:
+                        channel: int = CHANNEL_ID, locale: str = "en-US") -> Interaction:
         interaction_id = self.new_id()
         token = f"tok{interaction_id}"
         record = Interaction(id=interaction_id, token=token, user=user, sent_at=time.monotonic(),
@@ -321,7 +323,7 @@ class FakeDiscord:
             "id": str(interaction_id), "application_id": str(APP_ID), "type": type_, "token": token, "version": 1,
             "guild_id": str(GUILD_ID), "channel_id": str(channel), "channel": self._channel(),
             "member": self._member(user, admin=admin), "data": data,
-            "app_permissions": str(EVERYONE_PERMISSIONS), "locale": "en-US", "guild_locale": "en-US",
+            "app_permissions": str(EVERYONE_PERMISSIONS), "locale": locale, "guild_locale": self.guild_locale,
             "entitlements": [], "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
             "attachment_size_limit": 8388608,
         }
@@ -330,8 +332,9 @@ class FakeDiscord:
         await self._dispatch("INTERACTION_CREATE", payload)
         return record
 
-    async def slash(self, user: int, sub: str, *, admin: bool = False, **options: int | str) -> Interaction:
-        """``/stud sub option=value...`` typed by ``user`` in the test channel."""
+    async def slash(self, user: int, sub: str, *, admin: bool = False, locale: str = "en-US",
+                    **options: int | str) -> Interaction:
+        """``/stud sub option=value...`` typed by ``user`` (whose Discord speaks ``locale``) in the test channel."""
         scope = f"guild:{GUILD_ID}" if f"guild:{GUILD_ID}" in self.commands else "global"
         stud = next(c for c in self.commands.get(scope, []) if c["name"] == "stud")
         spec = next(o for o in stud["options"] if o["name"] == sub)
@@ -341,10 +344,10 @@ class FakeDiscord:
                                                  for k, v in options.items()]}]}
         if scope != "global":
             data["guild_id"] = str(GUILD_ID)
-        return await self._interact(user, 2, data, admin=admin)
+        return await self._interact(user, 2, data, admin=admin, locale=locale)
 
     async def press(self, user: int, custom_id: str, *, message_id: int | None = None,
-                    version: Posted | None = None) -> Interaction:
+                    version: Posted | None = None, locale: str = "en-US") -> Interaction:
         """Press a button: of the message as it stands now, or of an older ``version`` of it."""
         if version is not None:
             message = dict(self.messages[version.message_id], components=version.components,
@@ -353,7 +356,7 @@ class FakeDiscord:
             assert message_id is not None
             message = self.messages[message_id]
         data = {"custom_id": custom_id, "component_type": 2}
-        return await self._interact(user, 3, data, message=message, custom_id=custom_id)
+        return await self._interact(user, 3, data, message=message, custom_id=custom_id, locale=locale)
 
     def delete_message(self, message_id: int) -> None:
         """A moderator deletes a message (edits of it get 404 Unknown Message from now on)."""
