@@ -1,14 +1,21 @@
 """Board images: the public board, a player's own cards and the showdown, as PNG bytes.
 
-Pure functions over the engine's state; Pillow only, with its bundled scalable font
-(``ImageFont.load_default(size=...)``) and suits drawn as vector shapes, so no font
-file or download is needed. Everything is drawn at phone density (about 2x) on an
-opaque felt-green background that reads on Discord's dark and light themes.
+Pure functions over the engine's state; Pillow only, suits drawn as vector shapes.
+Every word comes from the message catalogs (``images.po``, and ``core.po`` /
+``hands.po`` through :mod:`bot.render`), in the language of the translator ``tr``
+(the table's for the board and the showdown, the player's for the private view).
+English text is set in Pillow's bundled scalable font (``ImageFont.load_default``),
+which has no Cyrillic and no Polish letters; other languages, and any text with a
+letter the bundled font lacks (a Cyrillic name at an English table), are set in
+DejaVu Sans, shipped in ``bot/fonts`` with its licence. Everything is drawn at phone
+density (about 2x) on an opaque felt-green background that reads on Discord's dark
+and light themes.
 
 The public board is first reduced to a :class:`BoardLayout`: exactly what the image
 shows (every card slot with its card, or None for a back). The drawing reads only
 the layout, so a down card can reach the picture only through a face-up slot, and
-the layout of an unchanged board is also the key of a small render cache.
+the layout of an unchanged board (its texts and language included) is also the key of
+a small render cache.
 
 >>> from engine import Stakes
 >>> from bot.model import Table
@@ -23,13 +30,15 @@ import functools
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 from engine import ALL_CARDS, Card, Hand, best_high, best_low
 
+from .i18n import EN, Translator
 from .model import Table
-from .render import STREETS, action_options, pots_text, stakes_text, strength
+from .render import action_options, pots_text, stakes_text, street_name, strength
 
 Box = tuple[int, int, int, int]
 """x0, y0, x1, y1 in image pixels (x1, y1 exclusive)."""
@@ -108,6 +117,7 @@ class SeatLayout:
     seat: int
     name: str
     stack: int
+    stack_text: str
     bet: int
     folded: bool
     all_in: bool
@@ -118,9 +128,26 @@ class SeatLayout:
 
 
 @dataclass(frozen=True, slots=True)
-class BoardLayout:
-    """Everything the public board image shows, and where."""
+class Words:
+    """The fixed words of a board image, in its language."""
 
+    to_act: str
+    folded: str
+    all_in: str
+    community: str
+
+    @classmethod
+    def of(cls, tr: Translator) -> Words:
+        return cls(to_act=tr("img.to_act"), folded=tr("img.folded"), all_in=tr("img.all_in"),
+                   community=tr("img.community_card"))
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLayout:
+    """Everything the public board image shows, and where, and in which language."""
+
+    lang: str
+    words: Words
     width: int
     height: int
     title: str
@@ -141,21 +168,33 @@ def _shows(hand: Hand) -> bool:
     return hand.is_over and len(hand.live_seats) > 1
 
 
-def board_layout(table: Table, hand: Hand | None, *, names: Sequence[str], four_colour: bool = True) -> BoardLayout:
-    """The public board as data. A down card is face up only at a showdown, for live seats."""
+def _winnings(hand: Hand) -> dict[int, int]:
+    won: dict[int, int] = {}
+    for result in hand.pot_results:
+        for s, c in result.shares.items():
+            won[s] = won.get(s, 0) + c
+    return won
+
+
+def board_layout(table: Table, hand: Hand | None, *, names: Sequence[str], four_colour: bool = True,
+                 tr: Translator = EN) -> BoardLayout:
+    """The public board as data, in the language of ``tr``. A down card is face up only at a
+    showdown, for live seats."""
     seats: list[SeatLayout] = []
     y = PAD + HEADER_H
+    words = Words.of(tr)
     if hand is None:
         for n, (_, sat) in enumerate(sorted(table.seats.items())):
             box = (PAD, y, WIDTH - PAD, y + ROW_H)
-            seats.append(SeatLayout(seat=n, name=sat.name, stack=sat.stack, bet=0, folded=False, all_in=False,
-                                    to_act=False, note="sitting out" if sat.sitting_out else "", box=box, slots=()))
+            seats.append(SeatLayout(seat=n, name=sat.name, stack=sat.stack, stack_text=tr("img.stack", stack=sat.stack),
+                                    bet=0, folded=False, all_in=False, to_act=False,
+                                    note=tr("img.sitting_out") if sat.sitting_out else "", box=box, slots=()))
             y += ROW_H + ROW_GAP
-        footer = "Type 'join' to sit down" + (", 'start' to deal." if not table.running else ".")
+        footer = tr("board.hint_running") if table.running else tr("board.hint_idle")
         height = y + FOOTER_H + PAD
-        return BoardLayout(width=WIDTH, height=height, title="Stud Hi-Lo", subtitle=stakes_text(table),
-                           pot="" if seats else "No players yet", pot_detail="", footer=footer, community=None,
-                           seats=tuple(seats), four_colour=four_colour)
+        return BoardLayout(lang=tr.lang, words=words, width=WIDTH, height=height, title=tr("img.game"),
+                           subtitle=stakes_text(table, tr), pot="" if seats else tr("img.no_players"), pot_detail="",
+                           footer=footer, community=None, seats=tuple(seats), four_colour=four_colour)
     shown = _shows(hand)
     for seat in range(hand.seat_count):
         box = (PAD, y, WIDTH - PAD, y + ROW_H)
@@ -168,7 +207,7 @@ def board_layout(table: Table, hand: Hand | None, *, names: Sequence[str], four_
             slots.append(Slot(card=card if face_up else None, face_up=face_up, box=(x, cy, x + CARD_W, cy + CARD_H),
                               down=down))
         seats.append(SeatLayout(
-            seat=seat, name=names[seat], stack=hand.stacks[seat],
+            seat=seat, name=names[seat], stack=hand.stacks[seat], stack_text=tr("img.stack", stack=hand.stacks[seat]),
             bet=0 if hand.is_over else hand.round_bets[seat], folded=hand.folded[seat],
             all_in=hand.is_all_in(seat), to_act=hand.actor == seat, note="", box=box, slots=tuple(slots),
         ))
@@ -179,20 +218,19 @@ def board_layout(table: Table, hand: Hand | None, *, names: Sequence[str], four_
         community = Slot(card=hand.community, face_up=True, box=(PAD + 260, y + 4, PAD + 260 + CARD_W, y + 4 + CARD_H))
         footer_h = CARD_H + 8 + FOOTER_H
     if hand.actor is not None:
-        footer = f"{names[hand.actor]} to act: " + " · ".join(label.lower() for _, label in action_options(hand))
+        options = " · ".join(label.lower() for _, label in action_options(hand, tr))
+        footer = tr("board.to_act", name=names[hand.actor], options=options)
     elif hand.is_over:
-        won: dict[int, int] = {}
-        for result in hand.pot_results:
-            for s, c in result.shares.items():
-                won[s] = won.get(s, 0) + c
-        footer = "Hand over: " + ", ".join(f"{names[s]} wins {c}" for s, c in sorted(won.items()))
+        wins = ", ".join(tr("img.wins", name=names[s], amount=c) for s, c in sorted(_winnings(hand).items()))
+        footer = tr("img.hand_over", wins=wins)
     else:
         footer = ""
-    street = "showdown" if hand.is_over else STREETS[hand.street]
-    pot, _, detail = pots_text(hand).partition(" (")
+    street = street_name(tr, "showdown" if hand.is_over else hand.street)
+    pot, _, detail = pots_text(hand, tr).partition(" (")
     return BoardLayout(
-        width=WIDTH, height=y + footer_h + PAD, title=f"Hand #{table.hand_no} · {street}",
-        subtitle=f"Stud Hi-Lo · {stakes_text(table)}", pot=pot, pot_detail=detail.removesuffix(")"),
+        lang=tr.lang, words=words, width=WIDTH, height=y + footer_h + PAD,
+        title=tr("img.hand_title", no=table.hand_no, street=street),
+        subtitle=tr("board.title_idle", stakes=stakes_text(table, tr)), pot=pot, pot_detail=detail.removesuffix(")"),
         footer=footer, community=community, seats=tuple(seats), four_colour=four_colour,
     )
 
@@ -200,10 +238,42 @@ def board_layout(table: Table, hand: Hand | None, *, names: Sequence[str], four_
 # ------------------------------------------------------------------ drawing primitives
 
 
+FONT_FILE = Path(__file__).with_name("fonts") / "DejaVuSans.ttf"
+"""DejaVu Sans 2.37 (Bitstream Vera and Arev licences, ``bot/fonts/LICENSE``)."""
+WIDE_SCALE = 0.9
+"""DejaVu Sans at 90 % of the size has about the cap height of the bundled font."""
+
+
 @functools.lru_cache(maxsize=32)
 def font(size: int) -> Font:
-    """Pillow's bundled font (scalable with FreeType, Pillow >= 10.1)."""
+    """Pillow's bundled font (scalable with FreeType, Pillow >= 10.1): Latin only."""
     return ImageFont.load_default(size=size)
+
+
+@functools.lru_cache(maxsize=32)
+def wide_font(size: int) -> Font:
+    """DejaVu Sans, for Cyrillic, Polish and anything else the bundled font lacks."""
+    return ImageFont.truetype(str(FONT_FILE), round(size * WIDE_SCALE))
+
+
+@functools.lru_cache(maxsize=1)
+def _missing_glyph() -> bytes:
+    return bytes(font(20).getmask("\uffff"))
+
+
+@functools.lru_cache(maxsize=4096)
+def _bundled_has(ch: str) -> bool:
+    """True if the bundled font draws ``ch`` as itself, not as its missing-glyph box."""
+    return ch.isspace() or bytes(font(20).getmask(ch)) != _missing_glyph()
+
+
+def text_font(text: str, size: int, lang: str = "en") -> Font:
+    """The font for ``text`` in an image of language ``lang``: the bundled one for English
+    (as before translation), DejaVu Sans for other languages and for text with a letter the
+    bundled font does not have."""
+    if lang == "en" and all(map(_bundled_has, text)):
+        return font(size)
+    return wide_font(size)
 
 
 def _text_w(text: str, f: Font) -> int:
@@ -330,9 +400,10 @@ def _paste(img: Image.Image, tile: Image.Image, box: Box) -> None:
     img.paste(tile, (box[0], box[1]), tile)
 
 
-def _badge(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, bg: RGB, fg: RGB, size: int = 18) -> int:
+def _badge(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, bg: RGB, fg: RGB, size: int = 18,
+           lang: str = "en") -> int:
     """A rounded label at (x, y); returns its right edge."""
-    f = font(size)
+    f = text_font(text, size, lang)
     w = _text_w(text, f) + 16
     draw.rounded_rectangle((x, y, x + w, y + BADGE_H), radius=BADGE_H // 2, fill=bg)
     draw.text((x + 8, y + BADGE_H // 2), text, font=f, fill=fg, anchor="lm")
@@ -401,37 +472,46 @@ def _encode(img: Image.Image) -> bytes:
 # ------------------------------------------------------------------ the public board
 
 
+def _text(d: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, size: int, lang: str, fill: RGB, anchor: str,
+          width: int | None = None, stroke: int = 0) -> None:
+    """``text`` in the font for its language, cut to ``width`` with an ellipsis."""
+    f = text_font(text, size, lang)
+    if width is not None:
+        text = _fit(text, f, width)
+    d.text(xy, text, font=f, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill if stroke else None)
+
+
 def _draw_board(layout: BoardLayout) -> Image.Image:
     img = Image.new("RGB", (layout.width, layout.height), FELT)
     d = ImageDraw.Draw(img)
     right = layout.width - PAD
-    d.text((PAD, PAD), layout.title, font=font(34), fill=TEXT, anchor="lt")
-    d.text((PAD, PAD + 50), _fit(layout.subtitle, font(22), layout.width // 2), font=font(22), fill=MUTED, anchor="lt")
-    d.text((right, PAD), layout.pot, font=font(34), fill=GOLD, anchor="rt", stroke_width=1, stroke_fill=GOLD)
+    lang, words = layout.lang, layout.words
+    _text(d, (PAD, PAD), layout.title, 34, lang, TEXT, "lt")
+    _text(d, (PAD, PAD + 50), layout.subtitle, 22, lang, MUTED, "lt", width=layout.width // 2)
+    _text(d, (right, PAD), layout.pot, 34, lang, GOLD, "rt", stroke=1)
     if layout.pot_detail:
-        d.text((right, PAD + 50), layout.pot_detail, font=font(22), fill=MUTED, anchor="rt")
+        _text(d, (right, PAD + 50), layout.pot_detail, 22, lang, MUTED, "rt")
     for seat in layout.seats:
         x0, y0, _, y1 = seat.box
         panel = PANEL_TURN if seat.to_act else PANEL_FOLDED if seat.folded else PANEL
         d.rounded_rectangle(seat.box, radius=14, fill=panel, outline=GOLD if seat.to_act else None,
                             width=4 if seat.to_act else 0)
         name_colour = MUTED if seat.folded else TEXT
-        d.text((x0 + 16, y0 + 14), _fit(seat.name, font(30), INFO_W - 24), font=font(30), fill=name_colour,
-               anchor="lt")
-        d.text((x0 + 16, y0 + 54), f"stack {seat.stack}", font=font(24), fill=MUTED, anchor="lt")
+        _text(d, (x0 + 16, y0 + 14), seat.name, 30, lang, name_colour, "lt", width=INFO_W - 24)
+        _text(d, (x0 + 16, y0 + 54), seat.stack_text, 24, lang, MUTED, "lt", width=INFO_W - 24)
         bx, by = x0 + 16, y1 - BADGE_H - 14
         if seat.to_act:
-            bx = _badge(d, bx, by, "TO ACT", GOLD, INK) + 6
+            bx = _badge(d, bx, by, words.to_act, GOLD, INK, lang=lang) + 6
         if seat.folded:
-            bx = _badge(d, bx, by, "FOLDED", BADGE_GREY, TEXT) + 6
+            bx = _badge(d, bx, by, words.folded, BADGE_GREY, TEXT, lang=lang) + 6
         elif seat.all_in:
-            bx = _badge(d, bx, by, "ALL-IN", BADGE_ORANGE, TEXT) + 6
+            bx = _badge(d, bx, by, words.all_in, BADGE_ORANGE, TEXT, lang=lang) + 6
         if seat.note:
-            _badge(d, bx, by, seat.note.upper(), BADGE_GREY, TEXT)
+            _badge(d, bx, by, seat.note.upper(), BADGE_GREY, TEXT, lang=lang)
         if seat.bet:
             cx, cy = x0 + INFO_W + CHIP_W // 2 - 8, (y0 + y1) // 2 - 14
             _chip(d, cx, cy, 17)
-            d.text((cx, cy + 24), str(seat.bet), font=font(24), fill=TEXT, anchor="mt")
+            _text(d, (cx, cy + 24), str(seat.bet), 24, lang, TEXT, "mt")
         for slot in seat.slots:
             if slot.card is not None:
                 tile = card_face(slot.card, CARD_W, CARD_H, layout.four_colour, False, seat.folded)
@@ -441,11 +521,10 @@ def _draw_board(layout: BoardLayout) -> Image.Image:
     fy = layout.height - PAD - FOOTER_H
     if layout.community is not None and layout.community.card is not None:
         box = layout.community.box
-        d.text((PAD, (box[1] + box[3]) // 2), "Community card", font=font(26), fill=TEXT, anchor="lm")
+        _text(d, (PAD, (box[1] + box[3]) // 2), words.community, 26, lang, TEXT, "lm", width=box[0] - PAD - 12)
         _paste(img, card_face(layout.community.card, CARD_W, CARD_H, layout.four_colour), box)
     if layout.footer:
-        d.text((PAD, fy + FOOTER_H // 2), _fit(layout.footer, font(26), layout.width - 2 * PAD), font=font(26),
-               fill=TEXT, anchor="lm")
+        _text(d, (PAD, fy + FOOTER_H // 2), layout.footer, 26, lang, TEXT, "lm", width=layout.width - 2 * PAD)
     return img
 
 
@@ -454,12 +533,14 @@ def _render_board(layout: BoardLayout) -> bytes:
     return _encode(_draw_board(layout))
 
 
-def board_png(table: Table, hand: Hand | None, *, names: Sequence[str], four_colour: bool = True) -> bytes:
-    """The public board as a PNG: down cards as backs until the showdown.
+def board_png(table: Table, hand: Hand | None, *, names: Sequence[str], four_colour: bool = True,
+              tr: Translator = EN) -> bytes:
+    """The public board as a PNG in the language of ``tr``: down cards as backs until the showdown.
 
-    An unchanged board (same layout, i.e. same visible state) comes from a cache.
+    An unchanged board (same layout, i.e. same visible state in the same language) comes
+    from a cache.
     """
-    return _render_board(board_layout(table, hand, names=names, four_colour=four_colour))
+    return _render_board(board_layout(table, hand, names=names, four_colour=four_colour, tr=tr))
 
 
 def warm_up(four_colour: bool = True) -> None:
@@ -468,6 +549,7 @@ def warm_up(four_colour: bool = True) -> None:
     palette()
     for size in (18, 22, 24, 26, 28, 30, 34):
         font(size)
+        wide_font(size)
     card_back(CARD_W, CARD_H)
     for card in ALL_CARDS:
         card_face(card, CARD_W, CARD_H, four_colour)
@@ -484,9 +566,9 @@ def clear_caches(*, tiles: bool = False) -> None:
 # ------------------------------------------------------------------ own cards and the showdown
 
 
-def _marks(cards: Sequence[Card]) -> tuple[set[Card], set[Card], str, str]:
+def _marks(cards: Sequence[Card], tr: Translator) -> tuple[set[Card], set[Card], str, str]:
     """The cards of the best high and low (5+ cards) and the two descriptions."""
-    text = strength(cards)
+    text = strength(cards, tr)
     high_text, _, low_text = text.partition(" · ")
     if len(cards) < 5:
         return set(), set(), high_text, low_text
@@ -494,10 +576,24 @@ def _marks(cards: Sequence[Card]) -> tuple[set[Card], set[Card], str, str]:
     return set(best_high(cards).cards), set(low.cards) if low else set(), high_text, low_text
 
 
+@dataclass(frozen=True, slots=True)
+class Marks:
+    """The words on the HI and LO marks under the cards, and the image's language."""
+
+    high: str
+    low: str
+    lang: str
+
+    @classmethod
+    def of(cls, tr: Translator) -> Marks:
+        return cls(high=tr("img.high_mark"), low=tr("img.low_mark"), lang=tr.lang)
+
+
 def _card_row(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, cards: Sequence[tuple[Card, bool]],
               high: set[Card], low: set[Card], w: int, h: int, gap: int, extra_gap: int = 0,
-              extra_from: int | None = None, four_colour: bool = True) -> None:
+              extra_from: int | None = None, four_colour: bool = True, marks: Marks | None = None) -> None:
     """Cards face up from (x, y), down ones framed, with HI / LO marks under them."""
+    marks = marks or Marks.of(EN)
     for i, (card, down) in enumerate(cards):
         cx = x + i * (w + gap) + (extra_gap if extra_from is not None and i >= extra_from else 0)
         _paste(img, card_face(card, w, h, four_colour, down), (cx, y, cx + w, y + h))
@@ -505,79 +601,108 @@ def _card_row(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, cards: S
         half = (w - 4) // 2
         if card in high:
             d.rounded_rectangle((cx, my, cx + half, my + BADGE_H), radius=6, fill=HIGH_MARK)
-            d.text((cx + half // 2, my + BADGE_H // 2), "HI", font=font(18), fill=INK, anchor="mm")
+            _text(d, (cx + half // 2, my + BADGE_H // 2), marks.high, 18, marks.lang, INK, "mm", width=half - 4)
         if card in low:
             d.rounded_rectangle((cx + w - half, my, cx + w, my + BADGE_H), radius=6, fill=LOW_MARK)
-            d.text((cx + w - half // 2, my + BADGE_H // 2), "LO", font=font(18), fill=INK, anchor="mm")
+            _text(d, (cx + w - half // 2, my + BADGE_H // 2), marks.low, 18, marks.lang, INK, "mm", width=half - 4)
 
 
-def private_png(hand: Hand, seat: int, *, four_colour: bool = True) -> bytes:
+def private_png(hand: Hand, seat: int, *, four_colour: bool = True, tr: Translator = EN) -> bytes:
     """A player's own cards, all face up, down cards framed dark with a lock; the best high
-    hand's five cards marked HI, the best low's marked LO, and both named."""
+    hand's five cards marked HI, the best low's marked LO, and both named; in the language
+    of ``tr`` (the player's)."""
     own = hand.cards[seat]
     cards = [(c, i in DOWN_INDICES) for i, c in enumerate(own)]
     if hand.community is not None:
         cards.append((hand.community, False))
-    high, low, high_text, low_text = _marks(hand.all_cards(seat))
+    high, low, high_text, low_text = _marks(hand.all_cards(seat), tr)
     extra = 40 if hand.community is not None else 0
     width = max(760, 2 * PAD + len(cards) * (BIG_W + CARD_GAP) - CARD_GAP + extra)
     top = PAD + 56
     height = top + BIG_H + 6 + BADGE_H + 20 + 2 * 40 + PAD
     img = Image.new("RGB", (width, height), FELT)
     d = ImageDraw.Draw(img)
-    street = "showdown" if hand.is_over else STREETS[hand.street]
-    d.text((PAD, PAD), _fit(f"Your cards, {hand.names[seat]} · {street}", font(30), width - 2 * PAD), font=font(30),
-           fill=TEXT, anchor="lt")
-    _card_row(img, d, PAD, top, cards, high, low, BIG_W, BIG_H, CARD_GAP, extra, len(own), four_colour)
+    lang = tr.lang
+    _text(d, (PAD, PAD), private_title(hand, seat, tr), 30, lang, TEXT, "lt", width=width - 2 * PAD)
+    _card_row(img, d, PAD, top, cards, high, low, BIG_W, BIG_H, CARD_GAP, extra, len(own), four_colour, Marks.of(tr))
     if hand.community is not None:
         cx = PAD + len(own) * (BIG_W + CARD_GAP) + extra
-        d.text((cx + BIG_W // 2, top - 4), "community", font=font(18), fill=MUTED, anchor="mb")
+        _text(d, (cx + BIG_W // 2, top - 4), tr("img.community"), 18, lang, MUTED, "mb")
     ty = top + BIG_H + 6 + BADGE_H + 20
-    d.text((PAD, ty), _fit(high_text, font(26), width - 2 * PAD), font=font(26), fill=GOLD, anchor="lt")
-    d.text((PAD, ty + 40), _fit(low_text, font(26), width - 2 * PAD), font=font(26), fill=LOW_MARK, anchor="lt")
+    _text(d, (PAD, ty), high_text, 26, lang, GOLD, "lt", width=width - 2 * PAD)
+    _text(d, (PAD, ty + 40), low_text, 26, lang, LOW_MARK, "lt", width=width - 2 * PAD)
     return _encode(img)
 
 
-def showdown_png(hand: Hand, *, names: Sequence[str], four_colour: bool = True) -> bytes:
-    """Every shown hand (rule 15 order) with its high and low, and who won each pot's halves."""
+def private_title(hand: Hand, seat: int, tr: Translator = EN) -> str:
+    """'Your cards, ann · fifth street', the private image's title."""
+    street = street_name(tr, "showdown" if hand.is_over else hand.street)
+    return tr("img.your_cards", name=hand.names[seat], street=street)
+
+
+@dataclass(frozen=True, slots=True)
+class ShowdownText:
+    """Every word of the showdown image: its title, each shown hand's line, each pot's line."""
+
+    title: str
+    rows: tuple[tuple[int, str, str], ...]
+    """(seat, 'ann wins 40', 'High: ... · Low: ...') per shown hand, in showing order."""
+    pots: tuple[str, ...]
+
+
+def showdown_text(hand: Hand, *, names: Sequence[str], tr: Translator = EN) -> ShowdownText:
+    """The texts of :func:`showdown_png`, in the language of ``tr``."""
     shown = hand.show_order if _shows(hand) else []
-    row_h = 44 + CARD_H + 6 + BADGE_H + 16
     pot_lines = []
     for i, result in enumerate(hand.pot_results):
-        label = "Pot" if i == 0 else f"Side pot {i}"
-        who = ", ".join(f"{names[s]} {c}" for s, c in sorted(result.shares.items()))
+        label = tr("pot.label_main") if i == 0 else tr("pot.label_side", index=i)
         if not shown:
-            pot_lines.append(f"{label} {result.amount}: {names[result.high[0]]} wins {result.amount}, uncontested")
+            pot_lines.append(tr("img.pot_uncontested", label=label, amount=result.amount,
+                                name=names[result.high[0]]))
             continue
-        halves = "high " + "/".join(names[s] for s in result.high)
-        halves += (", low " + "/".join(names[s] for s in result.low)) if result.low else ", no low"
-        pot_lines.append(f"{label} {result.amount} ({halves}): {who}")
-    won: dict[int, int] = {}
-    for result in hand.pot_results:
-        for s, c in result.shares.items():
-            won[s] = won.get(s, 0) + c
-    height = PAD + 56 + len(shown) * (row_h + ROW_GAP) + len(pot_lines) * 38 + PAD + 8
+        who = ", ".join(f"{names[s]} {c}" for s, c in sorted(result.shares.items()))
+        high = "/".join(names[s] for s in result.high)
+        halves = (tr("line.halves", high=high, low="/".join(names[s] for s in result.low)) if result.low
+                  else tr("line.halves_no_low", high=high))
+        pot_lines.append(tr("line.pot_split", label=label, amount=result.amount, halves=halves, shares=who))
+    won = _winnings(hand)
+    rows = []
+    for seat in shown:
+        _, _, high_text, low_text = _marks(hand.all_cards(seat), tr)
+        title = tr("img.wins", name=names[seat], amount=won[seat]) if seat in won else names[seat]
+        rows.append((seat, title, f"{high_text} · {low_text}"))
+    return ShowdownText(title=tr("img.showdown") if shown else tr("img.hand_over_title"), rows=tuple(rows),
+                        pots=tuple(pot_lines))
+
+
+def showdown_png(hand: Hand, *, names: Sequence[str], four_colour: bool = True, tr: Translator = EN) -> bytes:
+    """Every shown hand (rule 15 order) with its high and low, and who won each pot's halves,
+    in the language of ``tr`` (the table's)."""
+    text = showdown_text(hand, names=names, tr=tr)
+    lang = tr.lang
+    row_h = 44 + CARD_H + 6 + BADGE_H + 16
+    won = _winnings(hand)
+    height = PAD + 56 + len(text.rows) * (row_h + ROW_GAP) + len(text.pots) * 38 + PAD + 8
     img = Image.new("RGB", (WIDTH, height), FELT)
     d = ImageDraw.Draw(img)
-    d.text((PAD, PAD), "Showdown" if shown else "Hand over", font=font(34), fill=TEXT, anchor="lt")
+    _text(d, (PAD, PAD), text.title, 34, lang, TEXT, "lt")
+    marks = Marks.of(tr)
     y = PAD + 56
-    for seat in shown:
+    for seat, title, rest in text.rows:
         d.rounded_rectangle((PAD, y, WIDTH - PAD, y + row_h), radius=14, fill=PANEL_TURN if seat in won else PANEL,
                             outline=GOLD if seat in won else None, width=3 if seat in won else 0)
-        high, low, high_text, low_text = _marks(hand.all_cards(seat))
-        title = names[seat] + (f" wins {won[seat]}" if seat in won else "")
-        f = font(28)
+        high, low, _, _ = _marks(hand.all_cards(seat), tr)
+        f = text_font(title, 28, lang)
         d.text((PAD + 16, y + 10), title, font=f, fill=GOLD if seat in won else TEXT, anchor="lt")
-        rest = f"{high_text} · {low_text}"
         tx = PAD + 16 + _text_w(title, f) + 24
-        d.text((tx, y + 14), _fit(rest, font(22), WIDTH - PAD - 16 - tx), font=font(22), fill=MUTED, anchor="lt")
+        _text(d, (tx, y + 14), rest, 22, lang, MUTED, "lt", width=WIDTH - PAD - 16 - tx)
         cards = [(c, False) for c in hand.cards[seat]]
         if hand.community is not None:
             cards.append((hand.community, False))
         _card_row(img, d, PAD + 16, y + 44, cards, high, low, CARD_W, CARD_H, CARD_GAP, 24, len(hand.cards[seat]),
-                  four_colour)
+                  four_colour, marks)
         y += row_h + ROW_GAP
-    for line in pot_lines:
-        d.text((PAD, y + 8), _fit(line, font(24), WIDTH - 2 * PAD), font=font(24), fill=TEXT, anchor="lt")
+    for line in text.pots:
+        _text(d, (PAD, y + 8), line, 24, lang, TEXT, "lt", width=WIDTH - 2 * PAD)
         y += 38
     return _encode(img)
