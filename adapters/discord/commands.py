@@ -22,8 +22,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot import commands as core
-from bot.commands import COMMANDS, USAGE, WORD_KEYS
+from bot.commands import COMMANDS, USAGE, WORD_KEYS, command_word, usage_text
 from bot.i18n import DEFAULT_LANGUAGE, EN, Translator, family, language_of, translator
 
 from .render import command_text
@@ -43,18 +42,6 @@ OPTION_DESCRIPTIONS: Final = family("adapters.option", [
 OPTION_NAMES: Final = family("adapters.option_name", [
     "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "name", "count", "command"])
 VIEW_CHOICES: Final = family("adapters.view", WORD_KEYS["view"])
-
-
-def usage_text(tr: Translator, name: str) -> str:
-    """The core's usage line of ``name`` in ``tr``'s language (English until the core has it)."""
-    localized = getattr(core, "usage_text", None)
-    return str(localized(tr, name)) if localized is not None else USAGE[name]
-
-
-def command_word(tr: Translator, name: str) -> str:
-    """The core's word for the command ``name`` in ``tr``'s language (the name until the core has it)."""
-    localized = getattr(core, "command_word", None)
-    return str(localized(tr, name)) if localized is not None else name
 
 
 async def _run(interaction: discord.Interaction[discord.Client], text: str) -> None:
