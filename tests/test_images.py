@@ -8,12 +8,14 @@ from collections.abc import Iterator
 
 import pytest
 from helpers import make_hand, play
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from bot import images
+from bot import handnames, images
+from bot.i18n import EN, Translator, translator
 from bot.images import BACK, CARD_H, CARD_W, FACE, FOUR_COLOURS, HIGH_MARK, LOW_MARK, TWO_COLOURS, dimmed
 from bot.model import Seat, Table
-from engine import Deck, DeckDealer, Hand, Stakes, parse_cards
+from bot.render import street_name
+from engine import Deck, DeckDealer, Hand, Stakes, best_high, best_low, parse_cards
 
 RGB = tuple[int, int, int]
 
@@ -110,7 +112,7 @@ def test_card_slots_per_street_and_face_up_exactly_the_up_cards() -> None:
             assert [s.face_up for s in seat.slots] == [i in (2, 3, 4, 5) for i in range(len(seat.slots))]
         check_board_pixels(decode(images.board_png(table(), hand, names=hand.names)), layout)
         hand.act("call" if hand.can_call() else "check")
-    first_of_street = {}
+    first_of_street: dict[int, list[int]] = {}
     for street, count in counts:
         first_of_street.setdefault(street, count)
     assert first_of_street == {4: [3, 4, 4, 4], 5: [3, 5, 5, 5], 6: [3, 6, 6, 6], 7: [3, 7, 7, 7]}
@@ -317,3 +319,187 @@ def test_card_tiles_are_cached() -> None:
     assert images.card_face(card, CARD_W, CARD_H) is images.card_face(card, CARD_W, CARD_H)
     assert images.card_face(card, CARD_W, CARD_H) is images.card_face(card, CARD_W, CARD_H, True, False, False)
     assert images.card_back(CARD_W, CARD_H) is images.card_back(CARD_W, CARD_H)
+
+
+# ------------------------------------------------------------------ languages and the font
+
+RU, PL = translator("ru"), translator("pl")
+ENGLISH_WORDS = ("stack", "TO ACT", "FOLDED", "Hand #", "Hand over", "wins", "Community card", "Your cards",
+                 "community", "Showdown", "uncontested", "No players", "sitting out")
+"""The English of images.po, none of which may be left in a Russian or Polish image."""
+NATIVE = {"ru": ("Раздача №7", "стек", "ХОД", "ОЛЛ-ИН", "ПАС"),
+          "pl": ("Rozdanie nr 7", "stack", "RUCH", "ALL-IN", "PAS")}
+
+
+def layout_texts(layout: images.BoardLayout) -> list[str]:
+    texts = [layout.title, layout.subtitle, layout.pot, layout.pot_detail, layout.footer, layout.words.to_act,
+             layout.words.folded, layout.words.all_in, layout.words.community]
+    return texts + [t for seat in layout.seats for t in (seat.stack_text, seat.note)]
+
+
+def no_english(texts: list[str], lang: str) -> None:
+    for text in texts:
+        for word in ENGLISH_WORDS:
+            if lang == "pl" and word == "stack":
+                continue  # Polish players say "stack" too
+            assert word not in text, (lang, word, text)
+
+
+def called_down(hand: Hand) -> Hand:
+    while not hand.is_over:
+        hand.act("call" if hand.can_call() else "check")
+    return hand
+
+
+def test_bundled_font_lacks_cyrillic_and_polish_so_we_ship_dejavu() -> None:
+    missing = bytes(images.font(30).getmask("\uffff"))
+    assert bytes(images.font(30).getmask("Ж")) == missing and bytes(images.font(30).getmask("ł")) == missing
+    assert images.FONT_FILE.is_file() and (images.FONT_FILE.parent / "LICENSE").is_file()
+
+
+@pytest.mark.parametrize("size", [18, 30])
+def test_shipped_font_draws_cyrillic_and_polish_letters(size: int) -> None:
+    f = images.wide_font(size)
+    missing = bytes(f.getmask("\uffff"))
+    letters = "ЖЩЫЁёжщыąćęłńóśźżĄĆĘŁŃÓŚŹŻ"
+    bitmaps = set()
+    for ch in letters:
+        mask = f.getmask(ch)
+        assert mask.getbbox() is not None, ch
+        assert bytes(mask) != missing, ch
+        bitmaps.add((mask.size, bytes(mask)))
+    assert len(bitmaps) == len(letters)  # every letter its own glyph, no shared box
+    img = Image.new("L", (400, 60), 0)
+    ImageDraw.Draw(img).text((4, 4), "ЖЩЫ ąłż", font=f, fill=255)
+    assert img.getbbox() is not None
+
+
+def test_font_choice_per_language_and_text() -> None:
+    assert images.text_font("Hand #7 · showdown", 30, "en") is images.font(30)  # English as before
+    assert images.text_font("Жора wins 5", 30, "en") is images.wide_font(30)  # a Cyrillic name
+    assert images.text_font("ann", 30, "ru") is images.wide_font(30)  # one face in the whole image
+    assert images.text_font("ann", 30, "pl") is images.wide_font(30)
+
+
+@pytest.mark.parametrize("tr", [RU, PL], ids=["ru", "pl"])
+def test_board_in_russian_and_polish(tr: Translator) -> None:
+    hand = make_hand({"ann": "Ah 2h 3h 4h 5h 6h 7h", "bob": "Kc Kd 2c Ks Qs Js 9s", "cat": "8d 8c 4d Td 3s 3c 6d"},
+                     stacks={"ann": 100, "bob": 100, "cat": 3})
+    play(hand, "bring-in", "call")  # cat all-in, ann to act
+    layout = images.board_layout(table(), hand, names=hand.names, tr=tr)
+    english = images.board_layout(table(), hand, names=hand.names)
+    assert layout.lang == tr.lang and layout.title == tr("img.hand_title", no=7, street=street_name(tr, 3))
+    assert street_name(tr, 3) in layout.title
+    texts = layout_texts(layout)
+    for word in NATIVE[tr.lang]:
+        assert any(word in t for t in texts), (word, texts)
+    no_english(texts, tr.lang)
+    assert layout.seats == tuple(  # the same seats and cards, only the words differ
+        images.SeatLayout(**{**{f: getattr(s, f) for f in s.__slots__}, "stack_text": t.stack_text})
+        for s, t in zip(english.seats, layout.seats, strict=True))
+    img = decode(images.board_png(table(), hand, names=hand.names, tr=tr))
+    assert img.size == (layout.width, layout.height) == (english.width, english.height)
+    check_board_pixels(img, layout)
+    called_down(play(hand, "fold"))
+    layout = images.board_layout(table(), hand, names=hand.names, tr=tr)
+    assert street_name(tr, "showdown") in layout.title
+    winners = [s for s in range(hand.seat_count) if any(s in r.shares for r in hand.pot_results)]
+    assert layout.footer.startswith(tr("img.hand_over", wins=""))
+    assert all(tr("img.wins", name=hand.names[s], amount="") in layout.footer for s in winners) and winners
+    no_english(layout_texts(layout), tr.lang)
+    assert layout.face_up_cards(0) == hand.up_cards(0)  # ann folded: still hidden
+    check_board_pixels(decode(images.board_png(table(), hand, names=hand.names, tr=tr)), layout)
+
+
+@pytest.mark.parametrize("tr", [RU, PL], ids=["ru", "pl"])
+def test_down_cards_stay_down_in_every_language(tr: Translator) -> None:
+    for n, hand in enumerate(random_hands(12, seed=6)):
+        layout = images.board_layout(table(), hand, names=hand.names, tr=tr)
+        for seat in layout.seats:
+            if not hand.is_over or len(hand.live_seats) == 1 or hand.folded[seat.seat]:
+                assert layout.face_up_cards(seat.seat) == hand.up_cards(seat.seat)
+        if n % 15 == 0:
+            check_board_pixels(decode(images.board_png(table(), hand, names=hand.names, tr=tr)), layout)
+
+
+def test_idle_board_in_russian_and_polish() -> None:
+    t = table()
+    assert images.board_layout(t, None, names=[], tr=RU).pot == "Пока никого нет"
+    t.seats = {0: Seat(seat_no=0, user="u1", name="ann", stack=100),
+               3: Seat(seat_no=3, user="u2", name="Жора", stack=50, sitting_out=True)}
+    for tr in (RU, PL):
+        layout = images.board_layout(t, None, names=[], tr=tr)
+        assert [s.note for s in layout.seats] == ["", tr("img.sitting_out")]
+        assert layout.title == tr("img.game") and layout.footer in (tr("board.hint_idle"), tr("board.hint_running"))
+        no_english(layout_texts(layout), tr.lang)
+        assert decode(images.board_png(t, None, names=[], tr=tr)).size == (layout.width, layout.height)
+    assert images.board_layout(t, None, names=[], tr=RU).seats[1].stack_text == "стек 50"
+
+
+def test_board_memo_tells_languages_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    inner = images._draw_board
+
+    def counting(layout: images.BoardLayout) -> Image.Image:
+        calls.append(layout.lang)
+        return inner(layout)
+
+    monkeypatch.setattr(images, "_draw_board", counting)
+    images.clear_caches()
+    hand = four_handed()
+    en = images.board_png(table(), hand, names=hand.names)
+    ru = images.board_png(table(), hand, names=hand.names, tr=RU)
+    pl = images.board_png(table(), hand, names=hand.names, tr=PL)
+    assert len({en, ru, pl}) == 3 and calls == ["en", "ru", "pl"]
+    assert images.board_png(table(), hand, names=hand.names, tr=EN) == en
+    assert images.board_png(table(), hand, names=hand.names, tr=RU) == ru
+    assert calls == ["en", "ru", "pl"]  # both from the memo
+
+
+def test_private_image_in_russian_and_polish() -> None:
+    hand = four_handed()
+    play(hand, "bring-in", "call", "call", "call")
+    while len(hand.cards[0]) < 7:
+        hand.act("call" if hand.can_call() else "check")
+    english = decode(images.private_png(hand, 0))
+    for tr, words in ((RU, "Ваши карты"), (PL, "Twoje karty")):
+        title = images.private_title(hand, 0, tr)
+        assert title == tr("img.your_cards", name="ann", street=street_name(tr, 7)) and words in title
+        no_english([title], tr.lang)
+        img = decode(images.private_png(hand, 0, tr=tr))
+        assert img.size == english.size
+        marks_y = PRIVATE_TOP + images.BIG_H + 6 + images.BADGE_H // 2
+        boxes = private_boxes(7)
+        assert [close(pixel(img, (b[0] + 4, marks_y)), HIGH_MARK, 8) for b in boxes] == [False, False] + [True] * 5
+        assert [close(pixel(img, (b[2] - 4, marks_y)), LOW_MARK, 8) for b in boxes] == [True] * 5 + [False] * 2
+
+
+@pytest.mark.parametrize("tr", [RU, PL], ids=["ru", "pl"])
+def test_showdown_in_russian_and_polish(tr: Translator) -> None:
+    hand = called_down(play(four_handed(), "bring-in", "call", "call", "call"))
+    text = images.showdown_text(hand, names=hand.names, tr=tr)
+    assert text.title == {"ru": "Вскрытие", "pl": "Odkrycie kart"}[tr.lang]
+    assert [seat for seat, _, _ in text.rows] == list(hand.show_order)
+    for seat, title, rest in text.rows:
+        cards = hand.all_cards(seat)
+        assert handnames.high_name(tr, best_high(cards)) in rest  # native hand names
+        low = best_low(cards)
+        if low:
+            assert handnames.low_name(tr, low) in rest
+        assert handnames.high_name(EN, best_high(cards)) not in rest
+        assert hand.names[seat] in title
+    ann = {seat: (title, rest) for seat, title, rest in text.rows}[0]
+    assert ann == {"ru": ("ann выигрывает 12", "Хай: стрит-флеш до семёрки · Лоу: колесо"),
+                   "pl": ("ann wygrywa 12", "High: poker do siódemki · Low: koło")}[tr.lang]
+    no_english([text.title, *(t for _, t, _ in text.rows), *(r for _, _, r in text.rows)], tr.lang)
+    assert len(text.pots) == len(hand.pot_results)
+    img = decode(images.showdown_png(hand, names=hand.names, tr=tr))
+    assert img.size == decode(images.showdown_png(hand, names=hand.names)).size
+
+
+def test_uncontested_showdown_in_russian() -> None:
+    hand = play(make_hand({"ann": "Ah 2h 3h", "bob": "Kc Kd 2c"}), "bring-in", "fold")
+    text = images.showdown_text(hand, names=hand.names, tr=RU)
+    assert text.title == "Раздача окончена" and text.rows == ()
+    assert text.pots[0].endswith(": bob забирает 2 без вскрытия")
+    assert decode(images.showdown_png(hand, names=hand.names, tr=RU)).size[0] == images.WIDTH
