@@ -21,11 +21,15 @@ from engine.handfile import hand_file_of, result_of
 
 from . import images, render
 from .config import Settings
+from .i18n import Translator, language_of, translator
 from .model import HandSetup, Seat, Table
 from .ports import BoardView, Clock, Messenger, TableAddress, TimerHandle
 from .store import Store
 
 log = logging.getLogger(__name__)
+
+NO_CHIPS_MOVED = "no chips moved"
+"""The summary kept for a hand in which nobody won anything (shown translated)."""
 
 @dataclass
 class Runtime:
@@ -78,6 +82,16 @@ class Dealer:
     settings: Settings
     rng: random.Random
     bot_rng: random.Random
+    languages: dict[tuple[str, str], tuple[str, bool]]
+    """(platform, user) -> (language, chosen with 'lang'): for private messages sent later."""
+
+    def translator_for(self, *, platform: str, user: str, locale: str | None = None) -> Translator:
+        """The language to write to ``user`` in: the one they chose with 'lang', else their
+        platform's locale (``locale``, or the last one seen), else English."""
+        known = self.languages.get((platform, user))
+        if known is not None and known[1]:
+            return translator(known[0])
+        return translator(language_of(locale) or (known[0] if known else None))
 
     # ------------------------------------------------------------------ hands
 
@@ -94,7 +108,7 @@ class Dealer:
         if len(ready) < 2:
             async with self.store.atomic() as tx:
                 await tx.save_table(table)
-            await self._say(rt, "Waiting for two players with chips.")
+            await self._say(rt, "line.waiting")
             return
         deck = list(ALL_CARDS)
         self.rng.shuffle(deck)
@@ -108,8 +122,7 @@ class Dealer:
             await tx.save_table(table)
         rt.hand, rt.hand_id, rt.setup, rt.seen = self._build_hand(setup), hand_id, setup, 0
         rt.deadline = now + table.timer
-        names = ", ".join(rt.names)
-        await self._say(rt, f"Hand #{setup.hand_no}: {names}.")
+        await self._say(rt, "line.hand_starts", no=setup.hand_no, names=", ".join(rt.names))
         await self._after_change(rt)
 
     async def _apply(self, rt: Runtime, action: Action, *, by_timeout: bool) -> None:
@@ -136,8 +149,7 @@ class Dealer:
         rt.deadline = deadline
         hand.act(action)
         if by_timeout and seat is not None:
-            await self._say(rt, f"{seat.name} ran out of time." + (
-                " Two time-outs in a row: sitting out." if seat.sitting_out else ""))
+            await self._say(rt, "line.timed_out_sitting_out" if seat.sitting_out else "line.timed_out", name=seat.name)
         await self._after_change(rt)
 
     async def _after_change(self, rt: Runtime) -> None:
@@ -146,12 +158,12 @@ class Dealer:
         events = hand.events[rt.seen:]
         rt.seen = len(hand.events)
         try:
-            lines = render.describe(events, hand, rt.names)
+            lines = render.describe(events, hand, rt.names, translator(rt.table.lang))
         except Exception:  # a rendering bug must not stop the hand
             log.exception("table %s: describing %d events failed", rt.table.id, len(events))
             lines = []
         if lines:
-            await self._say(rt, "\n".join(lines))
+            await self._say_text(rt, "\n".join(lines))
         dealt = {e.seat for e in events if isinstance(e, CardDealt)}
         if any(isinstance(e, CommunityCardDealt) for e in events):
             dealt |= set(hand.live_seats)
@@ -168,9 +180,11 @@ class Dealer:
         seat = rt.table.seats.get(rt.seat_no(es))
         if seat is None or seat.is_bot or seat.unreachable:
             return
+        tr = self.translator_for(platform=rt.table.platform, user=seat.user)
         try:
             ok = await self.messenger.send_private(platform=rt.table.platform, user=seat.user,
-                                                   text=render.private_view(rt.hand, es, hand_no=rt.table.hand_no))
+                                                   text=render.private_view(rt.hand, es, hand_no=rt.table.hand_no,
+                                                                            tr=tr))
         except Exception:  # output must never stop the table: the player can still ask with 'cards'
             log.exception("table %s: sending %s their cards failed", rt.table.id, seat.user)
             return
@@ -181,8 +195,7 @@ class Dealer:
         seat.unreachable = True
         async with self.store.atomic() as tx:
             await tx.save_seat(rt.table.id, seat)
-        await self._say(rt, f"I cannot message {seat.name} privately: {seat.name}, use 'cards' (My cards) "
-                            "to see your cards.")
+        await self._say(rt, "line.unreachable", name=seat.name)
 
     async def _finish_hand(self, rt: Runtime) -> None:
         hand, table, setup = rt.hand, rt.table, rt.setup
@@ -213,12 +226,15 @@ class Dealer:
             await tx.save_table(table)
         rt.deadline = None
         for seat in gone:
-            await self._say(rt, f"{seat.name} leaves the table" + (
-                f" with {render.chips(seat.stack)}." if seat.stack else ", out of chips."))
+            if seat.stack:
+                await self._say(rt, "line.cashes_out", name=seat.name,
+                                chips=render.chips(seat.stack, translator(table.lang)))
+            else:
+                await self._say(rt, "line.busted", name=seat.name)
         if table.next_hand_at is not None:
             self._arm_next_hand(rt, table.next_hand_at)
         elif table.running:
-            await self._say(rt, "Waiting for two players with chips ('join', 'back').")
+            await self._say(rt, "line.waiting_join")
 
     async def _maybe_schedule_next(self, rt: Runtime) -> None:
         table = rt.table
@@ -285,7 +301,8 @@ class Dealer:
         seconds = None
         if hand is not None and rt.deadline is not None and hand.actor is not None:
             seconds = max(0, round(rt.deadline - self.clock.now()))
-        text, buttons = render.board(rt.table, hand, names=rt.names, turn=rt.turn, seconds_left=seconds)
+        text, buttons = render.board(rt.table, hand, names=rt.names, turn=rt.turn, seconds_left=seconds,
+                                     tr=translator(rt.table.lang))
         view = BoardView(text=text, buttons=buttons, hand_no=rt.table.hand_no,
                          final=hand is not None and hand.is_over, image=self._board_image(rt))
         ref = await self.messenger.publish_board(table=rt.address, board=view, ref=None if new else rt.table.board_ref)
@@ -304,12 +321,19 @@ class Dealer:
         if rt.table.view != "image" or rt.table.platform == "console":
             return None
         try:
-            return images.board_png(rt.table, rt.hand, names=rt.names)
+            return images.board_png(rt.table, rt.hand, names=rt.names, tr=translator(rt.table.lang))
         except Exception:
             log.exception("table %s: drawing the board failed; showing it as text", rt.table.id)
             return None
 
-    async def _say(self, rt: Runtime, text: str) -> None:
+    async def _say(self, rt: Runtime, key: str, /, **fields: object) -> None:
+        """A public line in the table's language: a catalog key, its fields (a field may be a
+        function of the translator, for words such as '5 chips')."""
+        tr = translator(rt.table.lang)
+        values = {k: v(tr) if callable(v) else v for k, v in fields.items()}
+        await self._say_text(rt, tr(key, **values))
+
+    async def _say_text(self, rt: Runtime, text: str) -> None:
         try:
             await self.messenger.announce(table=rt.address, text=text)
         except Exception:
@@ -332,4 +356,4 @@ def _summary(result: dict[str, object]) -> str:
     payouts = result["payouts"]
     assert isinstance(payouts, dict)
     winners = [f"{name} +{amount}" for name, amount in payouts.items() if amount]
-    return ", ".join(winners) if winners else "no chips moved"
+    return ", ".join(winners) if winners else NO_CHIPS_MOVED

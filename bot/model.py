@@ -43,6 +43,8 @@ class Table:
     next_hand_at: float | None = None
     view: str = "image"
     """How the board is shown: "image" (a picture, the text as caption or summary) or "text"."""
+    lang: str = "en"
+    """The language of the public board and lines (``config lang=``)."""
     seats: dict[int, Seat] = field(default_factory=dict)
 
     def seat_of(self, user: str) -> Seat | None:

@@ -21,13 +21,13 @@ import secrets
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
-from engine import Action, EngineError, Stakes, StakesError
+from engine import Action, EngineError, IllegalActionError, Stakes, StakesError
 
 from . import render
-from .commands import RULES_TEXT, Command, UsageError, help_text, parse
+from .commands import Command, Message, UsageError, command_word, help_text, parse, rules_text
 from .config import Settings
-from .dealer import Dealer, Runtime, cancel_timers
-from .i18n import Translator, language_of, translator
+from .dealer import NO_CHIPS_MOVED, Dealer, Runtime, cancel_timers
+from .i18n import EN, LANGUAGE_NAMES, Translator, family, language_of, translator
 from .model import VIEWS, Seat, Table
 from .ports import Clock, Inbound, Messenger, Reply
 from .store import Store
@@ -38,8 +38,17 @@ MIN_TIMER, MAX_TIMER = 10, 600
 BUY_IN_BIG_BETS = 20
 
 
-class Refusal(Exception):
-    """A friendly reason why a well-formed command cannot be done now."""
+class Refusal(Message):
+    """A friendly reason why a well-formed command cannot be done now (a catalog key and its fields)."""
+
+    def __init__(self, key: str, /, *, code: str = "", **fields: object) -> None:
+        super().__init__(key, **fields)
+        self.code = code
+
+
+def _chips(n: int) -> Callable[[Translator], str]:
+    """A field that reads '5 chips' / '5 фишек' in the reader's language."""
+    return lambda tr: render.chips(n, tr)
 
 
 class StudBot(Dealer):
@@ -56,12 +65,12 @@ class StudBot(Dealer):
         self.tables: dict[str, Runtime] = {}
         self._opening = asyncio.Lock()  # two 'new' in one channel at once: one table
         self.languages: dict[tuple[str, str], tuple[str, bool]] = {}
-        """(platform, user) -> (language, chosen with 'lang'): for private messages sent later."""
 
     # ------------------------------------------------------------------ start
 
     async def start(self) -> None:
         """Restore every open table and hand in progress, and re-arm their timers."""
+        self.languages = await self.store.user_langs()
         for table in await self.store.open_tables():
             rt = Runtime(table=table)
             self.tables[f"{table.platform}:{table.channel}"] = rt
@@ -108,14 +117,6 @@ class StudBot(Dealer):
                     await self._send_cards(rt, es)
         return changed
 
-    def translator_for(self, *, platform: str, user: str, locale: str | None = None) -> Translator:
-        """The language to answer ``user`` in: the one they chose with 'lang', else their
-        platform's locale (``locale``, or the last one seen), else English."""
-        known = self.languages.get((platform, user))
-        if known is not None and known[1]:
-            return translator(known[0])
-        return translator(language_of(locale) or (known[0] if known else None))
-
     async def close(self) -> None:
         for rt in self.tables.values():
             cancel_timers(rt)
@@ -123,39 +124,52 @@ class StudBot(Dealer):
     # ------------------------------------------------------------------ the funnel
 
     async def handle(self, msg: Inbound) -> Reply:
-        """Answer one command. Never raises: bad input and bugs become replies."""
+        """Answer one command, in the sender's language. Never raises: bad input and bugs become replies."""
+        tr = EN
         try:
+            tr = await self._remember_language(msg)
             command = parse(msg.text)
-        except UsageError as exc:
-            return Reply(str(exc), private=True, ok=False)
-        try:
             return await self._dispatch(msg, command)
         except UsageError as exc:
-            return Reply(str(exc), private=True, ok=False)
+            return Reply(exc.text(tr), private=True, ok=False)
         except Refusal as exc:
-            return Reply(str(exc), private=True, ok=False)
+            return Reply(exc.text(tr), private=True, ok=False, code=exc.code)
         except EngineError as exc:
             return Reply(_friendly(str(exc)), private=True, ok=False)
         except Exception:
             log.exception("command %r in %s:%s failed", msg.text, msg.platform, msg.channel)
-            return Reply("Sorry, something went wrong with that command. The table goes on.", private=True, ok=False)
+            return Reply(tr("error.bug"), private=True, ok=False)
+
+    async def _remember_language(self, msg: Inbound) -> Translator:
+        """Keep the platform's locale of the sender (for their cards, sent later); their translator."""
+        lang = language_of(msg.locale)
+        key = (msg.platform, msg.user)
+        known = self.languages.get(key)
+        if lang is not None and (known is None or (not known[1] and known[0] != lang)):
+            async with self.store.atomic() as tx:
+                await tx.save_user_lang(platform=msg.platform, user=msg.user, lang=lang, chosen=False)
+            self.languages[key] = (lang, False)
+        return self.translator_for(platform=msg.platform, user=msg.user, locale=msg.locale)
 
     async def _dispatch(self, msg: Inbound, command: Command) -> Reply:
         name = command.name
+        tr = self._tr(msg)
         if name == "help":
-            return Reply(help_text(str(command.args[0]) if command.args else None), private=True)
+            return Reply(help_text(str(command.args[0]) if command.args else None, tr), private=True)
         if name == "rules":
-            return Reply(RULES_TEXT, private=True)
+            return Reply(rules_text(tr), private=True)
+        if name == "lang":
+            return await self._lang(msg, command)
         if name == "top":
             return await self._top(msg)
         if name == "new":
             return await self._new(msg)
         rt = self.tables.get(f"{msg.platform}:{msg.channel}")
         if rt is None:
-            raise Refusal("There is no table in this channel. Type 'new' to open one.")
+            raise Refusal("refuse.no_table")
         async with rt.lock:
             if rt.closed:
-                raise Refusal("This table has just closed. Type 'new' to open another.")
+                raise Refusal("refuse.closed")
             handler: Callable[[Runtime, Inbound, Command], Awaitable[Reply]] = getattr(
                 self, "_cmd_" + name.replace("-", "_"), self._cmd_action)
             return await handler(rt, msg, command)
@@ -166,37 +180,37 @@ class StudBot(Dealer):
         key = f"{msg.platform}:{msg.channel}"
         async with self._opening:
             if key in self.tables:
-                raise Refusal("This channel already has a table. Type 'join' to sit down.")
+                raise Refusal("refuse.table_exists")
             stakes = Stakes()
+            lang = language_of(msg.community_locale) or self._tr(msg).lang
             async with self.store.atomic() as tx:
                 table_id = await tx.create_table(
                     platform=msg.platform, community=_community(msg), channel=msg.channel, creator=msg.user,
-                    stakes=stakes, timer=self.settings.turn_timer, now=self.clock.now())
+                    stakes=stakes, timer=self.settings.turn_timer, now=self.clock.now(), lang=lang)
             table = Table(id=table_id, platform=msg.platform, community=_community(msg), channel=msg.channel,
-                          creator=msg.user, stakes=stakes, timer=self.settings.turn_timer)
+                          creator=msg.user, stakes=stakes, timer=self.settings.turn_timer, lang=lang)
             rt = Runtime(table=table)
             self.tables[key] = rt
         async with rt.lock:
-            await self._say(rt, f"{msg.name} opens a Seven Card Stud Hi-Lo table ({render.stakes_text(table)}).")
+            await self._say(rt, "line.opens", name=msg.name, stakes=lambda tr: render.stakes_text(table, tr))
             await self._publish(rt, new=True)
-        return Reply("Table open. Type 'join' to sit down, 'start' to deal.")
+        return Reply(self._tr(msg)("reply.opened"))
 
     async def _cmd_join(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         table = rt.table
         if table.seat_of(msg.user) is not None:
-            raise Refusal("You are already seated here.")
+            raise Refusal("refuse.seated", code="already_seated")
         seat_no = table.free_seat()
         if seat_no is None:
-            raise Refusal("The table is full (8 seats).")
+            raise Refusal("refuse.full")
         requested = int(command.args[0]) if command.args else None
         seat = await self._seat_player(rt, user=msg.user, name=_unique_name(table, msg.name), requested=requested,
                                        is_bot=False, seat_no=seat_no)
-        await self._say(rt, f"{seat.name} sits down with {render.chips(seat.stack)}.")
+        await self._say(rt, "line.sits", name=seat.name, chips=_chips(seat.stack))
+        tr = self._tr(msg)
         try:
             reachable = await self.messenger.send_private(
-                platform=table.platform, user=msg.user,
-                text=f"You are seated at the Stud Hi-Lo table with {render.chips(seat.stack)}. "
-                     "Your cards will come here.")
+                platform=table.platform, user=msg.user, text=tr("dm.welcome", chips=render.chips(seat.stack, tr)))
         except Exception:
             log.exception("table %s: the welcome message to %s failed", table.id, msg.user)
             reachable = True  # not known to be closed: the next card will tell
@@ -205,9 +219,9 @@ class StudBot(Dealer):
         await self._publish(rt)
         await self._maybe_schedule_next(rt)
         if not reachable:
-            return Reply(f"Seated with {render.chips(seat.stack)}. I cannot send you private messages, so "
-                         "your cards will be under 'cards' (My cards) for the rest of the game.", private=True)
-        return Reply(f"Seated with {render.chips(seat.stack)}.")
+            return Reply(tr("reply.seated_unreachable", chips=render.chips(seat.stack, tr)), private=True,
+                         code="unreachable")
+        return Reply(tr("reply.seated", chips=render.chips(seat.stack, tr)), code="seated")
 
     async def _seat_player(self, rt: Runtime, *, user: str, name: str, requested: int | None, is_bot: bool,
                            seat_no: int) -> Seat:
@@ -225,10 +239,9 @@ class StudBot(Dealer):
                 balance = self.settings.starting_balance
             buy_in = requested if requested is not None else min(balance, default)
             if buy_in < minimum:
-                raise Refusal(f"The smallest buy-in here is {minimum} (the big bet); "
-                              f"you have {render.chips(balance)}, and the wallet refills once a day.")
+                raise Refusal("refuse.buy_in_min", minimum=minimum, chips=_chips(balance))
             if buy_in > balance:
-                raise Refusal(f"You have only {render.chips(balance)} in your wallet.")
+                raise Refusal("refuse.buy_in_wallet", chips=_chips(balance))
             seat = Seat(seat_no=seat_no, user=user, name=name, stack=buy_in, is_bot=is_bot)
             await tx.move_chips(community=table.community, user=user, delta=-buy_in)
             await tx.save_seat(table.id, seat)
@@ -243,83 +256,87 @@ class StudBot(Dealer):
         table = rt.table
         seat_no = table.free_seat()
         if seat_no is None:
-            raise Refusal("The table is full (8 seats).")
+            raise Refusal("refuse.full")
         if command.args and table.seat_named(str(command.args[0])) is not None:
-            raise Refusal(f"{command.args[0]} is already seated here.")
+            raise Refusal("refuse.name_taken", name=command.args[0])
         base = str(command.args[0]) if command.args else f"Bot{seat_no + 1}"
         name = _unique_name(table, base)
         seat = await self._seat_player(rt, user=f"bot:{name.lower()}", name=name, requested=None, is_bot=True,
                                        seat_no=seat_no)
-        await self._say(rt, f"House bot {seat.name} sits down with {render.chips(seat.stack)}.")
+        await self._say(rt, "line.bot_sits", name=seat.name, chips=_chips(seat.stack))
         await self._publish(rt)
         await self._maybe_schedule_next(rt)
-        return Reply(f"{seat.name} is seated.")
+        return Reply(self._tr(msg)("reply.bot_seated", name=seat.name))
 
     async def _cmd_leave(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         seat = rt.table.seat_of(msg.user)
         if seat is None:
-            raise Refusal("You are not seated at this table.")
-        return await self._remove(rt, seat, reason="leaves")
+            raise Refusal("refuse.not_seated")
+        return await self._remove(rt, seat, msg, kicked=False)
 
     async def _cmd_kick(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         self._require_owner(rt, msg)
         seat = rt.table.seat_named(str(command.args[0]))
         if seat is None:
-            raise Refusal(f"Nobody called {command.args[0]!r} sits here.")
-        return await self._remove(rt, seat, reason="is removed from the table")
+            raise Refusal("refuse.nobody_named", name=repr(command.args[0]))
+        return await self._remove(rt, seat, msg, kicked=True)
 
-    async def _remove(self, rt: Runtime, seat: Seat, *, reason: str) -> Reply:
+    async def _remove(self, rt: Runtime, seat: Seat, msg: Inbound, *, kicked: bool) -> Reply:
         hand = rt.hand
         es = rt.engine_seat(seat.user)
         if hand is not None and not hand.is_over and es is not None and not hand.folded[es]:
             seat.leaving = True
             async with self.store.atomic() as tx:
                 await tx.save_seat(rt.table.id, seat)
-            await self._say(rt, f"{seat.name} {reason} after this hand.")
+            await self._say(rt, "line.kicked_after" if kicked else "line.leaves_after", name=seat.name)
             if hand.actor == es:
                 await self._apply(rt, hand.default_action(), by_timeout=False)
-            return Reply("You will be checked or folded, and cashed out when the hand ends.", private=True)
+            return Reply(self._tr(msg)("reply.kicked_after" if kicked else "reply.leaving"), private=True)
         async with self.store.atomic() as tx:
             await tx.move_chips(community=rt.table.community, user=seat.user, delta=seat.stack)
             await tx.remove_seat(rt.table.id, seat.seat_no)
         del rt.table.seats[seat.seat_no]
-        await self._say(rt, f"{seat.name} {reason} with {render.chips(seat.stack)}.")
+        await self._say(rt, "line.kicked_with" if kicked else "line.leaves_with", name=seat.name,
+                        chips=_chips(seat.stack))
         await self._publish(rt)
-        return Reply(f"{render.chips(seat.stack)} back in the wallet.", private=True)
+        tr = self._tr(msg)
+        if kicked:
+            return Reply(tr("reply.kicked", name=seat.name, chips=render.chips(seat.stack, tr)), private=True)
+        return Reply(tr("reply.cashed_out", chips=render.chips(seat.stack, tr)), private=True)
 
     async def _cmd_sitout(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         seat = self._seat(rt, msg)
         if seat.sitting_out:
-            raise Refusal("You are already sitting out.")
+            raise Refusal("refuse.already_out")
         seat.sitting_out = True
         async with self.store.atomic() as tx:
             await tx.save_seat(rt.table.id, seat)
-        await self._say(rt, f"{seat.name} sits out from the next hand.")
+        await self._say(rt, "line.sits_out", name=seat.name)
         await self._publish(rt)
-        return Reply("You sit out from the next hand. Type 'back' to play again.", private=True)
+        return Reply(self._tr(msg)("reply.sit_out"), private=True)
 
     async def _cmd_back(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         seat = self._seat(rt, msg)
         if not seat.sitting_out:
-            raise Refusal("You are not sitting out.")
+            raise Refusal("refuse.not_out")
         seat.sitting_out, seat.timeouts = False, 0
         async with self.store.atomic() as tx:
             await tx.save_seat(rt.table.id, seat)
-        await self._say(rt, f"{seat.name} is back.")
+        await self._say(rt, "line.back", name=seat.name)
         await self._publish(rt)
         await self._maybe_schedule_next(rt)
-        return Reply("You play from the next hand.", private=True)
+        return Reply(self._tr(msg)("reply.back"), private=True)
 
     async def _cmd_start(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         if rt.hand is not None and not rt.hand.is_over:
-            raise Refusal("A hand is already being played.")
+            raise Refusal("refuse.playing")
         if rt.table.running:
-            raise Refusal("The table is already dealing; the next hand comes by itself.")
+            raise Refusal("refuse.running")
         if len(rt.table.ready_seats()) < 2:
-            raise Refusal("Two players with chips are needed to start.")
+            raise Refusal("refuse.two_needed")
         rt.table.running = True
         await self._start_hand(rt)
-        return Reply("Dealing.")
+        return Reply(self._tr(msg)("reply.dealing"))
 
     async def _cmd_stop(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         self._require_owner(rt, msg)
@@ -335,9 +352,8 @@ class StudBot(Dealer):
         voided = rt.hand is not None and not rt.hand.is_over
         rt.closed = True
         del self.tables[f"{table.platform}:{table.channel}"]
-        await self._say(rt, ("The hand in progress is called off; " if voided else "")
-                        + "the table is closed and every stack is back in its wallet.")
-        return Reply("Table closed.")
+        await self._say(rt, "line.closed_voided" if voided else "line.closed")
+        return Reply(self._tr(msg)("reply.closed"))
 
     async def _cmd_config(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         self._require_owner(rt, msg)
@@ -345,34 +361,37 @@ class StudBot(Dealer):
         o = {k: v for k, v in command.options.items() if isinstance(v, int)}
         view = command.options.get("view", table.view)
         if view not in VIEWS:
-            raise Refusal(f"The view is {' or '.join(VIEWS)}.")
+            raise Refusal("refuse.view", choices=" | ".join(VIEWS))
+        lang = language_of(str(command.options.get("lang", table.lang))) or table.lang
         s = table.stakes
         try:
             stakes = Stakes(ante=o.get("ante", s.ante), bring_in=o.get("bring_in", s.bring_in),
                             small_bet=o.get("small", s.small_bet), big_bet=o.get("big", s.big_bet))
         except StakesError as exc:
-            raise Refusal(f"Those stakes do not work: {exc}") from None
+            raise Refusal("refuse.stakes", reason=str(exc)) from None
         timer = o.get("timer", table.timer)
         if not MIN_TIMER <= timer <= MAX_TIMER:
-            raise Refusal(f"The timer must be {MIN_TIMER} to {MAX_TIMER} seconds.")
-        changed_view = view != table.view
-        table.stakes, table.timer, table.view = stakes, timer, str(view)
+            raise Refusal("refuse.timer", low=MIN_TIMER, high=MAX_TIMER)
+        changed_view, changed_lang = view != table.view, lang != table.lang
+        table.stakes, table.timer, table.view, table.lang = stakes, timer, str(view), lang
         async with self.store.atomic() as tx:
             await tx.save_table(table)
         playing = rt.hand is not None and not rt.hand.is_over
+        if changed_lang:
+            await self._say(rt, "line.lang")
         if set(o):
-            await self._say(rt, f"Table set to {render.stakes_text(table)}"
-                            + (" from the next hand." if playing else "."))
+            await self._say(rt, "line.stakes_next" if playing else "line.stakes",
+                            stakes=lambda tr: render.stakes_text(table, tr))
         if changed_view:
-            await self._say(rt, f"The board is shown as {'an image' if table.view == 'image' else 'text'} now.")
+            await self._say(rt, "line.view_image" if table.view == "image" else "line.view_text")
         await self._publish(rt)
-        return Reply("Done.")
+        return Reply(self._tr(msg)("reply.done"))
 
     async def _cmd_cards(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         hand, es = rt.hand, rt.engine_seat(msg.user)
         if hand is None or es is None:
-            raise Refusal("You have no cards in a hand at this table right now.")
-        text = render.private_view(hand, es, hand_no=rt.table.hand_no)
+            raise Refusal("refuse.no_cards")
+        text = render.private_view(hand, es, hand_no=rt.table.hand_no, tr=self._tr(msg))
         return Reply(text, private=True)
 
     async def _cmd_board(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
@@ -381,29 +400,40 @@ class StudBot(Dealer):
 
     async def _cmd_history(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         rows = await self.store.recent_hands(rt.table.id, int(command.args[0]))
+        tr = self._tr(msg)
         if not rows:
-            return Reply("No hand has finished at this table yet.", private=True)
-        return Reply("\n".join(f"#{no}: {summary}" for no, summary in rows), private=True)
+            return Reply(tr("reply.no_history"), private=True)
+        return Reply("\n".join(f"#{no}: {summary if summary != NO_CHIPS_MOVED else tr('history.no_chips')}"
+                               for no, summary in rows), private=True)
 
     async def _top(self, msg: Inbound) -> Reply:
         rows = await self.store.leaderboard(_community(msg))
         if not rows:
-            return Reply("Nobody has played here yet.", private=True)
+            return Reply(self._tr(msg)("reply.no_top"), private=True)
         return Reply("\n".join(f"{i}. {name} {total}" for i, (name, total) in enumerate(rows, 1)), private=True)
 
     async def _cmd_action(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         hand = rt.hand
         if hand is None or hand.is_over:
-            raise Refusal("No hand is being played right now.")
+            raise Refusal("refuse.no_hand")
         es = rt.engine_seat(msg.user)
         if es is None:
-            raise Refusal("You are not in this hand.")
+            raise Refusal("refuse.not_in_hand")
         if command.turn is not None and command.turn != rt.turn:
-            raise Refusal("That turn is over.")
+            raise Refusal("refuse.turn_over")
         if hand.actor != es:
-            raise Refusal(f"It is {rt.names[hand.actor] if hand.actor is not None else 'nobody'}'s turn, not yours.")
+            raise Refusal("refuse.not_your_turn", name=rt.names[hand.actor] if hand.actor is not None else "?")
         action = Action.from_str(command.name)
-        hand.verify(action, seat=es)
+        try:
+            hand.verify(action, seat=es)
+        except IllegalActionError as exc:
+            if exc.reason not in _WHY:
+                raise
+            why, amount = _WHY[exc.reason], exc.amount
+            raise Refusal("refuse.illegal", action=lambda tr: command_word(tr, action.value),
+                          reason=lambda tr: tr(why, amount=amount),
+                          legal=lambda tr: " · ".join(label.lower() for _, label in render.action_options(hand, tr))
+                          ) from None
         await self._apply(rt, action, by_timeout=False)
         return Reply("")
 
@@ -412,12 +442,27 @@ class StudBot(Dealer):
     def _seat(self, rt: Runtime, msg: Inbound) -> Seat:
         seat = rt.table.seat_of(msg.user)
         if seat is None:
-            raise Refusal("You are not seated at this table.")
+            raise Refusal("refuse.not_seated")
         return seat
 
     def _require_owner(self, rt: Runtime, msg: Inbound) -> None:
         if not (msg.admin or msg.user == rt.table.creator):
-            raise Refusal("Only the table's creator or an admin can do that.")
+            raise Refusal("refuse.owner")
+
+    def _tr(self, msg: Inbound) -> Translator:
+        """The sender's translator."""
+        return self.translator_for(platform=msg.platform, user=msg.user, locale=msg.locale)
+
+    async def _lang(self, msg: Inbound, command: Command) -> Reply:
+        """'lang': the sender's language; 'lang ru': choose it (kept over the platform's locale)."""
+        if not command.args:
+            tr = self._tr(msg)
+            return Reply(tr("reply.lang_now", name=LANGUAGE_NAMES[tr.lang]), private=True)
+        lang = str(command.args[0])
+        async with self.store.atomic() as tx:
+            await tx.save_user_lang(platform=msg.platform, user=msg.user, lang=lang, chosen=True)
+        self.languages[(msg.platform, msg.user)] = (lang, True)
+        return Reply(translator(lang)("reply.lang_set"), private=True)
 
 
 def _community(msg: Inbound) -> str:
@@ -432,6 +477,11 @@ def _unique_name(table: Table, name: str) -> str:
     while candidate.lower() in taken:
         candidate, n = f"{base}{n}", n + 1
     return candidate
+
+
+_WHY = family("why", ("bring_in_no_fold", "bring_in_short", "bring_in_first", "bring_in_posted", "fold_free",
+                      "check_facing", "nothing_to_call", "bet_complete", "bet_raise", "nothing_to_complete",
+                      "raise_no_bet", "raise_complete", "call_all_in", "capped", "not_reopened", "nobody_to_call"))
 
 
 def _friendly(message: str) -> str:

@@ -18,6 +18,7 @@ import aiosqlite
 
 from engine import Stakes
 
+from .i18n import DEFAULT_LANGUAGE, language_of
 from .model import VIEWS, HandSetup, Seat, Table
 
 MIGRATIONS: list[str] = [
@@ -63,6 +64,19 @@ MIGRATIONS: list[str] = [
     # 3: how the table's board is shown: 'image' (a PNG with the text beside it) or 'text'.
     """
     ALTER TABLE tables ADD COLUMN view TEXT NOT NULL DEFAULT 'image';
+    """,
+    # 4: languages: the table's (its public board and lines) and each user's (private
+    # messages sent later, such as their cards): the platform's locale last seen, or the
+    # language they chose with 'lang' (chosen = 1, which a locale does not override).
+    """
+    ALTER TABLE tables ADD COLUMN lang TEXT NOT NULL DEFAULT 'en';
+    CREATE TABLE user_langs (
+        platform TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        lang TEXT NOT NULL,
+        chosen INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (platform, user_id)
+    );
     """,
 ]
 
@@ -145,6 +159,12 @@ class Store:
             tables.append(table)
         return tables
 
+    async def user_langs(self) -> dict[tuple[str, str], tuple[str, bool]]:
+        """(platform, user) -> (language, chosen with 'lang') for every user seen with a language."""
+        rows = await self.fetch("SELECT platform, user_id, lang, chosen FROM user_langs")
+        return {(r["platform"], r["user_id"]): (language_of(r["lang"]) or DEFAULT_LANGUAGE, bool(r["chosen"]))
+                for r in rows}
+
     async def playing_hand(self, table_id: int) -> PlayingHand | None:
         rows = await self.fetch("SELECT * FROM hands WHERE table_id = ? AND status = 'playing'", (table_id,))
         if not rows:
@@ -210,11 +230,11 @@ class Tx:
             return await cur.fetchone()
 
     async def create_table(self, *, platform: str, community: str, channel: str, creator: str, stakes: Stakes,
-                           timer: int, now: float) -> int:
+                           timer: int, now: float, lang: str = DEFAULT_LANGUAGE) -> int:
         cur = await self._db.execute(
-            "INSERT INTO tables (platform, community, channel, creator, stakes, timer, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (platform, community, channel, creator, json.dumps(stakes.to_dict()), timer, now),
+            "INSERT INTO tables (platform, community, channel, creator, stakes, timer, created_at, lang) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (platform, community, channel, creator, json.dumps(stakes.to_dict()), timer, now, lang),
         )
         assert cur.lastrowid is not None
         return cur.lastrowid
@@ -222,10 +242,16 @@ class Tx:
     async def save_table(self, table: Table) -> None:
         await self._db.execute(
             "UPDATE tables SET stakes = ?, timer = ?, running = ?, hand_no = ?, board_ref = ?, next_hand_at = ?, "
-            "view = ? WHERE id = ?",
+            "view = ?, lang = ? WHERE id = ?",
             (json.dumps(table.stakes.to_dict()), table.timer, int(table.running), table.hand_no, table.board_ref,
-             table.next_hand_at, table.view, table.id),
+             table.next_hand_at, table.view, table.lang, table.id),
         )
+
+    async def save_user_lang(self, *, platform: str, user: str, lang: str, chosen: bool) -> None:
+        await self._db.execute(
+            "INSERT INTO user_langs (platform, user_id, lang, chosen) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (platform, user_id) DO UPDATE SET lang = excluded.lang, chosen = excluded.chosen",
+            (platform, user, lang, int(chosen)))
 
     async def close_table(self, table_id: int) -> None:
         await self._db.execute("UPDATE tables SET open = 0, running = 0 WHERE id = ?", (table_id,))
@@ -307,6 +333,7 @@ def _table(row: aiosqlite.Row) -> Table:
         creator=row["creator"], stakes=Stakes.from_dict(json.loads(row["stakes"])), timer=row["timer"],
         running=bool(row["running"]), hand_no=row["hand_no"], board_ref=row["board_ref"],
         next_hand_at=row["next_hand_at"], view=row["view"] if row["view"] in VIEWS else "image",
+        lang=language_of(row["lang"]) or DEFAULT_LANGUAGE,
     )
 
 

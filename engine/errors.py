@@ -29,7 +29,18 @@ class DeckError(EngineError):
 
 
 class IllegalActionError(EngineError):
-    """The action is not allowed for the player to act in the current state."""
+    """The action is not allowed for the player to act in the current state.
+
+    ``reason`` names the rule that refused it (``'check_facing'``, ``'capped'``...; empty
+    when there is no single reason), ``amount`` the number the reason quotes, and
+    ``action`` the refused action's name: enough for a caller to say it in any language.
+    """
+
+    def __init__(self, message: str, *, reason: str = "", amount: int = 0, action: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.amount = amount
+        self.action = action
 
 
 class NotYourTurnError(IllegalActionError):

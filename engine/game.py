@@ -220,9 +220,11 @@ class Hand:
             )
         legal = self.legal_actions()
         if parsed not in legal:
+            reason, why, amount = self._why_not(parsed)
             raise IllegalActionError(
                 f"{self.names[actor]} cannot {parsed.value} on {_ORDINAL[self.street]} street: "
-                f"{self._why_not(parsed)}; legal now: {self.describe_legal()}"
+                f"{why}; legal now: {self.describe_legal()}",
+                reason=reason, amount=amount, action=parsed.value,
             )
         return parsed
 
@@ -344,39 +346,43 @@ class Hand:
             return 2 * size >= self.limit
         return size >= self.limit
 
-    def _why_not(self, action: Action) -> str:
+    def _why_not(self, action: Action) -> tuple[str, str, int]:
+        """Why ``action`` is not legal now: (reason code, English text, the amount it quotes)."""
         seat = self.actor
         assert seat is not None
         owed = self.current_bet - self.round_bets[seat]
+        stack = self.stacks[seat]
         if self._awaiting_bring_in:
             if action is Action.FOLD:
-                return "the bring-in player must post the bring-in or complete (rule 5)"
+                return "bring_in_no_fold", "the bring-in player must post the bring-in or complete (rule 5)", 0
             if action is Action.COMPLETE:
-                return f"only {self.stacks[seat]} chips left, not more than the bring-in (rule 5)"
-            return "the bring-in comes first (rule 5)"
+                return "bring_in_short", f"only {stack} chips left, not more than the bring-in (rule 5)", stack
+            return "bring_in_first", "the bring-in comes first (rule 5)", 0
         if action is Action.BRING_IN:
-            return "the bring-in is already posted"
+            return "bring_in_posted", "the bring-in is already posted", 0
         if action is Action.FOLD:
-            return "nothing to call, so checking is free (rule 5: fold only facing a bet)"
+            return "fold_free", "nothing to call, so checking is free (rule 5: fold only facing a bet)", 0
         if action is Action.CHECK:
-            return f"there is a bet of {owed} to call"
+            return "check_facing", f"there is a bet of {owed} to call", owed
         if action is Action.CALL:
-            return "there is nothing to call"
+            return "nothing_to_call", "there is nothing to call", 0
         if action is Action.BET and self.current_bet > 0:
-            return f"there is already a bet of {self.current_bet}; " + (
-                "complete it" if self.full_bets == 0 else "raise it"
-            )
+            if self.full_bets == 0:
+                return "bet_complete", f"there is already a bet of {self.current_bet}; complete it", self.current_bet
+            return "bet_raise", f"there is already a bet of {self.current_bet}; raise it", self.current_bet
         if action is Action.COMPLETE and (self.full_bets > 0 or self.current_bet == 0):
-            return "there is nothing to complete"
+            return "nothing_to_complete", "there is nothing to complete", 0
         if action is Action.RAISE and self.full_bets == 0:
-            return "there is no full bet to raise; " + ("bet" if self.current_bet == 0 else "complete it")
-        if self.stacks[seat] <= owed:
-            return f"only {self.stacks[seat]} chips left, which calls all-in"
+            if self.current_bet == 0:
+                return "raise_no_bet", "there is no full bet to raise; bet", 0
+            return "raise_complete", "there is no full bet to raise; complete it", 0
+        if stack <= owed:
+            return "call_all_in", f"only {stack} chips left, which calls all-in", stack
         if self._is_capped():
-            return f"the betting is capped at {_CAP} bets (rule 6)"
+            return "capped", f"the betting is capped at {_CAP} bets (rule 6)", _CAP
         if not self._may_raise[seat]:
-            return "a short all-in did not reopen the betting for a player who has acted (rule 12)"
-        return "no other player could call more (rule 13)"
+            return "not_reopened", "a short all-in did not reopen the betting for a player who has acted (rule 12)", 0
+        return "nobody_to_call", "no other player could call more (rule 13)", 0
 
     def _apply(self, seat: int, action: Action, legal: tuple[Action, ...]) -> None:
         amount = self.amount_of(action)
