@@ -7,7 +7,8 @@ number of boards, the board cache cleared before each one so every render is rea
 the player to act and the showdown image of every finished hand. References: the
 text board of ``bot.render.board`` for the same states, and the PNG encode of a
 blank image of the same size, plain RGB and through the boards' own indexed encoder
-(the floor that any PNG of that size pays).
+(the floor that any PNG of that size pays). ``--lang ru`` (or ``pl``) draws every
+image and the text board in that language (DejaVu Sans instead of the bundled font).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Callable
 from PIL import Image
 
 from bot import images, render
+from bot.i18n import LANGUAGES, translator
 from bot.model import Table
 from engine import Deck, DeckDealer, Hand, Stakes
 
@@ -65,13 +67,15 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--boards", type=int, default=200)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--lang", choices=LANGUAGES, default="en")
     args = parser.parse_args(argv)
+    tr = translator(args.lang)
     rng = random.Random(args.seed)
 
     # Cold start: the first board pays for drawing the card tiles it uses.
     warm = Hand(stakes=Stakes(), names=["a", "b", "c"], stacks=[100] * 3, dealer=DeckDealer(Deck.shuffled(rng=rng)))
     images.clear_caches(tiles=True)
-    cold = _timed(lambda: images.board_png(_table(0), warm, names=warm.names))
+    cold = _timed(lambda: images.board_png(_table(0), warm, names=warm.names, tr=tr))
     images.clear_caches(tiles=True)
     warm_up = _timed(images.warm_up)  # as the bot would at start-up
 
@@ -95,23 +99,23 @@ def main(argv: list[str] | None = None) -> None:
             if len(board_ms) < args.boards:
                 images.clear_caches()
                 start = time.perf_counter()
-                png = images.board_png(table, hand, names=names)
+                png = images.board_png(table, hand, names=names, tr=tr)
                 board_ms.append((time.perf_counter() - start) * 1000)
-                cached_ms.append(_timed(lambda: images.board_png(table, hand, names=names)))  # noqa: B023
+                cached_ms.append(_timed(lambda: images.board_png(table, hand, names=names, tr=tr)))  # noqa: B023
                 sizes.append(len(png))
                 width, height = Image.open(io.BytesIO(png)).size
                 blank_ms.append(_timed(lambda: _blank_png(width, height)))  # noqa: B023
                 blank_p_ms.append(_timed(lambda: _blank_indexed_png(width, height)))  # noqa: B023
-                text_ms.append(_timed(lambda: render.board(table, hand, names=names, turn="t", seconds_left=30)))  # noqa: B023
+                text_ms.append(_timed(lambda: render.board(table, hand, names=names, turn="t", seconds_left=30, tr=tr)))  # noqa: B023
                 if hand.actor is not None:
                     seat = hand.actor
-                    private_ms.append(_timed(lambda: images.private_png(hand, seat)))  # noqa: B023
+                    private_ms.append(_timed(lambda: images.private_png(hand, seat, tr=tr)))  # noqa: B023
             if hand.is_over:
-                showdown_ms.append(_timed(lambda: images.showdown_png(hand, names=names)))  # noqa: B023
+                showdown_ms.append(_timed(lambda: images.showdown_png(hand, names=names, tr=tr)))  # noqa: B023
                 break
             hand.act(rng.choice(hand.legal_actions()))
 
-    print(f"board images: {len(board_ms)} distinct boards from {hand_no} random hands (2-8 players), "
+    print(f"board images ({args.lang}): {len(board_ms)} distinct boards from {hand_no} random hands (2-8 players), "
           f"board cache cleared before each render; PNG compress_level={images.PNG_LEVEL}")
     print(f"first board with empty caches: {cold:.1f} ms; images.warm_up() (fonts, 52 card tiles): {warm_up:.1f} ms")
     print(_stats("board_png (real render)", board_ms, blank_ms, "blank-PNG encode"))
