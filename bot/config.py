@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .i18n import LANGUAGES
+
 
 class ConfigError(ValueError):
     """A wrong setting: the message names it and says what is expected."""
@@ -40,6 +42,8 @@ class Settings:
     telegram_webhook_listen: str = "0.0.0.0"
     telegram_webhook_port: int = 8443
     log_level: str = "INFO"
+    language: str = "en"
+    """The language for users and tables whose platform tells none (the console): en, ru or pl."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, *, dotenv: Path | None = None) -> Settings:
@@ -67,6 +71,9 @@ class Settings:
         level = (text("LOG_LEVEL") or "INFO").upper()
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
             raise ConfigError(f"LOG_LEVEL={level!r} must be DEBUG, INFO, WARNING or ERROR")
+        language = (text("STUDBOT_LANGUAGE") or "en").lower()
+        if language not in LANGUAGES:
+            raise ConfigError(f"STUDBOT_LANGUAGE={language!r} must be one of {', '.join(LANGUAGES)}")
         return cls(
             db_path=text("STUDBOT_DB") or "studbot.db",
             starting_balance=number("STUDBOT_STARTING_BALANCE", 1000, 1, 10**9, "chips"),
@@ -84,6 +91,7 @@ class Settings:
             telegram_webhook_port=number("TELEGRAM_WEBHOOK_PORT", number("PORT", 8443, 1, 65535, "port"), 1, 65535,
                                          "port"),
             log_level=level,
+            language=language,
         )
 
 

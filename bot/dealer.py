@@ -91,7 +91,7 @@ class Dealer:
         known = self.languages.get((platform, user))
         if known is not None and known[1]:
             return translator(known[0])
-        return translator(language_of(locale) or (known[0] if known else None))
+        return translator(language_of(locale) or (known[0] if known else self.settings.language))
 
     # ------------------------------------------------------------------ hands
 

@@ -59,9 +59,9 @@ class ConsoleMessenger:
 
 def _prompt(board: BoardView) -> str:
     """The board's "X to act" line, with the turn token of its action buttons."""
-    line = next((ln for ln in board.text.splitlines() if " to act" in ln and ":" in ln), "")
     token = next((b.command.split("@", 1)[1] for b in board.buttons if "@" in b.command), None)
-    return f"{line} [turn {token}]" if line and token else ""
+    lines = board.text.splitlines()
+    return f"{lines[-1]} [turn {token}]" if lines and token else ""  # the board ends with who is to act
 
 
 class ConsoleChat:
