@@ -31,13 +31,10 @@ from .i18n import Translator, family
 
 RANKS = range(2, 15)
 _FORMS = {form: family(f"rank.{form}", RANKS) for form in ("one", "many", "of", "to", "on")}
-_CATEGORY = {
-    HandCategory.HIGH_CARD: "hand.high_card", HandCategory.ONE_PAIR: "hand.pair",
-    HandCategory.TWO_PAIR: "hand.two_pair", HandCategory.THREE_OF_A_KIND: "hand.three",
-    HandCategory.STRAIGHT: "hand.straight", HandCategory.FLUSH: "hand.flush",
-    HandCategory.FULL_HOUSE: "hand.full_house", HandCategory.FOUR_OF_A_KIND: "hand.quads",
-    HandCategory.STRAIGHT_FLUSH: "hand.straight_flush",
-}
+_KEYS = family("hand", ("high_card", "pair", "two_pair", "three", "straight", "flush", "full_house", "quads",
+                        "straight_flush"))
+_CATEGORY = {category: _KEYS[name] for category, name in zip(HandCategory, _KEYS, strict=True)}
+"""Each category's key, weakest first (the order of :class:`HandCategory`)."""
 
 
 def _forms(tr: Translator, rank: int, suffix: str = "") -> dict[str, str]:

@@ -97,13 +97,6 @@ class Translator:
         """The plural form of ``key`` for ``count`` (given to the text as ``{n}``)."""
         return self._catalog.ngettext(key, key, count).format(n=count, **fields)
 
-    def join(self, items: Iterable[str]) -> str:
-        """``'a, b and c'`` in this language."""
-        parts = list(items)
-        if len(parts) <= 1:
-            return "".join(parts)
-        return self("list.and", head=", ".join(parts[:-1]), last=parts[-1])
-
 
 def read_catalog(lang: str) -> Catalog:
     """Every part of one language's catalog as one Babel catalog (a key in two parts is an error)."""
@@ -132,10 +125,13 @@ def _compiled(lang: str) -> gettext.GNUTranslations:
     return gettext.GNUTranslations(buf)
 
 
-@cache
 def translator(lang: str | None = None) -> Translator:
     """The :class:`Translator` of ``lang`` (a language of :data:`LANGUAGES`, else English)."""
-    code = language_of(lang) or DEFAULT_LANGUAGE
+    return _translator(language_of(lang) or DEFAULT_LANGUAGE)
+
+
+@cache
+def _translator(code: str) -> Translator:
     catalog = _compiled(code)
     if code != DEFAULT_LANGUAGE:
         catalog.add_fallback(_compiled(DEFAULT_LANGUAGE))
