@@ -40,8 +40,8 @@ from bot.config import Settings
 from bot.service import StudBot
 
 ROOT = Path(__file__).resolve().parents[1]
-ANN, BOB, CAT = 1001, 1002, 1003
-NAMES = {ANN: "Ann", BOB: "Bob", CAT: "Cat"}
+ANN, BOB, CAT, DAN = 1001, 1002, 1003, 1004
+NAMES = {ANN: "Ann", BOB: "Bob", CAT: "Cat", DAN: "Dan"}
 STREETS = ("third street", "fourth street", "fifth street", "sixth street", "seventh street")
 pytestmark = pytest.mark.asyncio
 CARD = re.compile(r"\[([2-9TJQKA]|10)([♣♦♥♠])\]")
@@ -461,7 +461,7 @@ async def test_options_become_grammar_commands(fake: FakeDiscord, tmp_path: Path
                     what="the new stakes")
         assert "Hal is seated" in await say(fake, ANN, "addbot", name="Hal")
         assert "Seated with 100 chips" in await say(fake, BOB, "join", buy_in=100)
-        assert "back in the wallet" in await say(fake, ANN, "kick", name="Bob")
+        assert "100 chips back in" in await say(fake, ANN, "kick", name="Bob")
         assert "No hand has finished" in await say(fake, ANN, "history", count=3)
         assert "Seven Card Stud Hi-Lo" in await say(fake, ANN, "rules")
         await until(lambda: "Bob is removed from the table with 100 chips" in fake.lines(), what="the kick")
@@ -486,11 +486,17 @@ async def test_a_russian_user_is_answered_in_russian(fake: FakeDiscord, tmp_path
         assert join["name_localizations"]["ru"] == "сесть" and join["name_localizations"]["pl"] == "usiądź"
         assert set(stud["description_localizations"]) == {"ru", "pl"}
         assert set(join["options"][0]["description_localizations"]) == {"ru", "pl"}
+        # the core's answers in the user's language, the English user's unchanged
+        assert "сесть" in await say(fake, ANN, "help", command="join", locale="ru")
+        assert "usiądź" in await say(fake, CAT, "help", command="join", locale="pl")
         assert "join [buy-in]: take a seat" in await say(fake, BOB, "help", command="join")
         assert "Table open" in await say(fake, BOB, "new")
+        # 'lang' overrides the locale, for the adapter's words too
+        await say(fake, ANN, "lang", language="pl", locale="ru")
         # the adapter's own words too
         adapters[0]._stopping = True
-        assert await say(fake, ANN, "board", locale="ru") == "Бот перезапускается, попробуйте ещё раз через минуту."
+        assert await say(fake, DAN, "board", locale="ru") == "Бот перезапускается, попробуйте ещё раз через минуту."
+        assert await say(fake, ANN, "board", locale="ru") == "Bot się restartuje, spróbuj ponownie za chwilę."
         assert await say(fake, CAT, "board", locale="pl") == "Bot się restartuje, spróbuj ponownie za chwilę."
         assert await say(fake, BOB, "board") == "The bot is restarting; try again in a moment."
         adapters[0]._stopping = False

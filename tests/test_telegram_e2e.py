@@ -25,7 +25,9 @@ from PIL import Image
 import adapters.run
 from adapters.telegram.adapter import TelegramAdapter
 from bot import images
+from bot.commands import ALIASES, usage_text
 from bot.config import Settings
+from bot.i18n import translator
 from bot.service import StudBot
 
 GROUP = -1001234567890
@@ -486,7 +488,8 @@ async def test_owner_commands_ask_telegram_who_is_admin(fake: FakeBotAPI, tmp_pa
         # lines with no board to fold into (the table closes) are posted on their own, soon after
         await say(fake, ANN, "/stud stop")
         closed = await fake.wait_for(lambda: [c for c in fake.sent("sendMessage", chat_id=GROUP)
-                                              if "the table is closed" in c.params["text"]], what="the closing line")
+                                              if "the table is closed" in c.params["text"].lower()],
+                                     what="the closing line")
         assert "<pre>" not in closed[0].params["text"]
 
 
@@ -554,3 +557,63 @@ async def test_boards_are_photos_until_config_view_text(fake: FakeBotAPI, tmp_pa
         assert "editMessageText" in later and not {"sendPhoto", "editMessageMedia", "editMessageCaption"} & set(later)
         assert any("The board is shown as text now." in t for t in fake.group_texts(GROUP))
     assert_no_down_card_in_group(fake, (ANN, BOB))
+
+
+@pytest.mark.asyncio
+async def test_each_language_has_its_command_list(fake: FakeBotAPI, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    async with Served(fake, tmp_path / "t.db", monkeypatch):
+        lists = fake.commands_by_language
+        assert set(lists) == {"", "ru", "pl"}  # the default (English), and one list per language we speak
+        assert fake.commands is lists[""]
+        names = [c["command"] for c in lists[""]]
+        assert names[0] == "stud"
+        assert [c["command"] for c in lists["ru"]] == [c["command"] for c in lists["pl"]] == names
+        en, ru, pl = ({c["command"]: c["description"] for c in lists[k]} for k in ("", "ru", "pl"))
+        assert en["stud"] == "stud COMMAND: any table command, e.g. /stud join 200"
+        assert en["join"] == "join [buy-in]: take a seat, buying in from your wallet"
+        assert en["bringin"] == usage_text(translator("en"), "bring-in")
+        for lang, described in (("ru", ru), ("pl", pl)):
+            tr = translator(lang)
+            assert all(described[c] == usage_text(tr, ALIASES.get(c, c)) for c in names if c != "stud")
+            assert all(described[c] != en[c] for c in ("join", "fold", "leave", "stud")), (lang, described)
+        assert ru["stud"].startswith("stud КОМАНДА") and pl["stud"].startswith("stud KOMENDA")
+
+
+@pytest.mark.asyncio
+async def test_a_polish_user_hears_the_adapter_in_polish(fake: FakeBotAPI, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    ola = 1201
+    fake.user(ola, "Ola", language_code="pl")
+    async with Served(fake, tmp_path / "t.db", monkeypatch):
+        await open_table(fake, (ANN,))
+        private_link = fake.board(GROUP)["reply_markup"]["inline_keyboard"][-1][0]
+        assert private_link["text"] == "🔒 Cards in private chat"  # the table's language, not a player's
+        await say(fake, ANN, "/join")
+        await say(fake, ola, "/join")  # she never started the bot: seated, her cards cannot reach her
+        await say(fake, ANN, "/stud start")
+        turn, _ = await next_turn(fake, None)
+        assert turn is not None
+        # a private answer in the group: a link instead, in her language
+        await say(fake, ola, "/cards")
+        notice = fake.sent("sendMessage", chat_id=GROUP)[-1].params
+        assert notice["text"] == ("Na to mogę odpowiedzieć tylko prywatnie: otwórz nasz czat prywatny "
+                                  "(albo naciśnij „Moje karty” pod stołem).")
+        assert notice["reply_markup"]["inline_keyboard"][0][0]["text"] == "Otwórz czat prywatny"
+        assert (await press(fake, ola, data="s|raise|nonsense"))["text"] == "Ten przycisk już nie działa."
+        # the join link, pressed once more: she sits there already; her cards from now on come privately
+        fake.command(ola, ola, "/start jm1001234567890")
+        here = "Od teraz twoje karty z tego stołu będą przychodzić tutaj."
+        await fake.wait_for(lambda: any(here in t for t in fake.private_texts(ola)), what="Ola's welcome")
+        assert [t for t in fake.private_texts(ola) if here in t] == [f"Siedzisz już przy tym stole.\n{here}"]
+        assert any(len(CARD.findall(t)) == 3 for t in fake.private_texts(ola))  # and her cards
+        answer = await press(fake, ola, "My cards")
+        assert answer["text"] == "Twoje karty są na naszym czacie prywatnym." and not answer.get("show_alert")
+        await say(fake, ola, "/fold", chat=ola)
+        assert fake.private_texts(ola)[-1] == ("Komendy stołu działają w grupie, w której toczy się gra; "
+                                               "tutaj przychodzą twoje karty.")
+        await say(fake, ola, "/start", chat=ola)
+        assert fake.private_texts(ola)[-1].startswith("Cześć! Dodaj mnie do grupy i wpisz tam /stud new")
+        # an English user, meanwhile, hears English
+        await say(fake, BOB, "/start", chat=BOB)
+        assert fake.private_texts(BOB)[-1].startswith("Hi! Add me to a group and type /stud new there")

@@ -68,6 +68,13 @@ def test_a_private_view_fits_an_alert() -> None:
     assert text.startswith("#123456: [10♠] [10♥] 10♦ 10♣ 9♠ 9♥ [9♦] + community 8♣")
     assert fit_alert("Hand #1, your cards: [A♠] [2♠] 3♠\nHigh: ace high · Low: 3 to a low (3-2-A)") == (
         "#1: [A♠] [2♠] 3♠\nHigh: ace high · Low: 3 to a low (3-2-A)")
+    # any language: the cards line first, compacted to '#N: cards' when it reads '<words> N<words>: cards'
+    assert fit_alert("Раздача №7, ваши карты: [A♠] [2♠] 3♠\nХай: туз\nЛоу: 3-2-A") == (
+        "#7: [A♠] [2♠] 3♠\nХай: туз Лоу: 3-2-A")
+    assert fit_alert("Rozdanie #12, twoje karty: [K♦] [K♣] 2♦") == "#12: [K♦] [K♣] 2♦"
+    long_pl = fit_alert("Rozdanie #5, twoje karty: [10♠] [10♥] 10♦ 10♣ 9♠ 9♥ [9♦]\n" + "Hi: kareta dziesiątek " * 20)
+    assert utf16_len(long_pl) <= MAX_ALERT and long_pl.startswith("#5: [10♠] [10♥] 10♦ 10♣ 9♠ 9♥ [9♦]\nHi: kareta")
+    assert fit_alert("no number here\nsecond") == "no number here\nsecond"  # anything else: just clipped
 
 
 def test_compose_escapes_and_keeps_the_latest_lines() -> None:

@@ -23,7 +23,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
 from bot.commands import COMMANDS, USAGE, WORD_KEYS, command_word, usage_text
-from bot.i18n import DEFAULT_LANGUAGE, EN, Translator, family, language_of, translator
+from bot.i18n import DEFAULT_LANGUAGE, EN, LANGUAGE_NAMES, LANGUAGES, Translator, family, language_of, translator
 
 from .render import command_text
 
@@ -37,10 +37,10 @@ NAME: Final = re.compile(r"^[-_\w]{1,32}$")
 DESCRIPTION_LIMIT: Final = 100
 OPTION_DESCRIPTIONS: Final = family("adapters.option", [
     "join.buy_in", "config.ante", "config.bring_in", "config.small", "config.big", "config.timer", "config.view",
-    "kick.name", "history.count", "help.command", "addbot.name"])
+    "config.lang", "kick.name", "history.count", "help.command", "addbot.name", "lang.language"])
 """Each option's description, by ``command.option``."""
 OPTION_NAMES: Final = family("adapters.option_name", [
-    "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "name", "count", "command"])
+    "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "lang", "name", "count", "command", "language"])
 VIEW_CHOICES: Final = family("adapters.view", WORD_KEYS["view"])
 
 
@@ -102,6 +102,8 @@ def localized(tr: Translator, where: Where, data: Any) -> str | None:
         return _clip(tr(key)) if key else None
     if where is Where.choice_name and isinstance(data, app_commands.Choice):
         value = str(data.value)
+        if value in LANGUAGES:
+            return None  # each language is named in itself, whoever reads it
         if value in VIEW_CHOICES:
             return _clip(tr(VIEW_CHOICES[value]))
         if value in USAGE:
@@ -120,6 +122,9 @@ class CatalogTranslator(app_commands.Translator):
         return localized(translator(lang), context.location, context.data)
 
 
+_LANGUAGE_CHOICES: Final = [app_commands.Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES]
+
+
 def _plain(name: str) -> Callback:
     async def callback(interaction: discord.Interaction[discord.Client]) -> None:
         await _run(interaction, name)
@@ -135,17 +140,18 @@ async def join(interaction: discord.Interaction[discord.Client],
 
 @app_commands.describe(ante=_option("config.ante"), bring_in=_option("config.bring_in"),
                        small=_option("config.small"), big=_option("config.big"), timer=_option("config.timer"),
-                       view=_option("config.view"))
-@app_commands.choices(view=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["view"]])
+                       view=_option("config.view"), lang=_option("config.lang"))
+@app_commands.choices(view=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["view"]],
+                      lang=_LANGUAGE_CHOICES)
 async def config(interaction: discord.Interaction[discord.Client],
                  ante: app_commands.Range[int, 0, 1_000_000] | None = None,
                  bring_in: app_commands.Range[int, 0, 1_000_000] | None = None,
                  small: app_commands.Range[int, 1, 1_000_000] | None = None,
                  big: app_commands.Range[int, 1, 1_000_000] | None = None,
                  timer: app_commands.Range[int, 10, 600] | None = None,
-                 view: str | None = None) -> None:
+                 view: str | None = None, lang: str | None = None) -> None:
     await _run(interaction, command_text("config", ante=ante, bring_in=bring_in, small=small, big=big, timer=timer,
-                                         view=view))
+                                         view=view, lang=lang))
 
 
 @app_commands.describe(name=_option("kick.name"))
@@ -166,6 +172,12 @@ async def help_(interaction: discord.Interaction[discord.Client], command: str |
     await _run(interaction, command_text("help", command))
 
 
+@app_commands.describe(language=_option("lang.language"))
+@app_commands.choices(language=_LANGUAGE_CHOICES)
+async def lang(interaction: discord.Interaction[discord.Client], language: str | None = None) -> None:
+    await _run(interaction, command_text("lang", language))
+
+
 @app_commands.describe(name=_option("addbot.name"))
 async def addbot(interaction: discord.Interaction[discord.Client],
                  name: app_commands.Range[str, 1, 32] | None = None) -> None:
@@ -173,7 +185,7 @@ async def addbot(interaction: discord.Interaction[discord.Client],
 
 
 _WITH_OPTIONS: dict[str, Callback] = {"join": join, "config": config, "kick": kick, "history": history,
-                                      "help": help_, "addbot": addbot}
+                                      "help": help_, "addbot": addbot, "lang": lang}
 
 
 def stud_group() -> app_commands.Group:

@@ -31,6 +31,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, cast
 from urllib.parse import urlparse
@@ -60,8 +61,9 @@ from telegram.ext import (
     filters,
 )
 
-from bot.commands import ALIASES, USAGE
+from bot.commands import ALIASES, USAGE, usage_text
 from bot.config import Settings
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, translator
 from bot.outbox import Coalescer
 from bot.ports import BoardView, Button, Inbound, Reply, TableAddress
 from bot.service import StudBot
@@ -92,9 +94,10 @@ FINAL_LINES_SHOWN: Final = 14
 ACTION_ROW: Final = 3
 OWNER_COMMANDS: Final = frozenset({"config", "kick", "stop"})
 SHORT_COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
-                         "top", "history", "rules", "help", "addbot", "fold", "check", "call", "bet", "raise",
+                         "top", "history", "rules", "help", "lang", "addbot", "fold", "check", "call", "bet", "raise",
                          "complete", "bringin")
 ALLOWED_UPDATES: Final = ["message", "callback_query"]
+MAX_DESCRIPTION: Final = 256
 
 AnyApp = Application[Any, Any, Any, Any, Any, Any]
 
@@ -118,8 +121,11 @@ class _Board:
 class TelegramMessenger:
     """The :class:`~bot.ports.Messenger` port on Telegram."""
 
-    def __init__(self, tg: TgBot, *, grace: float = 4.0) -> None:
+    def __init__(self, tg: TgBot, *, grace: float = 4.0,
+                 language_of: Callable[[TableAddress], str | None] | None = None) -> None:
         self.tg = tg
+        self.language_of = language_of
+        """The language of a table's public board (the link button under it speaks it)."""
         self.grace = grace
         """How long lines wait for a board to fold into before they are posted on their own."""
         self.username: str | None = None
@@ -155,7 +161,7 @@ class TelegramMessenger:
             state.lines = (state.lines + pending)[-50:]
         shown = max(FINAL_LINES_SHOWN, len(pending)) if board.final else LINES_SHOWN
         text = compose(board.text, state.lines[-shown:], MAX_CAPTION if photo else MAX_TEXT)
-        markup = self.keyboard(board.buttons, table.channel)
+        markup = self.keyboard(board.buttons, table.channel, self.table_translator(table))
         digest = hashlib.sha256(board.image).hexdigest() if board.image is not None else ""
         signature = (text, repr(markup.to_dict()), digest)
         chat_id, thread_id = parse_channel(table.channel)
@@ -280,7 +286,10 @@ class TelegramMessenger:
     def link(self, channel: str, *, join: bool) -> str | None:
         return deep_link(self.username, start_payload(channel, join=join)) if self.username else None
 
-    def keyboard(self, buttons: tuple[Button, ...], channel: str) -> InlineKeyboardMarkup:
+    def table_translator(self, table: TableAddress) -> Translator:
+        return translator(self.language_of(table) if self.language_of is not None else None)
+
+    def keyboard(self, buttons: tuple[Button, ...], channel: str, tr: Translator | None = None) -> InlineKeyboardMarkup:
         """The legal actions (three to a row), then Join and My cards, then the private chat link."""
         actions = [b for b in buttons if "@" in b.command]
         others = [b for b in buttons if "@" not in b.command]
@@ -291,7 +300,8 @@ class TelegramMessenger:
             rows.append([_button(b) for b in others])
         url = self.link(channel, join=False)
         if url:
-            rows.append([InlineKeyboardButton("🔒 Cards in private chat", url=url)])
+            tr = tr or translator(DEFAULT_LANGUAGE)
+            rows.append([InlineKeyboardButton(tr("adapters.private_link"), url=url)])
         return InlineKeyboardMarkup(rows)
 
     async def drain(self) -> None:
@@ -348,7 +358,7 @@ class TelegramAdapter:
         self.app.add_handler(CallbackQueryHandler(self._on_press))
         self.app.add_error_handler(self._on_error)
         self.outbox: Coalescer | None = None
-        self.messenger = TelegramMessenger(self.app.bot, grace=self.rate_interval + 0.5)
+        self.messenger = TelegramMessenger(self.app.bot, grace=self.rate_interval + 0.5, language_of=self._language_of)
         self._webhook: Any = None
 
     # ------------------------------------------------------------------ life cycle
@@ -356,12 +366,12 @@ class TelegramAdapter:
     async def connect(self) -> None:
         await self.app.initialize()
         self.messenger.username = self.app.bot.username
-        commands = [BotCommand("stud", "stud COMMAND: any table command, e.g. /stud join 200")]
-        commands += [BotCommand(c, clip(USAGE[ALIASES.get(c, c)], 256)) for c in SHORT_COMMANDS]
-        try:
-            await self.app.bot.set_my_commands(commands)
-        except TelegramError as exc:
-            log.warning("setMyCommands failed: %s", exc)
+        for lang in LANGUAGES:  # English is the default list; Russian and Polish users get their own
+            code = None if lang == DEFAULT_LANGUAGE else lang
+            try:
+                await self.app.bot.set_my_commands(command_list(translator(lang)), language_code=code)
+            except TelegramError as exc:
+                log.warning("setMyCommands (%s) failed: %s", lang, exc)
 
     async def run(self, stop: asyncio.Event) -> None:
         await self.app.start()
@@ -451,14 +461,15 @@ class TelegramAdapter:
             return
         command = decode_callback(query.data)
         message = query.message
+        user = query.from_user
+        tr = self._translator(user)
         if command is None or message is None:
-            await _answer(query, "This button is no longer in use.")
+            await _answer(query, tr("adapters.button_gone"))
             return
         chat_id = message.chat.id
         topic = isinstance(message, Message) and message.is_topic_message
         thread = message.message_thread_id if isinstance(message, Message) and topic else None
         channel = channel_of(chat_id, thread)
-        user = query.from_user
         uid = str(user.id)
         if command == "join" and not await self.messenger.probe(uid):
             url = self.messenger.link(channel, join=True)
@@ -471,7 +482,7 @@ class TelegramAdapter:
                 await _answer(query, reply.text)
             elif uid not in self.messenger.unreachable and await self.messenger.send_private(
                     platform=PLATFORM, user=uid, text=reply.text):
-                await _answer(query, "Your cards are in our private chat.")
+                await _answer(query, tr("adapters.cards_sent"))
             else:
                 await _answer(query, fit_alert(reply.text), show_alert=True)
             return
@@ -487,33 +498,31 @@ class TelegramAdapter:
         # the private chat is open: the core clears 'unreachable' on their seats and sends their cards
         self.messenger.mark(uid, reachable=True)
         changed = await self.bot.mark_reachable(platform=PLATFORM, user=uid)
+        tr = self._translator(user)
         if name != "start":
             text = grammar_text(name, rest)
             head = (text or "").split()[:1]
-            if head and ALIASES.get(head[0], head[0]) in ("help", "rules"):
+            if head and ALIASES.get(head[0], head[0]) in ("help", "rules", "lang"):
                 reply = await self.bot.handle(self._inbound(user.id, str(user.id), user, text or "help"))
                 await self.messenger.post(msg.chat.id, None, reply.text)
             else:
-                await self.messenger.post(msg.chat.id, None, "Table commands work in the group of the table; "
-                                                             "your cards come here.")
+                await self.messenger.post(msg.chat.id, None, tr("adapters.group_only"))
             return
         target = parse_payload(rest) if rest else None
         if target is None:
-            await self.messenger.post(msg.chat.id, None, "Hi! Add me to a group and type /stud new there to open a "
-                                                         "Seven Card Stud Hi-Lo table. Your cards will come here.")
+            await self.messenger.post(msg.chat.id, None, tr("adapters.hello"))
             return
         channel, join = target
         chat_id, _ = parse_channel(channel)
         lines = []
         if join:
             reply = await self.bot.handle(self._inbound(chat_id, channel, user, "join"))
-            lines.append(reply.text if reply.ok or "already seated" not in reply.text
-                         else "You are seated at that table.")
+            lines.append(tr("adapters.seated") if _already_seated(reply) else reply.text)
         if not changed:
             cards = await self.bot.handle(self._inbound(chat_id, channel, user, "cards"))
             if cards.ok and cards.text:
                 lines.append(cards.text)
-        lines.append("Your cards at that table come here from now on.")
+        lines.append(tr("adapters.cards_here"))
         await self.messenger.post(msg.chat.id, None, "\n".join(lines))
 
     async def _reply_in_group(self, reply: Reply, chat_id: int, thread: int | None, message_id: int, user: User,
@@ -529,14 +538,25 @@ class TelegramAdapter:
                 platform=PLATFORM, user=uid, text=reply.text):
             return
         url = self.messenger.link(channel, join=False)
-        markup = InlineKeyboardMarkup([[InlineKeyboardButton("Open the private chat", url=url)]]) if url else None
-        await self.messenger.post(chat_id, thread, "I can only answer that privately: open our private chat "
-                                                   "(or press My cards on the board).", reply_to=message_id,
+        tr = self._translator(user)
+        markup = InlineKeyboardMarkup([[InlineKeyboardButton(tr("adapters.open_private"), url=url)]]) if url else None
+        await self.messenger.post(chat_id, thread, tr("adapters.answer_privately"), reply_to=message_id,
                                   markup=markup)
 
     def _inbound(self, chat_id: int, channel: str, user: User, text: str, *, admin: bool = False) -> Inbound:
         return Inbound(platform=PLATFORM, community=str(chat_id), channel=channel, user=str(user.id),
-                       name=user.full_name or user.username or str(user.id), text=text, admin=admin)
+                       name=user.full_name or user.username or str(user.id), text=text, admin=admin,
+                       locale=user.language_code)
+
+    def _translator(self, user: User) -> Translator:
+        """The user's language for the adapter's own words (their choice, else Telegram's language_code)."""
+        return self.bot.translator_for(platform=PLATFORM, user=str(user.id), locale=user.language_code)
+
+    def _language_of(self, table: TableAddress) -> str | None:
+        """The language of the table's public board (English if the table is not known)."""
+        runtime = self.bot.tables.get(table.key)
+        lang = getattr(runtime.table, "lang", None) if runtime is not None else None
+        return lang if isinstance(lang, str) else None
 
     async def _is_admin(self, chat_id: int, user_id: int) -> bool:
         try:
@@ -552,6 +572,18 @@ async def _answer(query: CallbackQuery, text: str | None = None, *, show_alert: 
         await query.answer(text=clip(text, MAX_ALERT) if text else None, show_alert=show_alert or None, url=url)
     except TelegramError as exc:
         log.info("answering a button press failed: %s", exc)
+
+
+def _already_seated(reply: Reply) -> bool:
+    """The join was refused because the user sits at that table already."""
+    return reply.code == "already_seated" or (not reply.ok and "already seated" in reply.text)
+
+
+def command_list(tr: Translator) -> list[BotCommand]:
+    """The commands Telegram suggests, described in ``tr``'s language (the names stay: Latin only)."""
+    commands = [BotCommand("stud", clip(tr("adapters.stud_command"), MAX_DESCRIPTION))]
+    commands += [BotCommand(c, clip(usage_text(tr, ALIASES.get(c, c)), MAX_DESCRIPTION)) for c in SHORT_COMMANDS]
+    return commands
 
 
 def split_command(text: str, username: str | None) -> tuple[str, str] | None:

@@ -25,6 +25,8 @@ MAX_CAPTION = 1024
 MAX_ALERT = 200
 _COMMAND = re.compile(r"^[a-z-]{1,16}$")
 _TURN = re.compile(r"^\d{1,9}\.\d{1,6}$")
+_CARDS_LINE = re.compile(r"^[^\d:\[]*?(\d+)[^\d:\[]*:\s*(\S.*)$")
+"""A private view's first line: words, the hand's number, words, a colon, the cards."""
 _PAYLOAD = re.compile(r"^([jc])(m?)(\d{1,20})(?:_(\d{1,12}))?$")
 
 
@@ -107,16 +109,23 @@ def clip(text: str, limit: int) -> str:
 
 
 def fit_alert(text: str) -> str:
-    """A private view ('Hand #3, your cards: [A♠] [3♣] 6♦\\nHigh: ... · Low: ...') in one alert.
+    """A private view (its cards line first, then the strength lines) in one alert, in any language.
 
-    Alerts hold at most 200 characters: the cards come first and are never cut;
-    the strength line is shortened if needed.
+    Alerts hold at most 200 characters: the cards line comes first and is cut last; the
+    other lines follow on one line, shortened if needed. A cards line that reads
+    ``<words> <number><words>: <cards>`` (``Hand #3, your cards: ...``, ``Раздача №3, ваши
+    карты: ...``) is compacted to ``#3: <cards>``.
+
+    >>> fit_alert("Hand #3, your cards: [A♠] [3♣] 6♦\\nHigh: ace high\\nLow: 6-3-A")
+    '#3: [A♠] [3♣] 6♦\\nHigh: ace high Low: 6-3-A'
+    >>> fit_alert("Rozdanie nr 12, twoje karty: [K♠] [K♣] 2♦")
+    '#12: [K♠] [K♣] 2♦'
     """
-    compact = text.replace("Hand #", "#").replace(", your cards:", ":")
-    lines = [ln for ln in compact.splitlines() if ln.strip()]
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if not lines:
         return ""
-    head = clip(lines[0], MAX_ALERT)
+    m = _CARDS_LINE.match(lines[0])
+    head = clip(f"#{m.group(1)}: {m.group(2)}" if m else lines[0], MAX_ALERT)
     rest = " ".join(lines[1:])
     if not rest:
         return head

@@ -78,6 +78,9 @@ class FakeBotAPI:
         self.answers: dict[str, dict[str, Any]] = {}
         self.admins: set[tuple[int, int]] = set()
         self.commands: list[dict[str, Any]] = []
+        """The default command list (no language_code)."""
+        self.commands_by_language: dict[str, list[dict[str, Any]]] = {}
+        """Every command list set, by language_code ('' for the default)."""
         self.webhook: dict[str, Any] | None = None
         self.deliveries: list[tuple[int, int]] = []
         """(update id, HTTP status) of every update POSTed to the webhook."""
@@ -163,11 +166,16 @@ class FakeBotAPI:
             if not (1 <= len(c["command"]) <= 32 and c["command"].replace("_", "").isalnum()
                     and c["command"].islower() and 1 <= len(c["description"]) <= 256):
                 raise _ApiError(400, f"Bad Request: BOT_COMMAND_INVALID {c}")
-        self.commands = p["commands"]
+        language = p.get("language_code") or ""
+        if language and not re.fullmatch(r"[a-z]{2}", language):
+            raise _ApiError(400, f"Bad Request: invalid language code {language!r}")
+        self.commands_by_language[language] = p["commands"]
+        if not language:
+            self.commands = p["commands"]
         return True
 
     async def _m_getmycommands(self, p: dict[str, Any]) -> Any:
-        return self.commands
+        return self.commands_by_language.get(p.get("language_code") or "", self.commands)
 
     async def _m_getupdates(self, p: dict[str, Any]) -> Any:
         offset = int(p.get("offset") or 0)
@@ -331,8 +339,11 @@ class FakeBotAPI:
 
     # ------------------------------------------------------------------ the test's side
 
-    def user(self, uid: int, name: str) -> dict[str, Any]:
+    def user(self, uid: int, name: str, *, language_code: str | None = None) -> dict[str, Any]:
+        """A user; ``language_code``: the language of their Telegram app ('pl', 'ru', 'en')."""
         self.users[uid] = {"id": uid, "is_bot": False, "first_name": name}
+        if language_code:
+            self.users[uid]["language_code"] = language_code
         return self.users[uid]
 
     def group(self, chat_id: int, title: str = "Stud night", *, forum: bool = False) -> dict[str, Any]:
