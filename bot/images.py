@@ -487,10 +487,14 @@ def _draw_board(layout: BoardLayout) -> Image.Image:
     right = layout.width - PAD
     lang, words = layout.lang, layout.words
     _text(d, (PAD, PAD), layout.title, 34, lang, TEXT, "lt")
-    _text(d, (PAD, PAD + 50), layout.subtitle, 22, lang, MUTED, "lt", width=layout.width // 2)
     _text(d, (right, PAD), layout.pot, 34, lang, GOLD, "rt", stroke=1)
+    detail_w = 0
     if layout.pot_detail:
         _text(d, (right, PAD + 50), layout.pot_detail, 22, lang, MUTED, "rt")
+        detail_w = _text_w(layout.pot_detail, text_font(layout.pot_detail, 22, lang)) + 24
+    # the stakes take what the side pots leave (Russian and Polish run longer than English)
+    _text(d, (PAD, PAD + 50), layout.subtitle, 22, lang, MUTED, "lt",
+          width=max(layout.width // 2, layout.width - 2 * PAD - detail_w))
     for seat in layout.seats:
         x0, y0, _, y1 = seat.box
         panel = PANEL_TURN if seat.to_act else PANEL_FOLDED if seat.folded else PANEL

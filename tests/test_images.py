@@ -503,3 +503,11 @@ def test_uncontested_showdown_in_russian() -> None:
     assert text.title == "Раздача окончена" and text.rows == ()
     assert text.pots[0].endswith(": bob забирает 2 без вскрытия")
     assert decode(images.showdown_png(hand, names=hand.names, tr=RU)).size[0] == images.WIDTH
+
+
+@pytest.mark.parametrize("tr", [EN, RU, PL], ids=["en", "ru", "pl"])
+def test_stakes_line_is_not_cut_in_any_language(tr: Translator) -> None:
+    hand = four_handed()
+    layout = images.board_layout(table(), hand, names=hand.names, tr=tr)
+    f = images.text_font(layout.subtitle, 22, tr.lang)
+    assert images._fit(layout.subtitle, f, layout.width - 2 * images.PAD) == layout.subtitle
