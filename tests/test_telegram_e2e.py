@@ -617,3 +617,7 @@ async def test_a_polish_user_hears_the_adapter_in_polish(fake: FakeBotAPI, tmp_p
         # an English user, meanwhile, hears English
         await say(fake, BOB, "/start", chat=BOB)
         assert fake.private_texts(BOB)[-1].startswith("Hi! Add me to a group and type /stud new there")
+        # the table in Polish: the link under its board too
+        await say(fake, ANN, "/stud config lang=pl")
+        await fake.wait_for(lambda: fake.board(GROUP)["reply_markup"]["inline_keyboard"][-1][0]["text"]
+                            == "🔒 Karty na czacie prywatnym", what="the Polish board")

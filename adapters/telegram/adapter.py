@@ -555,8 +555,7 @@ class TelegramAdapter:
     def _language_of(self, table: TableAddress) -> str | None:
         """The language of the table's public board (English if the table is not known)."""
         runtime = self.bot.tables.get(table.key)
-        lang = getattr(runtime.table, "lang", None) if runtime is not None else None
-        return lang if isinstance(lang, str) else None
+        return runtime.table.lang if runtime is not None else None
 
     async def _is_admin(self, chat_id: int, user_id: int) -> bool:
         try:
