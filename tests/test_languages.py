@@ -1,0 +1,163 @@
+"""A hand in English, Russian and Polish, through the console: the table's language for
+the board and its lines, each player's for their answers and cards, kept over a restart."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.commands import parse
+from bot.handnames import high_name
+from bot.i18n import translator
+from bot.ports import Inbound
+from engine import best_high
+from tests.test_console import Table, _two_players
+
+WORDS = re.compile(r"[^\W\d_]{3,}")
+"""Words of three letters or more (names and cards excepted below)."""
+
+
+async def _play_hand(t: Table) -> None:
+    """Play the hand in progress to its end without reading any text: bring in, call, check."""
+    for _ in range(80):
+        hand = t.runtime.hand
+        if hand is None or hand.is_over:
+            return
+        legal = {a.value for a in hand.legal_actions()}
+        actor = t.runtime.setup.players[hand.actor][1]
+        await t.say(actor, next(a for a in ("bring-in", "call", "check") if a in legal))
+    raise AssertionError("the hand does not end")
+
+
+async def _transcript(tmp_path: Path, lang: str) -> list[str]:
+    async with Table(tmp_path / f"{lang}.db", seed=11) as t:
+        await t.say("ann", "new")
+        await t.say("ann", f"config lang={lang}")
+        for user in ("ann", "bob"):
+            await t.say(user, f"lang {lang}")
+        start = len(t.out)
+        await _two_players(t)
+        await t.say("ann", "start")
+        await _play_hand(t)
+        return t.out[start:]
+
+
+def _words(line: str) -> set[str]:
+    return {w.lower() for w in WORDS.findall(re.sub(r"\[(dm|table|ok) \w+\]|\[table\]|\b(ann|bob)\b", "", line))}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+async def test_a_hand_in_each_language_says_every_line_in_it(tmp_path: Path, lang: str) -> None:
+    english = await _transcript(tmp_path, "en")
+    other = await _transcript(tmp_path, lang)
+    assert len(english) == len(other)  # the same seeded hand, line for line
+    tr = translator(lang)
+    text = "\n".join(other)
+    assert tr("line.hand_starts", no=1, names="ann, bob") in text
+    assert tr("street.7") in text.lower()
+    for en_line, line in zip(english, other, strict=True):
+        if _words(en_line) - {"stud", "hi", "lo"}:  # a line with words (not just names, cards and numbers)
+            assert en_line != line, f"not translated: {line!r}"
+    # the showdown names the hands in the language
+    hand_names = [high_name(tr, best_high(cards)) for cards in _shown(other)]
+    assert hand_names and all(name in text for name in hand_names)
+
+
+def _shown(lines: list[str]) -> list[list]:  # type: ignore[type-arg]
+    from engine import parse_cards
+
+    cards = []
+    for line in lines:
+        m = re.search(r"((?:[2-9TJQKA]|10)[♣♦♥♠](?: (?:[2-9TJQKA]|10)[♣♦♥♠]){6})", line)
+        if m and ":" in line and "[" not in m.group(1):
+            cards.append(parse_cards(m.group(1).replace("♣", "c").replace("♦", "d").replace("♥", "h")
+                                     .replace("♠", "s").replace("10", "T")))
+    return cards
+
+
+@pytest.mark.asyncio
+async def test_each_player_reads_their_own_language_and_the_table_its_own(tmp_path: Path) -> None:
+    async with Table(tmp_path / "mixed.db", seed=5) as t:
+        await t.say("ann", "new")  # the console tells no language: the table is English
+        await t.say("ann", "lang ru")  # ann chooses Russian
+        bob = Inbound(platform="console", community="local", channel="main", user="bob", name="bob", text="join",
+                      locale="pl-PL")  # bob's app is in Polish
+        reply = await t.bot.handle(bob)
+        assert reply.text == translator("pl")("reply.seated", chips=translator("pl").n("chips", 200))
+        out = await t.say("ann", "join")
+        assert f"[dm ann] {translator('ru')('reply.seated', chips=translator('ru').n('chips', 200))}" in out
+        assert "[table] bob sits down with 200 chips." in "\n".join(t.out)  # the table speaks English
+        start = len(t.out)
+        await t.say("ann", "start")
+        dealt = t.out[start:]
+        ru, pl = translator("ru"), translator("pl")
+        ann_cards = [ln for ln in dealt if ln.startswith("[dm ann]")]
+        bob_cards = [ln for ln in dealt if ln.startswith("[dm bob]")]
+        assert any(ru("private.cards", no=1, cards="") in ln for ln in ann_cards)
+        assert any(pl("private.cards", no=1, cards="") in ln for ln in bob_cards)
+        assert not any("your cards" in ln for ln in ann_cards + bob_cards)
+        assert not any("High:" in ln for ln in ann_cards)
+        assert any(ln.startswith("[table] Hand #1: ") for ln in dealt) and any(" to act (60s): " in ln for ln in dealt)
+        # a refusal in the sender's language
+        hand = t.runtime.hand
+        actor = t.runtime.setup.players[hand.actor][1]
+        other = "bob" if actor == "ann" else "ann"
+        refused = await t.say(other, "call")
+        want = (ru if other == "ann" else pl)("refuse.not_your_turn", name=actor)
+        assert f"[dm {other}] {want}" in refused
+
+
+@pytest.mark.asyncio
+async def test_languages_are_kept_over_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "kept.db"
+    async with Table(db, seed=5) as t:
+        await t.say("ann", "new")
+        await t.say("ann", "config lang=pl")
+        await t.say("ann", "lang ru")
+        await _two_players(t)
+    async with Table(db, seed=5) as t:
+        assert t.runtime.table.lang == "pl"
+        out = await t.say("ann", "start")
+        ru, pl = translator("ru"), translator("pl")
+        assert pl("reply.dealing") not in out and f"[dm ann] {ru('reply.dealing')}" in out
+        assert pl("line.hand_starts", no=1, names="ann, bob") in out
+
+
+@pytest.mark.asyncio
+async def test_a_chosen_language_wins_over_the_platform_locale(tmp_path: Path) -> None:
+    async with Table(tmp_path / "chosen.db") as t:
+        say = lambda text, locale: t.bot.handle(Inbound(  # noqa: E731
+            platform="console", community="local", channel="main", user="eve", name="eve", text=text, locale=locale))
+        assert (await say("rules", "ru")).text == translator("ru")("rules.text")
+        assert (await say("lang pl", "ru")).text == translator("pl")("reply.lang_set")
+        assert (await say("rules", "ru")).text == translator("pl")("rules.text")
+        assert (await say("lang en", "ru")).text == translator("en")("reply.lang_set")
+        assert (await say("help", "ru-RU")).text.startswith("Commands:")
+
+
+@pytest.mark.asyncio
+async def test_bad_language_input_is_answered_with_usage_and_changes_nothing(tmp_path: Path) -> None:
+    async with Table(tmp_path / "bad.db") as t:
+        await t.say("ann", "new")
+        out = await t.say("ann", "config lang=de")
+        assert "lang is en, ru or pl, not 'de'" in out and "usage: config" in out
+        assert t.runtime.table.lang == "en"
+        assert "usage: lang [en|ru|pl]" in await t.say("ann", "lang klingon")
+        assert parse("lang Русский").args == ("ru",) and parse("lang POLSKI").args == ("pl",)
+
+
+@pytest.mark.asyncio
+async def test_russian_and_polish_command_words_play(tmp_path: Path) -> None:
+    async with Table(tmp_path / "words.db", seed=11) as t:
+        await t.say("ann", "новый")
+        await t.say("ann", "сесть")
+        await t.say("bob", "usiądź")
+        await t.say("ann", "начать")
+        hand = t.runtime.hand
+        actor = t.runtime.setup.players[hand.actor][1]
+        words = {"ann": {"bring-in": "бринг-ин"}, "bob": {"bring-in": "bring-in"}}
+        await t.say(actor, words[actor]["bring-in"])
+        assert len(t.runtime.hand.actions) == 1
