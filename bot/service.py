@@ -364,11 +364,13 @@ class StudBot(Dealer):
             raise Refusal("refuse.view", choices=" | ".join(VIEWS))
         lang = language_of(str(command.options.get("lang", table.lang))) or table.lang
         s = table.stakes
+        wanted = {"ante": o.get("ante", s.ante), "bring_in": o.get("bring_in", s.bring_in),
+                  "small": o.get("small", s.small_bet), "big": o.get("big", s.big_bet)}
         try:
-            stakes = Stakes(ante=o.get("ante", s.ante), bring_in=o.get("bring_in", s.bring_in),
-                            small_bet=o.get("small", s.small_bet), big_bet=o.get("big", s.big_bet))
-        except StakesError as exc:
-            raise Refusal("refuse.stakes", reason=str(exc)) from None
+            stakes = Stakes(ante=wanted["ante"], bring_in=wanted["bring_in"], small_bet=wanted["small"],
+                            big_bet=wanted["big"])
+        except StakesError:
+            raise Refusal("refuse.stakes", **wanted) from None
         timer = o.get("timer", table.timer)
         if not MIN_TIMER <= timer <= MAX_TIMER:
             raise Refusal("refuse.timer", low=MIN_TIMER, high=MAX_TIMER)

@@ -478,7 +478,7 @@ def test_private_image_in_russian_and_polish() -> None:
 def test_showdown_in_russian_and_polish(tr: Translator) -> None:
     hand = called_down(play(four_handed(), "bring-in", "call", "call", "call"))
     text = images.showdown_text(hand, names=hand.names, tr=tr)
-    assert text.title == {"ru": "Вскрытие", "pl": "Odkrycie kart"}[tr.lang]
+    assert text.title == {"ru": "Вскрытие", "pl": "Odsłonięcie kart"}[tr.lang]
     assert [seat for seat, _, _ in text.rows] == list(hand.show_order)
     for seat, title, rest in text.rows:
         cards = hand.all_cards(seat)
