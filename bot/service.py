@@ -370,7 +370,8 @@ class StudBot(Dealer):
             stakes = Stakes(ante=wanted["ante"], bring_in=wanted["bring_in"], small_bet=wanted["small"],
                             big_bet=wanted["big"])
         except StakesError:
-            raise Refusal("refuse.stakes", **wanted) from None
+            raise Refusal("refuse.stakes", ante=wanted["ante"], bring_in=wanted["bring_in"], small=wanted["small"],
+                          big=wanted["big"]) from None
         timer = o.get("timer", table.timer)
         if not MIN_TIMER <= timer <= MAX_TIMER:
             raise Refusal("refuse.timer", low=MIN_TIMER, high=MAX_TIMER)
