@@ -182,7 +182,7 @@ class StudBot(Dealer):
             if key in self.tables:
                 raise Refusal("refuse.table_exists")
             stakes = Stakes()
-            lang = language_of(msg.community_locale) or self._tr(msg).lang
+            lang = _table_language(msg.community_locale) or self._tr(msg).lang
             async with self.store.atomic() as tx:
                 table_id = await tx.create_table(
                     platform=msg.platform, community=_community(msg), channel=msg.channel, creator=msg.user,
@@ -466,6 +466,18 @@ class StudBot(Dealer):
             await tx.save_user_lang(platform=msg.platform, user=msg.user, lang=lang, chosen=True)
         self.languages[(msg.platform, msg.user)] = (lang, True)
         return Reply(translator(lang)("reply.lang_set"), private=True)
+
+
+def _table_language(community_locale: str | None) -> str | None:
+    """A new table's language from its server's: Discord gives every server 'en-US' unless a
+    community server chose another, so 'en-US' says nothing and the opener's language decides.
+
+    >>> _table_language("ru"), _table_language("pl"), _table_language("en-GB"), _table_language("en-US")
+    ('ru', 'pl', 'en', None)
+    """
+    if community_locale is None or community_locale == "en-US":
+        return None
+    return language_of(community_locale)
 
 
 def _community(msg: Inbound) -> str:

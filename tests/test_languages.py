@@ -161,3 +161,15 @@ async def test_russian_and_polish_command_words_play(tmp_path: Path) -> None:
         words = {"ann": {"bring-in": "бринг-ин"}, "bob": {"bring-in": "bring-in"}}
         await t.say(actor, words[actor]["bring-in"])
         assert len(t.runtime.hand.actions) == 1
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("server,user,want", [("ru", "pl", "ru"), ("en-US", "pl", "pl"), (None, "ru", "ru"),
+                                              ("en-GB", "ru", "en"), (None, None, "en")])
+async def test_a_new_table_speaks_its_servers_language_else_its_openers(tmp_path: Path, server: str | None,
+                                                                        user: str | None, want: str) -> None:
+    async with Table(tmp_path / "new.db") as t:
+        reply = await t.bot.handle(Inbound(platform="console", community="local", channel="main", user="ann",
+                                           name="ann", text="new", locale=user, community_locale=server))
+        assert reply.ok and t.runtime.table.lang == want
+        assert reply.text == translator(user)("reply.opened")  # the answer is in the opener's language
