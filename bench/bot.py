@@ -76,7 +76,7 @@ class NullMessenger:
     async def announce(self, *, table: TableAddress, text: str) -> None:
         return None
 
-    async def send_private(self, *, platform: str, user: str, text: str) -> bool:
+    async def send_private(self, *, platform: str, user: str, text: str, image: bytes | None = None) -> bool:
         return True
 
 

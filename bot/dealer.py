@@ -181,10 +181,10 @@ class Dealer:
         if seat is None or seat.is_bot or seat.unreachable:
             return
         tr = self.translator_for(platform=rt.table.platform, user=seat.user)
+        text = render.private_view(rt.hand, es, hand_no=rt.table.hand_no, tr=tr)
         try:
-            ok = await self.messenger.send_private(platform=rt.table.platform, user=seat.user,
-                                                   text=render.private_view(rt.hand, es, hand_no=rt.table.hand_no,
-                                                                            tr=tr))
+            ok = await self.messenger.send_private(platform=rt.table.platform, user=seat.user, text=text,
+                                                   image=self._private_image(rt, es, tr))
         except Exception:  # output must never stop the table: the player can still ask with 'cards'
             log.exception("table %s: sending %s their cards failed", rt.table.id, seat.user)
             return
@@ -324,6 +324,16 @@ class Dealer:
             return images.board_png(rt.table, rt.hand, names=rt.names, tr=translator(rt.table.lang))
         except Exception:
             log.exception("table %s: drawing the board failed; showing it as text", rt.table.id)
+            return None
+
+    def _private_image(self, rt: Runtime, es: int, tr: Translator) -> bytes | None:
+        """The player's cards as a PNG (best high and low marked) when the table shows images."""
+        if rt.table.view != "image" or rt.table.platform == "console" or rt.hand is None:
+            return None
+        try:
+            return images.private_png(rt.hand, es, tr=tr)
+        except Exception:
+            log.exception("table %s: drawing the cards of seat %d failed; sending them as text", rt.table.id, es)
             return None
 
     async def _say(self, rt: Runtime, key: str, /, **fields: object) -> None:

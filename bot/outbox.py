@@ -46,8 +46,8 @@ class Router:
     async def announce(self, *, table: TableAddress, text: str) -> None:
         await self.get(table.platform).announce(table=table, text=text)
 
-    async def send_private(self, *, platform: str, user: str, text: str) -> bool:
-        return await self.get(platform).send_private(platform=platform, user=user, text=text)
+    async def send_private(self, *, platform: str, user: str, text: str, image: bytes | None = None) -> bool:
+        return await self.get(platform).send_private(platform=platform, user=user, text=text, image=image)
 
 
 @dataclass
@@ -98,8 +98,8 @@ class Coalescer:
         state.lines.append(text)
         self._schedule(state, now=False)
 
-    async def send_private(self, *, platform: str, user: str, text: str) -> bool:
-        return await self.inner.send_private(platform=platform, user=user, text=text)
+    async def send_private(self, *, platform: str, user: str, text: str, image: bytes | None = None) -> bool:
+        return await self.inner.send_private(platform=platform, user=user, text=text, image=image)
 
     def _schedule(self, state: _Pending, *, now: bool) -> None:
         if state.task is not None and not state.task.done():

@@ -100,8 +100,12 @@ class Messenger(Protocol):
         """A public line in the table's channel (actions, showdown, notices)."""
         ...
 
-    async def send_private(self, *, platform: str, user: str, text: str) -> bool:
-        """A private message to one user; False if the user cannot be reached."""
+    async def send_private(self, *, platform: str, user: str, text: str, image: bytes | None = None) -> bool:
+        """A private message to one user; False if the user cannot be reached.
+
+        ``image``: the same as a PNG (the player's cards), to show with the text as its
+        caption; a messenger that cannot show images (the console) sends the text alone.
+        """
         ...
 
 

@@ -245,6 +245,9 @@ async def test_three_players_play_a_hand_to_the_showdown(fake: FakeDiscord, tmp_
         assert not secret[ANN] & secret[BOB] and not secret[ANN] & secret[CAT] and not secret[BOB] & secret[CAT]
         for user, texts in fake.dms.items():
             assert sum("your cards" in t for t in texts) == (1 if user == CAT else 5)
+            pictures = fake.dm_files.get(user, [])  # the table shows images: the cards come as pictures too
+            assert [a.filename for a in pictures] == ["cards.png"] * (1 if user == CAT else 5)
+            assert all(a.data.startswith(b"\x89PNG") for a in pictures)
         assert_no_public_leak(fake, secret)
         for record in fake.interactions.values():  # every answer was private
             assert record.ephemeral and all(ephemeral for _, _, _, ephemeral in record.answers)

@@ -23,7 +23,7 @@ class Recorder:
     async def announce(self, *, table: TableAddress, text: str) -> None:
         self.calls.append(("say", text))
 
-    async def send_private(self, *, platform: str, user: str, text: str) -> bool:
+    async def send_private(self, *, platform: str, user: str, text: str, image: bytes | None = None) -> bool:
         self.calls.append(("dm", f"{user}:{text}"))
         return user != "closed"
 

@@ -205,6 +205,18 @@ async def test_three_players_play_a_hand_with_buttons(fake: FakeBotAPI, tmp_path
                     hidden = {hand.cards[other][i].pretty for i in (0, 1, 6)}
                     assert not hidden & {c for t in fake.private_texts(uid) for c in CARD.findall(t)}
         assert_no_down_card_in_group(fake, (ANN, BOB, CAT))
+        # the cards came as pictures too (the table shows images): one per deal, each player their own
+        shots = {uid: fake.private_photos(uid) for uid in (ANN, BOB, CAT)}
+        assert all(len(v) == 5 for v in shots.values()) and not set(shots[ANN]) & set(shots[BOB])
+        with Image.open(io.BytesIO(images.private_png(hand, 0))) as want:
+            size = want.size  # seven cards: the size of the last picture
+        for data in shots[ANN]:
+            with Image.open(io.BytesIO(data)) as img:
+                assert img.format == "PNG"
+        with Image.open(io.BytesIO(shots[ANN][-1])) as img:
+            assert img.size == size
+        assert len(set(shots[ANN])) == 5  # a new picture for every new card
+        assert not any(data in shots[uid] for uid in (ANN, BOB, CAT) for data in fake.photos_in(GROUP))
         # every board edit went to the one board message of the hand
         edits = fake.board_edits(GROUP)
         assert len(edits) >= 10 and {int(c.params["message_id"]) for c in edits} == {final["message_id"]}
@@ -555,6 +567,8 @@ async def test_boards_are_photos_until_config_view_text(fake: FakeBotAPI, tmp_pa
         turn, board = await next_turn(fake, turn)
         later = [c.method for c in fake.calls[sent:] if int(c.params.get("chat_id", 0)) == GROUP]
         assert "editMessageText" in later and not {"sendPhoto", "editMessageMedia", "editMessageCaption"} & set(later)
+        privately = [c.method for c in fake.calls[sent:] if int(c.params.get("chat_id", 0)) in (ANN, BOB)]
+        assert "sendPhoto" not in privately  # a text table sends the cards as text
         assert any("The board is shown as text now." in t for t in fake.group_texts(GROUP))
     assert_no_down_card_in_group(fake, (ANN, BOB))
 

@@ -49,7 +49,7 @@ class ConsoleMessenger:
         for line in text.splitlines():
             self.write(f"[table] {line}")
 
-    async def send_private(self, *, platform: str, user: str, text: str) -> bool:
+    async def send_private(self, *, platform: str, user: str, text: str, image: bytes | None = None) -> bool:
         if user in self.unreachable:
             return False
         for line in text.splitlines():

@@ -113,7 +113,7 @@ class DiscordMessenger:
             else:
                 self._enqueue(channel, _Job("say", text=chunk))
 
-    async def send_private(self, *, platform: str, user: str, text: str) -> bool:
+    async def send_private(self, *, platform: str, user: str, text: str, image: bytes | None = None) -> bool:
         try:
             user_id = int(user)
         except ValueError:
@@ -124,8 +124,12 @@ class DiscordMessenger:
                 dm = await self.client.create_dm(discord.Object(id=user_id))
                 dm_id = self._dm_channels[user_id] = dm.id
             channel = self.client.get_partial_messageable(dm_id, type=discord.ChannelType.private)
-            for chunk in render.chunks(text):
-                await channel.send(chunk, allowed_mentions=discord.AllowedMentions.none())
+            for i, chunk in enumerate(render.chunks(text)):
+                if i == 0 and image is not None:  # the cards as a picture, the text with it
+                    await channel.send(chunk, file=discord.File(io.BytesIO(image), filename=render.CARDS_FILE),
+                                       allowed_mentions=discord.AllowedMentions.none())
+                else:
+                    await channel.send(chunk, allowed_mentions=discord.AllowedMentions.none())
         except discord.Forbidden as exc:
             log.info("cannot DM user %s (code %s): %s", user, exc.code, exc.text)
             return False

@@ -72,6 +72,8 @@ def button_rows(buttons: tuple[Button, ...]) -> list[tuple[int, Button]]:
 
 BOARD_FILE = "board.png"
 """The file name of the board image attached to the board message."""
+CARDS_FILE = "cards.png"
+"""The file name of a player's cards attached to their private message."""
 
 
 def board_embed(board: BoardView) -> discord.Embed:

@@ -224,11 +224,21 @@ class TelegramMessenger:
         if task is None or task.done():
             self._tasks[table.key] = asyncio.get_running_loop().create_task(self._post_lines(table))
 
-    async def send_private(self, *, platform: str, user: str, text: str) -> bool:
+    async def send_private(self, *, platform: str, user: str, text: str, image: bytes | None = None) -> bool:
         if not user.isdigit():
             return False
         try:
-            await self.tg.send_message(chat_id=int(user), text=clip(text, 4096))
+            if image is not None:
+                try:  # the cards as a photo, the text as its caption
+                    await self.tg.send_photo(chat_id=int(user), photo=image, filename="cards.png",
+                                             caption=clip(text, MAX_CAPTION))
+                except TelegramError as exc:
+                    if _refused(exc):
+                        raise
+                    log.warning("the cards photo to %s failed (%s); sending text", user, exc)
+                    await self.tg.send_message(chat_id=int(user), text=clip(text, 4096))
+            else:
+                await self.tg.send_message(chat_id=int(user), text=clip(text, 4096))
         except TelegramError as exc:
             if _refused(exc):
                 log.info("cannot message user %s privately: %s", user, exc)

@@ -159,6 +159,8 @@ class FakeDiscord:
         self.files: dict[int, list[Attachment]] = {}
         """The files each channel message shows now."""
         self.dms: dict[int, list[str]] = {}
+        self.dm_files: dict[int, list[Attachment]] = {}
+        """The files sent to each user privately (their cards as pictures)."""
         self.dm_channels: dict[int, int] = {}
         self.interactions: dict[str, Interaction] = {}
         self.commands: dict[str, list[dict[str, Any]]] = {}
@@ -480,6 +482,7 @@ class FakeDiscord:
             if dm_user in self.dms_closed:
                 return _error(403, 50007, "Cannot send messages to this user")
             self.dms.setdefault(dm_user, []).append(body.get("content") or "")
+            self.dm_files.setdefault(dm_user, []).extend(list(request[FILES]))
             return _json(self._message_payload(self.new_id(), channel, body.get("content") or "",
                                                            [], []))
         message_id = self.new_id()

@@ -403,7 +403,21 @@ class FakeBotAPI:
                 and (not ok or c.status == 200)]
 
     def private_texts(self, uid: int) -> list[str]:
-        return [c.params["text"] for c in self.sent("sendMessage", chat_id=uid)]
+        """Every private message's text, and every private photo's caption."""
+        return [text_of_call(c) for c in self.sent(chat_id=uid) if c.method in ("sendMessage", "sendPhoto")]
+
+    def photos_in(self, chat_id: int) -> list[bytes]:
+        """Every image the chat has shown (boards, as first sent and as edited)."""
+        out = [data for (chat, _), data in sorted(self.photos.items()) if chat == chat_id]
+        for call in self.sent("editMessageMedia", chat_id=chat_id):
+            ref = (call.params.get("media") or {}).get("media")
+            if isinstance(ref, str) and ref.startswith("attach://"):
+                out.append(call.params.get(ref.removeprefix("attach://")))
+        return out
+
+    def private_photos(self, uid: int) -> list[bytes]:
+        """The images the bot sent the user privately (their cards)."""
+        return [data for (chat, _), data in sorted(self.photos.items()) if chat == uid]
 
     def group_texts(self, chat_id: int) -> list[str]:
         """Every text and caption the bot sent (or edited in) the chat."""
