@@ -460,3 +460,41 @@ async def test_help_for_an_unknown_command_is_usage_not_an_apology(tmp_path: Pat
     # Found by tests/test_robustness.py: 'help 0' used to end in "Sorry, something went wrong".
     async with Table(tmp_path / "t.db") as t:
         assert "no command '0'. Try: help" in await t.say("ann", "HELP 0")
+
+
+@pytest.mark.asyncio
+async def test_cards_go_as_a_picture_on_image_tables_and_as_text_when_it_cannot_be_drawn(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    from bot import images
+
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        sent: list[tuple[str, str, bytes | None]] = []
+        real = t.messenger.send_private
+
+        async def spy(**kw: Any) -> bool:
+            sent.append((kw["user"], kw["text"], kw.get("image")))
+            return await real(**kw)
+
+        monkeypatch.setattr(t.messenger, "send_private", spy)
+        t.runtime.table.platform = "chat"  # a platform that shows images (the console never gets one)
+        await t.say("ann", "start")
+        hand = t.runtime.hand
+        assert {user for user, _, _ in sent} == {"ann", "bob"}
+        for user, text, image in sent:
+            es = t.runtime.engine_seat(user)
+            assert "your cards" in text and image == images.private_png(hand, es)  # the player's own cards
+        t.runtime.table.view = "text"
+        sent.clear()
+        await t.call_down()
+        assert sent and all(image is None for _, _, image in sent)  # a text table: text only
+        t.runtime.table.view = "image"
+
+        def broken(*args: object, **kw: object) -> bytes:
+            raise RuntimeError("no pictures today")
+
+        monkeypatch.setattr(images, "private_png", broken)
+        sent.clear()
+        await t.wait(10)  # the next hand
+        assert sent and all(image is None and "your cards" in text for _, text, image in sent)
+        assert "drawing the cards of seat" in caplog.text
