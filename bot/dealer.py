@@ -312,7 +312,8 @@ class Dealer:
                 await tx.save_table(rt.table)
 
     def _board_image(self, rt: Runtime) -> bytes | None:
-        """The board as a PNG when the table shows images (never on the console), else None.
+        """The board as a PNG when the table shows images (never on the console), else None;
+        after a showdown, the showdown: every shown hand with its high and low, and who won.
 
         :func:`~bot.images.board_png` is memoised on the board's layout: an unchanged board
         (a clock tick, a 'board' command) costs a dictionary lookup. A drawing failure
@@ -320,8 +321,12 @@ class Dealer:
         """
         if rt.table.view != "image" or rt.table.platform == "console":
             return None
+        tr = translator(rt.table.lang)
         try:
-            return images.board_png(rt.table, rt.hand, names=rt.names, tr=translator(rt.table.lang))
+            hand = rt.hand
+            if hand is not None and hand.is_over and len(hand.live_seats) > 1:  # the showdown: hands and winners
+                return images.showdown_png(hand, names=rt.names, tr=tr)
+            return images.board_png(rt.table, hand, names=rt.names, tr=tr)
         except Exception:
             log.exception("table %s: drawing the board failed; showing it as text", rt.table.id)
             return None

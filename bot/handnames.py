@@ -14,7 +14,7 @@ with the ranks in the grammatical form it needs.
 ['flush, ace high', 'флеш до туза', 'kolor do asa']
 >>> low = best_low(parse_cards("8c 6d 3h 2s Ac Kd Kc"))
 >>> [low_name(translator(lang), low) for lang in ("en", "ru", "pl")]
-['8-6-3-2-A low', 'лоу 8-6-3-2-A', 'low 8-6-3-2-A']
+['8-6-3-2-A low', '8-6-3-2-A', '8-6-3-2-A']
 >>> strength(translator("ru"), parse_cards("Kc Kd 4h"))
 'Хай: пара королей · Лоу: 1 карта к лоу (4)'
 """
@@ -70,7 +70,8 @@ def low_cards(tr: Translator, low: LowHand) -> str:
 
 
 def low_name(tr: Translator, low: LowHand) -> str:
-    """'8-6-3-2-A low' / 'лоу 8-6-3-2-A'; the wheel by its name."""
+    """The low as the strength line says it after 'Low:': '8-6-3-2-A low' in English, the ranks
+    alone where the label already says it ('Лоу: 8-6-3-2-A'); the wheel by its name."""
     ranks = [c.low_rank for c in low.cards]
     return tr("low.wheel") if ranks == [5, 4, 3, 2, 1] else tr("low.name", ranks=low_ranks(ranks))
 

@@ -498,3 +498,29 @@ async def test_cards_go_as_a_picture_on_image_tables_and_as_text_when_it_cannot_
         await t.wait(10)  # the next hand
         assert sent and all(image is None and "your cards" in text for _, text, image in sent)
         assert "drawing the cards of seat" in caplog.text
+
+
+@pytest.mark.asyncio
+async def test_after_a_showdown_the_board_picture_is_the_showdown(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot import images
+    from bot.i18n import EN
+
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        boards: list[BoardView] = []
+        real = t.messenger.publish_board
+
+        async def spy(**kw: Any) -> str | None:
+            boards.append(kw["board"])
+            return await real(**kw)
+
+        monkeypatch.setattr(t.messenger, "publish_board", spy)
+        t.runtime.table.platform = "chat"  # a platform that shows images
+        await t.say("ann", "start")
+        hand = t.runtime.hand
+        assert boards[-1].image == images.board_png(t.runtime.table, hand, names=t.runtime.names)
+        await t.call_down()
+        assert hand.is_over and len(hand.live_seats) == 2
+        final = boards[-1]
+        assert final.final and final.image == images.showdown_png(hand, names=t.runtime.names, tr=EN)
