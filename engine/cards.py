@@ -6,7 +6,7 @@ A card is a frozen value object with a rank (2-14, ace high) and a suit
 >>> Card.from_str("As")
 Card.from_str('As')
 >>> str(Card.from_str("Td")), Card.from_str("Td").pretty
-('Td', 'T♦')
+('Td', '10♦')
 >>> Card.from_str("7c") < Card.from_str("7d") < Card.from_str("8c")
 True
 >>> [str(c) for c in parse_cards("Ah 2c")]
@@ -87,8 +87,9 @@ class Card:
 
     @property
     def pretty(self) -> str:
-        """Rank and suit symbol, as players read it: ``'A♠'``, ``'T♦'``."""
-        return RANK_CHARS[self.rank - 2] + SUIT_SYMBOLS[self.suit]
+        """Rank and suit symbol, as the card face reads: ``'A♠'``, ``'10♦'`` (a 'T' would read
+        as the ace, туз, to a Russian player)."""
+        return ("10" if self.rank == 10 else RANK_CHARS[self.rank - 2]) + SUIT_SYMBOLS[self.suit]
 
     def __str__(self) -> str:
         return RANK_CHARS[self.rank - 2] + SUIT_CHARS[self.suit]

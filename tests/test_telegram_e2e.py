@@ -34,8 +34,8 @@ GROUP = -1001234567890
 ANN, BOB, CAT, DAN, EVE, FAY, GUS, HAL = 1101, 1102, 1103, 1104, 1105, 1106, 1107, 1108
 NAMES = {ANN: "Ann", BOB: "Bob", CAT: "Cat", DAN: "Dan", EVE: "Eve", FAY: "Fay", GUS: "Gus", HAL: "Hal"}
 STRANGER = 1999
-CARD = re.compile(r"[2-9TJQKA][♣♦♥♠]")
-DOWN = re.compile(r"\[([2-9TJQKA][♣♦♥♠])\]")
+CARD = re.compile(r"(?:[2-9TJQKA]|10)[♣♦♥♠]")
+DOWN = re.compile(r"\[((?:[2-9TJQKA]|10)[♣♦♥♠])\]")
 PREFERENCE = ("Check", "Call", "Bring-in")
 
 

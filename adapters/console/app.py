@@ -24,7 +24,7 @@ from bot.config import Settings
 from bot.service import StudBot
 from bot.store import Store
 
-from .chat import CHANNEL, ConsoleChat, ConsoleMessenger
+from .chat import CHANNEL, PLATFORM, ConsoleChat, ConsoleMessenger
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,8 @@ async def run_interactive(*, db: str, user: str, settings: Settings, bots: int =
         await chat.say(user, "start")
     else:
         await chat.say(user, "board")
-    _write(f"You are {user}. Type 'help' for the commands, '/as NAME' to speak as someone else, 'quit' to leave.")
+    tr = bot.translator_for(platform=PLATFORM, user=user)
+    _write(tr("console.welcome", name=user))
     loop = asyncio.get_running_loop()
     current = user
     try:
@@ -113,7 +114,8 @@ async def run_interactive(*, db: str, user: str, settings: Settings, bots: int =
                 continue
             if line.startswith("/as "):
                 current = line.split(None, 1)[1].strip() or current
-                _write(f"You are now {current}.")
+                tr = bot.translator_for(platform=PLATFORM, user=current)
+                _write(tr("console.now", name=current))
                 continue
             speaker, text = current, line
             head, sep, rest = line.partition(":")
