@@ -189,7 +189,7 @@ _WITH_OPTIONS: dict[str, Callback] = {"join": join, "config": config, "kick": ki
 
 
 def stud_group() -> app_commands.Group:
-    """``/stud <command>`` for every command of the grammar (23 of Discord's 25 subcommands)."""
+    """``/stud <command>`` for every command of the grammar (24 of Discord's 25 subcommands)."""
     group = app_commands.Group(name="stud", description=EN("adapters.stud_description"), guild_only=True)
     for name in COMMANDS:
         callback = _WITH_OPTIONS.get(name) or _plain(name)
