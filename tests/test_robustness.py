@@ -13,16 +13,21 @@ from hypothesis import strategies as st
 from test_console import Table
 
 from bot.commands import COMMANDS
+from bot.i18n import LANGUAGES, translator
+from bot.ports import Inbound
 
 WORDS = st.sampled_from([*COMMANDS, "stud", "/join", "@1.0", "@99.99", "=", "ante=", "big=-1", "timer=99999",
-                         "9" * 30, "-5", "0", "ann", "📣", "\x00", "''", "join@studbot", "config", "raise@x"])
+                         "9" * 30, "-5", "0", "ann", "📣", "\x00", "''", "join@studbot", "config", "raise@x",
+                         "lang=ru", "lang=xx", "lang=", "ru", "pl", "Русский", "пас", "колл", "сесть", "sprawdzam"])
+LOCALES = st.sampled_from([None, "ru", "pl-PL", "en-US", "en", "xx", "", "ру", "\x00", "pt-BR"])
+BUG = {translator(lang)("error.bug") for lang in LANGUAGES}
 TEXT = st.one_of(st.text(max_size=40), st.lists(WORDS, max_size=5).map(" ".join))
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @settings(max_examples=int(os.environ.get("STUD_FUZZ_EXAMPLES", "150")), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(lines=st.lists(st.tuples(st.sampled_from(["ann", "bob", "cat"]), TEXT), min_size=1, max_size=25))
+@given(lines=st.lists(st.tuples(st.sampled_from(["ann", "bob", "cat"]), TEXT, LOCALES), min_size=1, max_size=25))
 def test_random_input_never_crashes_and_never_moves_chips_wrongly(tmp_path_factory, lines) -> None:  # type: ignore[no-untyped-def]
     async def scenario() -> None:
         db = tmp_path_factory.mktemp("fuzz") / "t.db"
@@ -31,10 +36,12 @@ def test_random_input_never_crashes_and_never_moves_chips_wrongly(tmp_path_facto
             await t.say("ann", "join 100")
             await t.say("bob", "join 100")
             await t.say("ann", "start")
-            for user, text in lines:
-                reply = await t.bot.handle(t.chat.inbound(user, text))
+            for user, text, locale in lines:
+                msg = Inbound(platform="console", community="local", channel="main", user=user, name=user,
+                              text=text, locale=locale)
+                reply = await t.bot.handle(msg)
                 assert isinstance(reply.text, str)
-                assert not reply.text.startswith("Sorry, something went wrong"), (user, text)
+                assert reply.text not in BUG, (user, text, locale)
                 await t.clock.settle()
             wallets = await t.store.fetch("SELECT COUNT(*) FROM wallets")
             assert await t.store.chip_total() == 1000 * wallets[0][0]
