@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,20 @@ class Table:
             player, legal, _ = self.to_act()
             await self.say(player, "bring-in" if "bring-in" in legal else "call" if "call" in legal else "check")
         raise AssertionError("the hand does not end")
+
+
+def _spy(monkeypatch: pytest.MonkeyPatch, messenger: Any, method: str, pick: Callable[[dict[str, Any]], Any]
+         ) -> list[Any]:
+    """Record ``pick(kwargs)`` of every call of ``messenger.method`` (which still runs)."""
+    calls: list[Any] = []
+    real = getattr(messenger, method)
+
+    async def spy(**kw: Any) -> Any:
+        calls.append(pick(kw))
+        return await real(**kw)
+
+    monkeypatch.setattr(messenger, method, spy)
+    return calls
 
 
 async def _two_players(t: Table) -> None:
@@ -324,14 +339,7 @@ async def test_a_board_image_that_cannot_be_drawn_falls_back_to_text(tmp_path: P
 
     async with Table(tmp_path / "t.db") as t:
         await _two_players(t)
-        boards: list[BoardView] = []
-        real = t.messenger.publish_board
-
-        async def spy(**kw: Any) -> str | None:
-            boards.append(kw["board"])
-            return await real(**kw)
-
-        monkeypatch.setattr(t.messenger, "publish_board", spy)
+        boards: list[BoardView] = _spy(monkeypatch, t.messenger, "publish_board", lambda kw: kw["board"])
         t.runtime.table.platform = "chat"  # a platform that shows images (the console never gets one)
         await t.say("ann", "board")
         assert boards[-1].image is not None and boards[-1].image.startswith(b"\x89PNG")
@@ -469,14 +477,8 @@ async def test_cards_go_as_a_picture_on_image_tables_and_as_text_when_it_cannot_
 
     async with Table(tmp_path / "t.db") as t:
         await _two_players(t)
-        sent: list[tuple[str, str, bytes | None]] = []
-        real = t.messenger.send_private
-
-        async def spy(**kw: Any) -> bool:
-            sent.append((kw["user"], kw["text"], kw.get("image")))
-            return await real(**kw)
-
-        monkeypatch.setattr(t.messenger, "send_private", spy)
+        sent: list[tuple[str, str, bytes | None]] = _spy(monkeypatch, t.messenger, "send_private",
+                                                         lambda kw: (kw["user"], kw["text"], kw.get("image")))
         t.runtime.table.platform = "chat"  # a platform that shows images (the console never gets one)
         await t.say("ann", "start")
         hand = t.runtime.hand
@@ -508,14 +510,7 @@ async def test_after_a_showdown_the_board_picture_is_the_showdown(tmp_path: Path
 
     async with Table(tmp_path / "t.db") as t:
         await _two_players(t)
-        boards: list[BoardView] = []
-        real = t.messenger.publish_board
-
-        async def spy(**kw: Any) -> str | None:
-            boards.append(kw["board"])
-            return await real(**kw)
-
-        monkeypatch.setattr(t.messenger, "publish_board", spy)
+        boards: list[BoardView] = _spy(monkeypatch, t.messenger, "publish_board", lambda kw: kw["board"])
         t.runtime.table.platform = "chat"  # a platform that shows images
         await t.say("ann", "start")
         hand = t.runtime.hand
