@@ -41,8 +41,7 @@ class Message(Exception):
         super().__init__(self.text(EN))
 
     def text(self, tr: Translator) -> str:
-        values = {k: v(tr) if callable(v) else v for k, v in self.fields.items()}
-        return tr(self.key, **values)
+        return tr(self.key, **self.fields)
 
 
 class UsageError(Message, ValueError):

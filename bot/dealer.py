@@ -53,6 +53,11 @@ class Runtime:
         return TableAddress(platform=t.platform, community=t.community, channel=t.channel)
 
     @property
+    def tr(self) -> Translator:
+        """The table's language: its board and public lines."""
+        return translator(self.table.lang)
+
+    @property
     def names(self) -> list[str]:
         return [p[2] for p in self.setup.players] if self.setup else []
 
@@ -158,7 +163,7 @@ class Dealer:
         events = hand.events[rt.seen:]
         rt.seen = len(hand.events)
         try:
-            lines = render.describe(events, hand, rt.names, translator(rt.table.lang))
+            lines = render.describe(events, hand, rt.names, rt.tr)
         except Exception:  # a rendering bug must not stop the hand
             log.exception("table %s: describing %d events failed", rt.table.id, len(events))
             lines = []
@@ -228,7 +233,7 @@ class Dealer:
         for seat in gone:
             if seat.stack:
                 await self._say(rt, "line.cashes_out", name=seat.name,
-                                chips=render.chips(seat.stack, translator(table.lang)))
+                                chips=render.chips(seat.stack, rt.tr))
             else:
                 await self._say(rt, "line.busted", name=seat.name)
         if table.next_hand_at is not None:
@@ -302,7 +307,7 @@ class Dealer:
         if hand is not None and rt.deadline is not None and hand.actor is not None:
             seconds = max(0, round(rt.deadline - self.clock.now()))
         text, buttons = render.board(rt.table, hand, names=rt.names, turn=rt.turn, seconds_left=seconds,
-                                     tr=translator(rt.table.lang))
+                                     tr=rt.tr)
         view = BoardView(text=text, buttons=buttons, hand_no=rt.table.hand_no,
                          final=hand is not None and hand.is_over, image=self._board_image(rt))
         ref = await self.messenger.publish_board(table=rt.address, board=view, ref=None if new else rt.table.board_ref)
@@ -321,7 +326,7 @@ class Dealer:
         """
         if rt.table.view != "image" or rt.table.platform == "console":
             return None
-        tr = translator(rt.table.lang)
+        tr = rt.tr
         try:
             hand = rt.hand
             if hand is not None and hand.is_over and len(hand.live_seats) > 1:  # the showdown: hands and winners
@@ -344,9 +349,7 @@ class Dealer:
     async def _say(self, rt: Runtime, key: str, /, **fields: object) -> None:
         """A public line in the table's language: a catalog key, its fields (a field may be a
         function of the translator, for words such as '5 chips')."""
-        tr = translator(rt.table.lang)
-        values = {k: v(tr) if callable(v) else v for k, v in fields.items()}
-        await self._say_text(rt, tr(key, **values))
+        await self._say_text(rt, rt.tr(key, **fields))
 
     async def _say_text(self, rt: Runtime, text: str) -> None:
         try:

@@ -90,8 +90,12 @@ class Translator:
         return f"translator({self.lang!r})"
 
     def __call__(self, key: str, /, **fields: object) -> str:
+        """The message ``key`` with its fields; a field may be a function of the translator,
+        for a part that needs words of the language (``chips=lambda tr: tr.n("chips", 5)``)."""
         text = self._catalog.gettext(key)
-        return text.format(**fields) if fields else text
+        if not fields:
+            return text
+        return text.format(**{k: v(self) if callable(v) else v for k, v in fields.items()})
 
     def n(self, key: str, count: int, /, **fields: object) -> str:
         """The plural form of ``key`` for ``count`` (given to the text as ``{n}``)."""
