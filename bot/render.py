@@ -60,14 +60,10 @@ def pots_text(hand: Hand, tr: Translator = EN) -> str:
     total = sum(middle)
     if not any(hand.is_all_in(s) for s in range(hand.seat_count)):
         return tr("pot.total", total=total)
-    amounts: list[int] = []
-    last: tuple[int, ...] | None = None
-    for pot in build_pots(contributions=middle, live=[not f for f in hand.folded]):
-        if pot.eligible == last:
-            amounts[-1] += pot.amount
-        else:
-            amounts.append(pot.amount)
-        last = pot.eligible
+    seats = range(hand.seat_count)
+    pots = build_pots(contributions=middle, live=[not f for f in hand.folded],
+                      all_in=[hand.is_all_in(s) for s in seats])
+    amounts = [pot.amount for pot in pots]
     if len(amounts) <= 1:
         return tr("pot.total", total=total)
     parts = [tr("pot.main", amount=amounts[0])] + [tr("pot.side", amount=a) for a in amounts[1:]]

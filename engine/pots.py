@@ -1,11 +1,22 @@
 """Pots (rules 11, 13) and the split of each pot (rules 18 and 19).
 
-Pots are layered by contribution: every distinct total that a player put into
-the hand (antes included, uncalled chips already returned) closes a layer; a
-layer is won only by players still in the hand who reached it. Layers with no
-chips are dropped; each layer is divided on its own (rule 18).
+A pot ends only at the total of a player who is all-in, and at the top (rule 11):
+chips of players who folded are dead money that stays in the pots their total
+reached and opens no pot of its own, so a hand in which nobody is all-in has
+exactly one pot. Pots in a row with the same eligible players are one pot.
+Uncalled chips are already returned (rule 13) when the pots are formed. Each pot
+is divided on its own (rule 18).
 
->>> [(p.amount, p.eligible) for p in build_pots(contributions=[11, 21, 21], live=[True, True, True])]
+Nobody all-in: one pot, whoever folded (the first example of rule 11):
+
+>>> [(p.amount, p.eligible) for p in build_pots(contributions=[1, 1, 38, 38],
+...                                            live=[False, False, True, True], all_in=[False] * 4)]
+[(78, (2, 3))]
+
+Seat 0 all-in for 11: a main pot and one side pot:
+
+>>> [(p.amount, p.eligible) for p in build_pots(contributions=[11, 21, 21], live=[True] * 3,
+...                                            all_in=[True, False, False])]
 [(33, (0, 1, 2)), (20, (1, 2))]
 >>> split_evenly(amount=7, winners=[2, 0], order=[0, 2])
 {0: 4, 2: 3}
@@ -36,29 +47,40 @@ class PotResult:
     shares: Mapping[int, int]
 
 
-def build_pots(*, contributions: Sequence[int], live: Sequence[bool]) -> list[Pot]:
-    """Layer the contributions into the main pot and side pots, main pot first."""
+def build_pots(*, contributions: Sequence[int], live: Sequence[bool], all_in: Sequence[bool]) -> list[Pot]:
+    """Form the main pot and the side pots, main pot first (rule 11).
+
+    ``contributions`` are each seat's chips in the hand (uncalled chips already
+    returned), ``live`` whether the seat is still in the hand, ``all_in`` whether it
+    is in the hand with no chips behind. A pot is cut at every all-in total and at
+    the top; a folded player's chips fill the pots their total reaches.
+    """
+    top = max(contributions, default=0)
+    if top <= 0:
+        return []
+    cuts = sorted({c for c, a, lv in zip(contributions, all_in, live) if a and lv and 0 < c < top} | {top})
     pots: list[Pot] = []
     previous = 0
-    for level in sorted(set(contributions)):
-        if level <= 0:
-            continue
-        amount = 0
-        for c in contributions:
-            if c > previous:
-                amount += (level if c > level else c) - previous
+    dead = 0  # chips of a layer nobody live reached, carried up (unreachable; never lost)
+    for level in cuts:
+        amount = dead + sum(min(c, level) - min(c, previous) for c in contributions)
         eligible = tuple(i for i, c in enumerate(contributions) if live[i] and c >= level)
         previous = level
+        dead = 0
         if not amount:
             continue
-        if not eligible:
-            # Cannot happen once uncalled chips are returned (the top contributor is
-            # always matched by a live player); kept safe: the chips join the layer below.
-            if pots:
-                last = pots.pop()
-                pots.append(Pot(amount=last.amount + amount, eligible=last.eligible))
-            continue
-        pots.append(Pot(amount=amount, eligible=eligible))
+        if pots and (not eligible or pots[-1].eligible == eligible):
+            # The same players as the pot below: one pot, divided once. A layer above
+            # every live player cannot happen once uncalled chips are returned; its
+            # chips would join the pot below.
+            last = pots.pop()
+            pots.append(Pot(amount=last.amount + amount, eligible=last.eligible))
+        elif eligible:
+            pots.append(Pot(amount=amount, eligible=eligible))
+        else:
+            dead = amount
+    if dead:
+        raise AssertionError(f"no live player reached any pot of {list(contributions)}")
     return pots
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from .events import HandShown, PotAwarded
 from .order import high_odd_chip_key, low_odd_chip_key
-from .pots import PotResult, award_uncontested, build_pots, split_pot
+from .pots import Pot, PotResult, award_uncontested, build_pots, split_pot
 
 if TYPE_CHECKING:
     from .game import Hand
@@ -43,7 +43,7 @@ def settle_showdown(hand: Hand) -> None:
     # Rule 19: odd chips by the players' own cards only, never the community card.
     high_order = sorted(order, key=lambda s: high_odd_chip_key(hand.cards[s]), reverse=True)
     low_order = sorted(order, key=lambda s: low_odd_chip_key(hand.cards[s]))
-    pots = build_pots(contributions=hand.contributed, live=[not f for f in hand.folded])
+    pots = _pots(hand)
     results = [
         split_pot(pot=pot, high=high, low=low, high_order=high_order, low_order=low_order) for pot in pots
     ]
@@ -52,8 +52,17 @@ def settle_showdown(hand: Hand) -> None:
 
 def settle_uncontested(hand: Hand, *, winner: int) -> None:
     """Rule 14: everybody else folded; the winner takes every pot, shows nothing."""
-    pots = build_pots(contributions=hand.contributed, live=[not f for f in hand.folded])
-    _pay(hand, [award_uncontested(pot=pot, winner=winner) for pot in pots])
+    _pay(hand, [award_uncontested(pot=pot, winner=winner) for pot in _pots(hand)])
+
+
+def _pots(hand: Hand) -> list[Pot]:
+    """Rule 11: pots cut only at the totals of players who are all-in."""
+    seats = range(hand.seat_count)
+    return build_pots(
+        contributions=hand.contributed,
+        live=[not hand.folded[s] for s in seats],
+        all_in=[hand.is_all_in(s) for s in seats],
+    )
 
 
 def _pay(hand: Hand, results: list[PotResult]) -> None:

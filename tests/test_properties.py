@@ -7,6 +7,7 @@ hand file it wrote gives the same result. Refused actions change nothing.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -101,6 +102,46 @@ def test_every_hand_conserves_chips_ends_and_replays(table: tuple[Stakes, Option
     assert len(dealt) == len(set(dealt)) == hand.dealt_count
     assert sum(sum(r.shares.values()) for r in hand.pot_results) == sum(hand.contributed)
     assert all(r.shares for r in hand.pot_results)
+    _check_pots_formed_as_rule_11_says(hand)
     # The hand file it writes replays to the same result.
     text = json.dumps(hand_file_of(hand).to_dict())
     assert result_of(replay_hand(HandFile.from_json(text))) == result_of(hand)
+
+
+def _check_pots_formed_as_rule_11_says(hand: Hand) -> None:
+    """Rule 11: a pot ends only at an all-in total; no all-in, one pot; neighbours differ."""
+    pots = hand.pot_results
+    all_in = {s for s in hand.live_seats if hand.contributed[s] == hand.starting_stacks[s]}
+    all_in_totals = {hand.contributed[s] for s in all_in}
+    if not all_in:
+        assert len(pots) == (1 if sum(hand.contributed) else 0), f"nobody all-in but {len(pots)} pots"
+    assert len(pots) <= 1 + len(all_in_totals)
+    for below, above in itertools.pairwise(pots):
+        assert set(above.eligible) < set(below.eligible), "each side pot is contested by fewer players"
+        # Only an all-in ends a pot: whoever cannot contest the next pot is all-in.
+        assert set(below.eligible) - set(above.eligible) <= all_in
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(contributions=st.lists(st.integers(0, 60), min_size=2, max_size=8), data=st.data())
+def test_build_pots_cuts_only_at_all_in_totals(contributions: list[int], data: st.DataObject) -> None:
+    from engine.pots import build_pots
+
+    n = len(contributions)
+    live = data.draw(st.lists(st.booleans(), min_size=n, max_size=n), label="live")
+    top = max(contributions)
+    if top == 0 or not any(lv and c == top for lv, c in zip(live, contributions)):
+        return  # uncalled chips are returned first: a live player always reaches the top
+    # A live player below the top is all-in (else they would have called); at the top, either.
+    all_in = [lv and (c < top or data.draw(st.booleans(), label="all-in")) for lv, c in zip(live, contributions)]
+    pots = build_pots(contributions=contributions, live=live, all_in=all_in)
+    assert sum(p.amount for p in pots) == sum(contributions)
+    cuts = {c for c, a in zip(contributions, all_in) if a and 0 < c < top}
+    if not cuts:
+        assert [p.eligible for p in pots] == [tuple(i for i in range(n) if live[i] and contributions[i] == top)]
+    assert len(pots) <= 1 + len(cuts)
+    for pot in pots:
+        assert pot.eligible and all(live[s] for s in pot.eligible)
+    for below, above in itertools.pairwise(pots):
+        assert set(above.eligible) < set(below.eligible)
+        assert all(all_in[s] for s in set(below.eligible) - set(above.eligible))

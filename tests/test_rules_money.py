@@ -43,6 +43,61 @@ def test_rule_11_all_in_wins_only_the_pots_it_contributed_to() -> None:
     assert result["first_to_act"] == {"3": "bob", "4": "ann", "5": "ann", "6": "bob", "7": "bob"}
 
 
+def test_rule_11_no_all_in_one_pot_whoever_folded() -> None:
+    # RULES.md rule 11, first example: four players ante 1; two fold on third street; the
+    # other two put in 38 each in all and show down: one pot of 78, not 4 and a side pot of 74.
+    cards = {"ann": "9d 8d 2c Kh Qh Js 7s", "bob": "7c 7d Qc", "cat": "6h 6d Jc",
+             "dan": "Ac 2d 3h 4s 5c Td Jh"}
+    hand = make_hand(cards)
+    assert hand.actor_name == "ann"
+    play(hand, "bring-in", "fold", "fold", "call")  # ann 2, dan calls 2; the round ends
+    play(hand, "bet", "call", "bet", "call", "bet", "call", "bet", "call")  # 5 + 10 + 10 + 10
+    assert hand.is_over and hand.contributed == [38, 1, 1, 38]
+    assert [(r.amount, r.eligible) for r in hand.pot_results] == [(78, (0, 3))]
+    assert result_of(hand)["pots"] == [
+        {"amount": 78, "eligible": ["ann", "dan"], "high": ["dan"], "low": ["dan"], "shares": {"dan": 78}},
+    ]
+    assert stacks(hand) == {"ann": 62, "bob": 99, "cat": 99, "dan": 140}
+
+
+def test_rule_11_dead_money_is_divided_once_with_the_pot() -> None:
+    # Rule 11, second example: five players ante 1 (bring-in 1, bets 5/10); the bring-in
+    # player folds to a completion, two others fold; the last two put in 41 each: one pot
+    # of 86, split 43/43 between a high and a different low. (Layers cut at every total,
+    # 5 + 3 + 78, would pay 3 + 2 + 39 = 44 to the high and 42 to the low.)
+    stakes = Stakes(ante=1, bring_in=1, small_bet=5, big_bet=10)
+    cards = {"ann": "9d 8d 2c", "bob": "Kc Kd Ks Qs Qd 9c Th", "cat": "7c 7d Qc", "dan": "6h 6d Jc",
+             "eve": "Ac 2d 3h 4s 5c Td Jh"}
+    hand = make_hand(cards, stakes=stakes)
+    assert hand.actor_name == "ann"
+    play(hand, "bring-in", "complete", "fold", "fold", "call", "fold")
+    play(hand, "bet", "call", "bet", "call", "bet", "call", "bet", "call")
+    assert hand.is_over and hand.contributed == [2, 41, 1, 1, 41]
+    assert [(r.amount, r.eligible, r.high, r.low, dict(r.shares)) for r in hand.pot_results] == [
+        (86, (1, 4), (1,), (4,), {1: 43, 4: 43}),
+    ]
+    assert stacks(hand) == {"ann": 98, "bob": 102, "cat": 99, "dan": 99, "eve": 102}
+
+
+def test_rule_11_side_pots_only_at_all_in_totals() -> None:
+    # Two all-ins at different totals (cat 6 on third street, dan 11 on fourth) and dead
+    # money from two folds: pots are cut at 6, 11 and the top (21), never at ann's 3.
+    cards = {"ann": "9d 8d 2c Kh Qh 3d 7s", "bob": "Kc Kd Ks Qs Qd 9c Th", "cat": "Ac 2d 3h 4s 5c Td Jh",
+             "dan": "Jc Jd Js 7h 8s 6c 6d", "eve": "Tc Ts 4c 9h 3c 8c 2h"}
+    hand = make_hand(cards, stacks={"ann": 100, "bob": 100, "cat": 6, "dan": 11, "eve": 100})
+    play(hand, "bring-in", "complete", "call", "call", "call", "fold")  # cat calls all-in: 1 + 5
+    play(hand, "bet", "call", "call")  # dan calls all-in: 1 + 5 + 5
+    play(hand, "bet", "call", "bet", "fold")  # eve folds on sixth; bob's 10 goes back uncalled
+    assert hand.is_over and hand.contributed == [3, 21, 6, 11, 21]
+    assert result_of(hand)["pots"] == [
+        {"amount": 27, "eligible": ["bob", "cat", "dan"], "high": ["bob"], "low": ["cat"],
+         "shares": {"bob": 14, "cat": 13}},
+        {"amount": 15, "eligible": ["bob", "dan"], "high": ["bob"], "low": [], "shares": {"bob": 15}},
+        {"amount": 20, "eligible": ["bob"], "high": ["bob"], "low": [], "shares": {"bob": 20}},
+    ]
+    assert stacks(hand) == {"ann": 97, "bob": 128, "cat": 13, "dan": 0, "eve": 79}
+
+
 def test_rule_11_short_call_is_all_in() -> None:
     hand = make_hand({"ann": "Ac Ad 9h", "bob": "Kc Kd 2c", "cat": "Qc Qd Ts"}, stacks={"ann": 4, "bob": 50, "cat": 50})
     play(hand, "bring-in", "complete", "call")  # ann has 3 behind and calls all-in
@@ -209,7 +264,7 @@ def test_rule_14_last_player_in_wins_without_showing() -> None:
     play(hand, "bring-in", "complete", "fold", "fold")
     assert hand.is_over and not any(isinstance(e, HandShown) for e in hand.events)
     assert stacks(hand) == {"ann": 99, "bob": 97, "cat": 104}
-    assert [(r.amount, r.high, r.low) for r in hand.pot_results] == [(3, (2,), ()), (4, (2,), ())]
+    assert [(r.amount, r.high, r.low) for r in hand.pot_results] == [(7, (2,), ())]  # rule 11: one pot
 
 
 # ------------------------------------------------------------------ rule 15
@@ -247,8 +302,9 @@ def test_rule_18_odd_chip_goes_to_the_high_half() -> None:
     cards = {"ann": "9c 9d Kh", "bob": "Ac 2d 2c 3h 4s 5d Kc", "cat": "Qc Qd Qh Js Jd Ts 9s"}
     hand = make_hand(cards)
     play(hand, "bring-in", "call", "fold", *["check"] * 8)
-    # ann's folded ante closes a layer of 3 chips: high (cat) 2, low (bob's wheel) 1.
-    assert [(r.amount, dict(r.shares)) for r in hand.pot_results] == [(3, {2: 2, 1: 1}), (4, {2: 2, 1: 2})]
+    # One pot of 7 (ann's folded ante is dead money in it, rule 11): high (cat) 4, low
+    # (bob's wheel) 3.
+    assert [(r.amount, dict(r.shares)) for r in hand.pot_results] == [(7, {2: 4, 1: 3})]
     assert stacks(hand) == {"ann": 99, "bob": 100, "cat": 101}
 
 
@@ -292,7 +348,7 @@ def test_rule_19_high_tie_odd_chip_to_the_highest_card() -> None:
     hand = make_hand(cards)
     play(hand, "bring-in", "call", "fold", *["check"] * 8)
     # Both have the king-high straight; ann's Ks outranks bob's Kh for the odd chip.
-    assert [(r.amount, dict(r.shares)) for r in hand.pot_results] == [(3, {0: 2, 1: 1}), (4, {0: 2, 1: 2})]
+    assert [(r.amount, dict(r.shares)) for r in hand.pot_results] == [(7, {0: 4, 1: 3})]
 
 
 def test_rule_19_identical_two_way_winners_split_as_one_pot() -> None:
@@ -308,9 +364,10 @@ def test_rule_19_identical_winners_odd_chip_by_the_high_order() -> None:
     cards = {"ann": "Ac 2d 3h 4s 5c Qd Jd", "bob": "Ad 2c 3s 4h 5d Ks Jh", "cat": "Tc Td Th"}
     hand = make_hand(cards)
     play(hand, "bring-in", "call", "fold", *["check"] * 8)
-    # The 3-chip layer is divided as one pot: the odd chip to bob's Ks (high order),
-    # where half-by-half would have given ann the low half's chip (her Ac).
-    assert [(r.amount, dict(r.shares)) for r in hand.pot_results] == [(3, {1: 2, 0: 1}), (4, {0: 2, 1: 2})]
+    # The pot of 7 is divided as one pot: the odd chip to bob's Ks (high order), where
+    # half-by-half (high 4 as 2/2, low 3 as 2/1) would have given ann the low half's chip
+    # (her Ac).
+    assert [(r.amount, dict(r.shares)) for r in hand.pot_results] == [(7, {1: 4, 0: 3})]
 
 
 def test_rule_19_community_card_counts_in_no_odd_chip_tie_break() -> None:
