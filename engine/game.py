@@ -457,6 +457,7 @@ class Hand:
         self._deal_street()
         actors = [s for s in range(self.seat_count) if self.can_act(s)]
         if len(actors) < 2:
+            self._return_unmatched_ante()
             self._run_out()
             return
         lowest = min(range(self.seat_count), key=lambda s: bring_in_card_key(self.cards[s][2]))
@@ -517,19 +518,23 @@ class Hand:
 
     def _end_round(self) -> None:
         """Return the chips nobody called (rule 13)."""
-        bets = self.round_bets
-        top = max(bets)
-        if top <= 0:
-            return
-        seat = bets.index(top)
-        second = max(b for s, b in enumerate(bets) if s != seat)
-        if top > second:
-            excess = top - second
-            bets[seat] -= excess
-            self.stacks[seat] += excess
-            self.contributed[seat] -= excess
-            self.returned[seat] += excess
-            self.events.append(UncalledReturned(seat=seat, amount=excess))
+        uncalled = _unmatched(self.round_bets)
+        if uncalled is not None:
+            seat, excess = uncalled
+            self.round_bets[seat] -= excess
+            self._give_back(seat, excess)
+
+    def _return_unmatched_ante(self) -> None:
+        """Rule 13 for antes: with no betting to come, the part of an ante nobody matched goes back."""
+        uncalled = _unmatched(self.contributed)
+        if uncalled is not None:
+            self._give_back(*uncalled)
+
+    def _give_back(self, seat: int, excess: int) -> None:
+        self.stacks[seat] += excess
+        self.contributed[seat] -= excess
+        self.returned[seat] += excess
+        self.events.append(UncalledReturned(seat=seat, amount=excess))
 
     def _first_actor(self) -> int:
         live = [s for s in range(self.seat_count) if not self.folded[s]]
@@ -604,6 +609,14 @@ class Hand:
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"{_ORDINAL[self.street]} street, {self.actor_name} to act"
         return f"<Hand {', '.join(self.names)}: {state}>"
+
+
+def _unmatched(amounts: Sequence[int]) -> tuple[int, int] | None:
+    """(seat, chips) of the part of the largest amount that no other amount reaches, if any."""
+    top = max(amounts)
+    seat = amounts.index(top)
+    excess = top - max(a for s, a in enumerate(amounts) if s != seat)
+    return (seat, excess) if excess > 0 else None
 
 
 def _as_action(action: Action | str) -> Action:
