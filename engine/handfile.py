@@ -148,6 +148,9 @@ def _card(text: Any, where: str) -> Card:
         raise CardError(f"{where}: {exc}") from None
 
 
+_ACTION_WORDS = frozenset(a.value for a in Action)
+
+
 def replay_hand(hand_file: HandFile) -> Hand:
     """Play a hand file through the engine; :class:`ReplayError` for anything illegal."""
     names = [n for n, _ in hand_file.players]
@@ -167,8 +170,13 @@ def replay_hand(hand_file: HandFile) -> Hand:
                 f"action {i} ({text!r}) comes after the hand is over ({len(hand.actions)} actions ended it)",
                 action_index=i,
             )
+        if text not in _ACTION_WORDS:  # exactly as HAND_FORMAT.md writes them: 'call', not 'Call' or ' call'
+            raise ReplayError(
+                f"action {i}: unknown action {text!r}, expected exactly one of {', '.join(sorted(_ACTION_WORDS))}",
+                action_index=i,
+            )
         try:
-            hand.act(Action.from_str(text))
+            hand.act(Action(text))
         except EngineError as exc:
             raise ReplayError(f"action {i} ({text!r}): {exc}", action_index=i) from None
     if not hand.is_over:

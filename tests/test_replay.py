@@ -72,6 +72,25 @@ def test_everyone_all_in_from_the_antes_has_no_bring_in(tmp_path: Path) -> None:
     ]
 
 
+def test_rule_13_an_ante_nobody_matched_is_returned_uncalled(tmp_path: Path) -> None:
+    # ann can post only 1 of the 2-chip ante; bob's second chip is matched by nobody and,
+    # with no betting to come, goes back to him: in no pot and not in payouts.
+    data = {
+        "stakes": {"ante": 2, "bring_in": 2, "small_bet": 4, "big_bet": 8},
+        "players": [{"name": "ann", "stack": 1}, {"name": "bob", "stack": 5}],
+        "cards": {"ann": ["Ah", "2h", "3h", "4c", "5d", "Kc", "Kd"], "bob": ["Qs", "Qd", "Js", "Jd", "9c", "9d", "2c"]},
+        "actions": [],
+    }
+    status, result = _run(data, tmp_path)
+    assert status == 0
+    assert result["bring_in"] is None and result["log"] == []
+    assert result["pots"] == [
+        {"amount": 2, "eligible": ["ann", "bob"], "high": ["ann"], "low": ["ann"], "shares": {"ann": 2}}
+    ]
+    assert result["payouts"] == {"ann": 2, "bob": 0}
+    assert result["stacks"] == {"ann": 2, "bob": 4}
+
+
 def _with(**changes: Any) -> dict[str, Any]:
     data = copy.deepcopy(EXAMPLE)
     data.update(changes)
@@ -97,6 +116,9 @@ ERRORS = [
     # cat's fifth card is dealt when cat's call (action 6) closes fourth street.
     ("missing later card", _with(cards={**EXAMPLE["cards"], "cat": ["Kd", "Ks", "Kh", "3s"]}), 6, "missing card"),
     ("unknown action", _with(actions=["bring-in", "shove"]), 1, "unknown action 'shove'"),
+    # HAND_FORMAT.md's words exactly as written: no other case, no spaces, no spellings.
+    *[(f"action word {word!r}", _with(actions=["bring-in", word]), 1, f"unknown action {word!r}")
+      for word in ("Complete", "COMPLETE", " complete", "complete ", "bring_in", "bringin", "Bring-in", "")],
     ("illegal action", _with(actions=["bring-in", "raise"]), 1, "cannot raise"),
     ("fold when free", _with(actions=[*EXAMPLE["actions"][:4], "fold"]), 4, "checking is free"),
     ("actions missing", _with(actions=EXAMPLE["actions"][:5]), None, "end before the hand"),
