@@ -40,7 +40,7 @@ OPTIONS = Options(heads_up_cap=True, short_all_in=ShortAllIn.FULL)
 ODD_CHIP_BY_SEAT = "odd chips by seat, not by suit (rule 19)"
 HALF_BY_HALF = "identical two-way winners split half by half (rule 19)"
 SIDE_POT_LOW_BUG = "side pot split hi/lo with no eligible low (rule 18)"
-MERGED_POTS = "pots with the same players merged (rule 18)"
+MERGED_POTS = "hands that can win nothing dropped, then pots with the same contenders merged (rule 11)"
 SHORT_BRING_IN = "short bring-in player offered complete (rule 5)"
 SHORT_ALL_IN = "all-in for less than a full bet (rule 12)"
 SEVENTH_OPENER = "seventh-street opener folded or all-in (rule 9)"
@@ -103,13 +103,18 @@ def split_model(hand: Hand, quirks: frozenset[str]) -> list[int]:
     high_order = sorted(live, key=lambda s: high_odd_chip_key(hand.cards[s]), reverse=True)
     low_order = sorted(live, key=lambda s: low_odd_chip_key(hand.cards[s]))
 
+    # Rule 11: a pot ends only at the total of a live player who is all-in (they put in
+    # their whole starting stack), and at the top.
+    all_in_totals = {contributed[s] for s in live if contributed[s] == hand.starting_stacks[s]}
+    cuts = sorted({c for c in all_in_totals if c < max(contributed)} | {max(contributed)})
+
     def layers(players: set[int]) -> list[tuple[int, list[int]]]:
         out: list[tuple[int, list[int]]] = []
         previous = 0
-        for level in sorted(set(contributed)):
+        for level in cuts:
             amount = sum(min(c, level) - min(c, previous) for c in contributed)
             previous = level
-            eligible = [s for s in players if contributed[s] >= level]
+            eligible = sorted(s for s in players if contributed[s] >= level)
             if MERGED_POTS in quirks and out and out[-1][1] == eligible:
                 out[-1] = (out[-1][0] + amount, eligible)
             elif amount:
