@@ -140,7 +140,7 @@ def private_view(hand: Hand, seat: int, *, hand_no: int, tr: Translator = EN) ->
 
 
 def strength(cards: Sequence[Card], tr: Translator = EN) -> str:
-    """'High: two pair, queens and tens · Low: 8-6-3-2-A low' (or the draw so far)."""
+    """'High: two pair, queens and tens · drawing to 8-5-3' (see :func:`~bot.handnames.low_status`)."""
     return handnames.strength(tr, cards)
 
 
@@ -170,7 +170,7 @@ def describe(events: Sequence[Event], hand: Hand, names: Sequence[str], tr: Tran
             high = handnames.high_name(tr, event.high)
             if low:
                 lines.append(tr("line.shows", name=names[event.seat], cards=cards_text(event.cards), high=high,
-                                low=handnames.low_cards(tr, low)))
+                                low=handnames.low_name(tr, low)))
             else:
                 lines.append(tr("line.shows_no_low", name=names[event.seat], cards=cards_text(event.cards), high=high))
         elif isinstance(event, PotAwarded):
