@@ -658,7 +658,7 @@ class ShowdownText:
 def showdown_text(hand: Hand, *, names: Sequence[str], tr: Translator = EN) -> ShowdownText:
     """The texts of :func:`showdown_png`, in the language of ``tr``."""
     shown = hand.show_order if _shows(hand) else []
-    pot_lines = results.pot_lines(tr, hand, names)
+    pot_lines = results.pot_lines(tr, hand, names, hands=False)  # each row names its hand
     won = _winnings(hand)
     rows = []
     for seat in shown:

@@ -56,11 +56,14 @@ def halves(tr: Translator, *, high: str, low: str) -> str:
     return tr("line.halves", high=high, low=low) if low else tr("line.halves_no_low", high=high)
 
 
-def pot_line(tr: Translator, award: Award, *, index: int, hand: Hand, names: Sequence[str]) -> str:
+def pot_line(tr: Translator, award: Award, *, index: int, hand: Hand, names: Sequence[str],
+             hands: bool = True) -> str:
     """One pot of a finished hand: uncontested, scooped, split high and low, or shared by ties.
 
     'Pot 78: Bot2 scoops (high: full house, kings full of sixes; low: 7-5-4-3-A)';
-    'Main pot 33: Bot2 takes the high, 17 (...); Cat takes the low, 16 (7-5-4-3-A)'.
+    'Main pot 33: Bot2 takes the high, 17 (...); Cat takes the low, 16 (7-5-4-3-A)'. Without
+    ``hands`` (the showdown picture, which shows every hand beside its cards) the winning
+    hands are not named again: 'Pot 78: Bot2 scoops'.
     """
     label = pot_label(tr, index=index, count=len(hand.pot_results))
     fields: dict[str, object] = {"label": label, "amount": award.amount}
@@ -78,11 +81,16 @@ def pot_line(tr: Translator, award: Award, *, index: int, hand: Hand, names: Seq
 
     if len(winners) == 1:
         seat = winners[0]
+        if not hands:
+            return tr("pot.scoop_short", name=names[seat], **fields)
         if award.low:
             return tr("pot.scoop", name=names[seat], high=high_hand(seat), low=low_hand(seat), **fields)
         return tr("pot.scoop_no_low", name=names[seat], high=high_hand(seat), **fields)
     if len(award.high) == 1 and len(award.low) == 1:  # two winners, one half each
         h, lo = award.high[0], award.low[0]
+        if not hands:
+            return tr("pot.halves_short", high=names[h], high_amount=award.shares[h], low=names[lo],
+                      low_amount=award.shares[lo], **fields)
         return tr("pot.halves", high=names[h], high_amount=award.shares[h], high_hand=high_hand(h),
                   low=names[lo], low_amount=award.shares[lo], low_hand=low_hand(lo), **fields)
     who = ", ".join(f"{names[s]} {award.shares[s]}" for s in winners)
@@ -90,9 +98,10 @@ def pot_line(tr: Translator, award: Award, *, index: int, hand: Hand, names: Seq
               shares=who, **fields)
 
 
-def pot_lines(tr: Translator, hand: Hand, names: Sequence[str]) -> list[str]:
-    """Every pot of a finished hand, main pot first."""
-    return [pot_line(tr, award, index=i, hand=hand, names=names) for i, award in enumerate(hand.pot_results)]
+def pot_lines(tr: Translator, hand: Hand, names: Sequence[str], *, hands: bool = True) -> list[str]:
+    """Every pot of a finished hand, main pot first (see :func:`pot_line`)."""
+    return [pot_line(tr, award, index=i, hand=hand, names=names, hands=hands)
+            for i, award in enumerate(hand.pot_results)]
 
 
 # ------------------------------------------------------------------ history

@@ -67,12 +67,19 @@ def test_one_pot_is_the_pot_and_a_split_says_who_took_which_half(tr: Translator)
     for text in (*lines, render.pots_text(hand, tr), *images.showdown_text(hand, names=hand.names, tr=tr).pots):
         assert main not in text and side not in text
     assert render.pots_text(hand, tr) == tr("pot.total", total=6)
-    assert images.showdown_text(hand, names=hand.names, tr=tr).pots == tuple(lines)  # the picture says the same
+    # the picture shows each hand beside its cards, and the pot without naming them again
+    assert images.showdown_text(hand, names=hand.names, tr=tr).pots == ({
+        "en": "Pot 6: bob takes the high, 3; ann takes the low, 3",
+        "ru": "Банк 6: bob берёт хай — 3; ann берёт лоу — 3",
+        "pl": "Pula 6: bob bierze high – 3; ann bierze low – 3"}[tr.lang],)
 
 
 @LANGS
 def test_a_scoop_reads_as_a_scoop(tr: Translator) -> None:
-    assert described_pots(showdown(SCOOP), tr) == [{
+    hand = showdown(SCOOP)
+    assert images.showdown_text(hand, names=hand.names, tr=tr).pots == ({
+        "en": "Pot 6: ann scoops", "ru": "Банк 6: ann забирает всё", "pl": "Pula 6: ann zgarnia całą pulę"}[tr.lang],)
+    assert described_pots(hand, tr) == [{
         "en": "Pot 6: ann scoops (high: straight flush, five high; low: wheel)",
         "ru": "Банк 6: ann забирает всё (хай: стрит-флеш до пятёрки; лоу: колесо)",
         "pl": "Pula 6: ann zgarnia całą pulę (high: poker do piątki; low: koło)",
@@ -117,7 +124,14 @@ def test_two_all_ins_at_two_totals_make_a_main_pot_and_two_side_pots(tr: Transla
     assert render.pots_text(hand, tr) == {"en": "Pot 117 (main 40, side 1: 45, side 2: 32)",
                                           "ru": "Банк 117 (основной 40, побочный 1: 45, побочный 2: 32)",
                                           "pl": "Pula 117 (główna 40, boczna 1: 45, boczna 2: 32)"}[tr.lang]
-    assert images.showdown_text(hand, names=hand.names, tr=tr).pots == tuple(lines)
+    assert images.showdown_text(hand, names=hand.names, tr=tr).pots == {
+        "en": ("Main pot 40: ann takes the high, 20; bob takes the low, 20", "Side pot 1 45: bob scoops",
+               "Side pot 2 32: cat takes the high, 16; dan takes the low, 16"),
+        "ru": ("Основной банк 40: ann берёт хай — 20; bob берёт лоу — 20", "Побочный банк 1 45: bob забирает всё",
+               "Побочный банк 2 32: cat берёт хай — 16; dan берёт лоу — 16"),
+        "pl": ("Pula główna 40: ann bierze high – 20; bob bierze low – 20", "Pula boczna 1 45: bob zgarnia całą pulę",
+               "Pula boczna 2 32: cat bierze high – 16; dan bierze low – 16"),
+    }[tr.lang]
     layout = images.board_layout(TABLE, hand, names=hand.names, tr=tr)
     assert (layout.pot, layout.pot_detail) == (tr("pot.total", total=117), render.pots_text(hand, tr)
                                                .partition(" (")[2].removesuffix(")"))
