@@ -67,6 +67,8 @@ def test_one_pot_is_the_pot_and_a_split_says_who_took_which_half(tr: Translator)
     for text in (*lines, render.pots_text(hand, tr), *images.showdown_text(hand, names=hand.names, tr=tr).pots):
         assert main not in text and side not in text
     assert render.pots_text(hand, tr) == tr("pot.total", total=6)
+    layout = images.board_layout(TABLE, hand, names=hand.names, tr=tr)
+    assert (layout.pot, layout.pot_detail) == ({"en": "Pot 6", "ru": "Банк 6", "pl": "Pula 6"}[tr.lang], "")
     # the picture shows each hand beside its cards, and the pot without naming them again
     assert images.showdown_text(hand, names=hand.names, tr=tr).pots == ({
         "en": "Pot 6: bob takes the high, 3; ann takes the low, 3",
