@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from engine import Action, Deck, DeckDealer, Hand
 from engine.cards import ALL_CARDS, Card
 from engine.events import CardDealt, CommunityCardDealt
-from engine.handfile import hand_file_of, result_of
+from engine.handfile import hand_file_of
 
-from . import images, render
+from . import images, render, results
 from .config import Settings
 from .i18n import Translator, language_of, translator
 from .model import HandSetup, Seat, Table
@@ -27,9 +27,6 @@ from .ports import BoardView, Clock, Messenger, TableAddress, TimerHandle
 from .store import Store
 
 log = logging.getLogger(__name__)
-
-NO_CHIPS_MOVED = "no chips moved"
-"""The summary kept for a hand in which nobody won anything (shown translated)."""
 
 @dataclass
 class Runtime:
@@ -206,8 +203,7 @@ class Dealer:
         hand, table, setup = rt.hand, rt.table, rt.setup
         assert hand is not None and setup is not None and rt.hand_id is not None
         rt.turn_timer = _cancelled(rt.turn_timer)
-        result = result_of(hand)
-        summary = _summary(result)
+        summary = results.summary_of(hand)
         gone: list[Seat] = []
         now = self.clock.now()
         async with self.store.atomic() as tx:
@@ -369,9 +365,3 @@ def _cancelled(handle: TimerHandle | None) -> TimerHandle | None:
         handle.cancel()
     return None
 
-
-def _summary(result: dict[str, object]) -> str:
-    payouts = result["payouts"]
-    assert isinstance(payouts, dict)
-    winners = [f"{name} +{amount}" for name, amount in payouts.items() if amount]
-    return ", ".join(winners) if winners else NO_CHIPS_MOVED

@@ -14,9 +14,12 @@ with the ranks in the grammatical form it needs.
 ['flush, ace high', 'флеш до туза', 'kolor do asa']
 >>> low = best_low(parse_cards("8c 6d 3h 2s Ac Kd Kc"))
 >>> [low_name(translator(lang), low) for lang in ("en", "ru", "pl")]
-['8-6-3-2-A low', '8-6-3-2-A', '8-6-3-2-A']
->>> strength(translator("ru"), parse_cards("Kc Kd 4h"))
-'Хай: пара королей · Лоу: 1 карта к лоу (4)'
+['8-6-3-2-A', '8-6-3-2-A', '8-6-3-2-A']
+>>> for lang in ("en", "ru", "pl"):
+...     print(strength(translator(lang), parse_cards("Kc 8d 4h 2s")))
+High: king high · drawing to 8-4-2
+Хай: старшая карта король · дро на лоу 8-4-2
+High: wysoka karta król · ciągniesz do low 8-4-2
 """
 
 from __future__ import annotations
@@ -63,17 +66,10 @@ def low_ranks(ranks: Sequence[int]) -> str:
     return "-".join("A" if r == 1 else str(r) for r in ranks)
 
 
-def low_cards(tr: Translator, low: LowHand) -> str:
+def low_name(tr: Translator, low: LowHand) -> str:
     """The low's ranks, '8-6-3-2-A', or the wheel's name."""
     ranks = [c.low_rank for c in low.cards]
     return tr("low.wheel") if ranks == [5, 4, 3, 2, 1] else low_ranks(ranks)
-
-
-def low_name(tr: Translator, low: LowHand) -> str:
-    """The low as the strength line says it after 'Low:': '8-6-3-2-A low' in English, the ranks
-    alone where the label already says it ('Лоу: 8-6-3-2-A'); the wheel by its name."""
-    ranks = [c.low_rank for c in low.cards]
-    return tr("low.wheel") if ranks == [5, 4, 3, 2, 1] else tr("low.name", ranks=low_ranks(ranks))
 
 
 def partial_high(tr: Translator, cards: Sequence[Card]) -> str:
@@ -91,15 +87,32 @@ def partial_high(tr: Translator, cards: Sequence[Card]) -> str:
     return _named(tr, "hand.high_card", top)
 
 
-def strength(tr: Translator, cards: Sequence[Card]) -> str:
-    """'High: two pair, queens and tens · Low: 8-6-3-2-A low' (or the draw so far)."""
-    low_draw = sorted({c.low_rank for c in cards if c.low_rank <= 8}, reverse=True)
-    draw = tr.n("low.draw", len(low_draw), ranks=low_ranks(low_draw)) if low_draw else tr("low.no_cards")
-    if len(cards) >= 5:
-        high = high_name(tr, best_high(cards))
+def low_status(tr: Translator, cards: Sequence[Card]) -> str:
+    """Where a player's low stands, as a stud player says it: 'no low yet' below three low
+    cards (eight or lower, distinct ranks, ace low), 'drawing to 8-5-3' (or 8-5-3-2) with
+    three or four, 'Low: 7-5-4-3-A' once made, 'no low' when the cards to come (to seventh
+    street) cannot make one.
+
+    >>> from engine import parse_cards
+    >>> from bot.i18n import EN
+    >>> [low_status(EN, parse_cards(c)) for c in ("Ac 2d Kh", "Ac 8d 3h", "Ac 8d 3h 5s Kd", "Kc Qd Jh")]
+    ['no low yet', 'drawing to 8-3-A', 'drawing to 8-5-3-A', 'no low']
+    >>> [low_status(EN, parse_cards(c)) for c in ("Ac 2d Kh Kd Qc", "7c 5d 4h 3s Ac Kd", "2c 3d 4h 5s Ac")]
+    ['no low', 'Low: 7-5-4-3-A', 'Low: wheel']
+    """
+    ranks = sorted({c.low_rank for c in cards if c.low_rank <= 8}, reverse=True)
+    if len(ranks) >= 5:
         low = best_low(cards)
-        low_text = low_name(tr, low) if low else (draw if len(cards) < 7 else tr("low.none"))
-    else:
-        high = partial_high(tr, cards)
-        low_text = draw
-    return tr("strength.line", high=high, low=low_text)
+        assert low is not None  # five distinct ranks of eight or lower make a low
+        return tr("low.made", low=low_name(tr, low))
+    if len(ranks) + max(0, 7 - len(cards)) < 5:
+        return tr("low.none")
+    if len(ranks) < 3:
+        return tr("low.not_yet")
+    return tr("low.drawing", ranks=low_ranks(ranks))
+
+
+def strength(tr: Translator, cards: Sequence[Card]) -> str:
+    """'High: two pair, queens and tens · drawing to 8-5-3' (the high so far, then the low)."""
+    high = high_name(tr, best_high(cards)) if len(cards) >= 5 else partial_high(tr, cards)
+    return tr("strength.line", high=high, low=low_status(tr, cards))

@@ -36,6 +36,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine import ALL_CARDS, Card, Hand, best_high, best_low
 
+from . import results
 from .i18n import EN, Translator
 from .model import Table
 from .render import action_options, pots_text, stakes_text, street_name, strength
@@ -657,18 +658,7 @@ class ShowdownText:
 def showdown_text(hand: Hand, *, names: Sequence[str], tr: Translator = EN) -> ShowdownText:
     """The texts of :func:`showdown_png`, in the language of ``tr``."""
     shown = hand.show_order if _shows(hand) else []
-    pot_lines = []
-    for i, result in enumerate(hand.pot_results):
-        label = tr("pot.label_main") if i == 0 else tr("pot.label_side", index=i)
-        if not shown:
-            pot_lines.append(tr("img.pot_uncontested", label=label, amount=result.amount,
-                                name=names[result.high[0]]))
-            continue
-        who = ", ".join(f"{names[s]} {c}" for s, c in sorted(result.shares.items()))
-        high = "/".join(names[s] for s in result.high)
-        halves = (tr("line.halves", high=high, low="/".join(names[s] for s in result.low)) if result.low
-                  else tr("line.halves_no_low", high=high))
-        pot_lines.append(tr("line.pot_split", label=label, amount=result.amount, halves=halves, shares=who))
+    pot_lines = results.pot_lines(tr, hand, names, hands=False)  # each row names its hand
     won = _winnings(hand)
     rows = []
     for seat in shown:

@@ -21,7 +21,7 @@ from engine.events import (
 )
 from engine.pots import build_pots
 
-from . import handnames
+from . import handnames, results
 from .i18n import EN, Translator, family
 from .model import Table
 from .ports import Button
@@ -52,21 +52,26 @@ def stakes_text(table: Table, tr: Translator = EN) -> str:
 
 
 def pots_text(hand: Hand, tr: Translator = EN) -> str:
-    """'Pot 53 (main 33, side 20)': the chips in the middle, side pots once someone is all-in.
+    """'Pot 53', or 'Pot 53 (main 33, side 1: 20)' once an all-in has made a side pot.
 
-    Bets of the round in progress are shown in front of each player, not in the pot.
+    Bets of the round in progress are shown in front of each player, not in the pot; a
+    finished hand shows the pots it was settled with.
     """
     middle = [c - (0 if hand.is_over else b) for c, b in zip(hand.contributed, hand.round_bets, strict=True)]
     total = sum(middle)
-    if not any(hand.is_all_in(s) for s in range(hand.seat_count)):
-        return tr("pot.total", total=total)
     seats = range(hand.seat_count)
-    pots = build_pots(contributions=middle, live=[not f for f in hand.folded],
-                      all_in=[hand.is_all_in(s) for s in seats])
-    amounts = [pot.amount for pot in pots]
+    if hand.is_over:
+        amounts = [pot.amount for pot in hand.pot_results]
+    elif any(hand.is_all_in(s) for s in seats):
+        pots = build_pots(contributions=middle, live=[not f for f in hand.folded],
+                          all_in=[hand.is_all_in(s) for s in seats])
+        amounts = [pot.amount for pot in pots]
+    else:
+        amounts = [total]
     if len(amounts) <= 1:
         return tr("pot.total", total=total)
-    parts = [tr("pot.main", amount=amounts[0])] + [tr("pot.side", amount=a) for a in amounts[1:]]
+    parts = [tr("pot.main", amount=amounts[0])]
+    parts += [tr("pot.side", index=i, amount=a) for i, a in enumerate(amounts[1:], start=1)]
     return tr("pot.split", total=total, parts=", ".join(parts))
 
 
@@ -136,7 +141,7 @@ def private_view(hand: Hand, seat: int, *, hand_no: int, tr: Translator = EN) ->
 
 
 def strength(cards: Sequence[Card], tr: Translator = EN) -> str:
-    """'High: two pair, queens and tens · Low: 8-6-3-2-A low' (or the draw so far)."""
+    """'High: two pair, queens and tens · drawing to 8-5-3' (see :func:`~bot.handnames.low_status`)."""
     return handnames.strength(tr, cards)
 
 
@@ -166,17 +171,9 @@ def describe(events: Sequence[Event], hand: Hand, names: Sequence[str], tr: Tran
             high = handnames.high_name(tr, event.high)
             if low:
                 lines.append(tr("line.shows", name=names[event.seat], cards=cards_text(event.cards), high=high,
-                                low=handnames.low_cards(tr, low)))
+                                low=handnames.low_name(tr, low)))
             else:
                 lines.append(tr("line.shows_no_low", name=names[event.seat], cards=cards_text(event.cards), high=high))
         elif isinstance(event, PotAwarded):
-            label = tr("pot.label_main") if event.index == 0 else tr("pot.label_side", index=event.index)
-            if not event.low and len(event.high) == 1 and len(event.shares) == 1:
-                lines.append(tr("line.pot_one", label=label, amount=event.amount, name=names[event.high[0]]))
-            else:
-                who = ", ".join(f"{names[s]} {c}" for s, c in sorted(event.shares.items()))
-                high = "/".join(names[s] for s in event.high)
-                halves = (tr("line.halves", high=high, low="/".join(names[s] for s in event.low)) if event.low
-                          else tr("line.halves_no_low", high=high))
-                lines.append(tr("line.pot_split", label=label, amount=event.amount, halves=halves, shares=who))
+            lines.append(results.pot_line(tr, event, index=event.index, hand=hand, names=names))
     return lines

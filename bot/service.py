@@ -23,10 +23,10 @@ from datetime import UTC, datetime
 
 from engine import Action, EngineError, IllegalActionError, Stakes, StakesError
 
-from . import render
+from . import render, results
 from .commands import Command, Message, UsageError, command_word, help_text, parse, rules_text
 from .config import Settings
-from .dealer import NO_CHIPS_MOVED, Dealer, Runtime, cancel_timers
+from .dealer import Dealer, Runtime, cancel_timers
 from .i18n import EN, LANGUAGE_NAMES, Translator, family, language_of, translator
 from .model import VIEWS, Seat, Table
 from .ports import Clock, Inbound, Messenger, Reply
@@ -406,8 +406,7 @@ class StudBot(Dealer):
         tr = self._tr(msg)
         if not rows:
             return Reply(tr("reply.no_history"), private=True)
-        return Reply("\n".join(f"#{no}: {summary if summary != NO_CHIPS_MOVED else tr('history.no_chips')}"
-                               for no, summary in rows), private=True)
+        return Reply("\n".join(f"#{no}: {results.history_line(tr, summary)}" for no, summary in rows), private=True)
 
     async def _top(self, msg: Inbound) -> Reply:
         rows = await self.store.leaderboard(_community(msg))

@@ -125,6 +125,33 @@ async def test_a_hand_from_new_to_showdown(tmp_path: Path) -> None:
 
 
 @pytest.mark.asyncio
+async def test_history_of_hands_stored_before_keeps_their_old_summaries(tmp_path: Path) -> None:
+    """Hands an older version settled keep the summary it wrote ("bob +3", "no chips moved");
+    a hand settled now says what was won and the net."""
+    import aiosqlite
+
+    db, clock = tmp_path / "t.db", ManualClock()
+    async with Table(db, seed=11, clock=clock) as t:
+        await _two_players(t)
+        for _ in range(2):
+            await t.say("ann", "start") if t.runtime.hand is None else await t.wait(5)
+            await t.call_down()
+    async with aiosqlite.connect(db) as con:  # as the older version stored them
+        await con.execute("UPDATE hands SET summary = 'bob +3' WHERE hand_no = 1")
+        await con.execute("UPDATE hands SET summary = 'no chips moved' WHERE hand_no = 2")
+        await con.commit()
+    async with Table(db, seed=11, clock=clock) as t:
+        await t.wait(5)
+        await t.call_down()
+        lines = (await t.say("ann", "history")).splitlines()
+        assert lines[1:] == ["[dm ann] #2: no chips moved", "[dm ann] #1: bob +3"]
+        assert re.fullmatch(r"\[dm ann\] #3: \w+ (won|scooped) \d+ \(net [+-]?\d+\).* — .*", lines[0])
+        await t.say("ann", "lang ru")
+        assert (await t.say("ann", "history")).splitlines()[1:] == [
+            "[dm ann] #2: фишки не переходили из рук в руки", "[dm ann] #1: bob +3"]
+
+
+@pytest.mark.asyncio
 async def test_refusals_change_nothing(tmp_path: Path) -> None:
     async with Table(tmp_path / "t.db") as t:
         assert "There is no table in this channel" in await t.say("ann", "join")

@@ -10,7 +10,7 @@ import pytest
 
 from bot.commands import parse
 from bot.handnames import high_name
-from bot.i18n import translator
+from bot.i18n import Translator, translator
 from bot.ports import Inbound
 from engine import best_high
 from tests.test_console import Table, _two_players
@@ -31,8 +31,10 @@ async def _play_hand(t: Table) -> None:
     raise AssertionError("the hand does not end")
 
 
-async def _transcript(tmp_path: Path, lang: str) -> list[str]:
-    async with Table(tmp_path / f"{lang}.db", seed=11) as t:
+async def _transcript(tmp_path: Path, lang: str, seed: int = 11) -> list[str]:
+    """Everything said from the seating to ann's 'history' after one hand called down, ``lang``
+    for the table and both players."""
+    async with Table(tmp_path / f"{lang}-{seed}.db", seed=seed) as t:
         await t.say("ann", "new")
         await t.say("ann", f"config lang={lang}")
         for user in ("ann", "bob"):
@@ -41,7 +43,56 @@ async def _transcript(tmp_path: Path, lang: str) -> list[str]:
         await _two_players(t)
         await t.say("ann", "start")
         await _play_hand(t)
+        await t.say("ann", "history")
         return t.out[start:]
+
+
+ONE_POT = {
+    # seed 11: ann's two pair take the high, bob's 7-6-4-3-A the low; ann's low dies on sixth street
+    (11, "en"): ("Pot 6: ann takes the high, 3 (two pair, eights and fives); bob takes the low, 3 (7-6-4-3-A)",
+                 ["no low yet", "no low yet", "drawing to 8-5-A", "no low", "no low"],
+                 "#1: ann won 3 (net 0), bob won 3 (net 0) — high ann, low bob"),
+    (11, "ru"): ("Банк 6: ann берёт хай — 3 (две пары, восьмёрки и пятёрки); bob берёт лоу — 3 (7-6-4-3-A)",
+                 ["лоу пока нет", "лоу пока нет", "дро на лоу 8-5-A", "лоу нет", "лоу нет"],
+                 "#1: ann выигрывает 3 (чистыми 0), bob выигрывает 3 (чистыми 0) — хай ann, лоу bob"),
+    (11, "pl"): ("Pula 6: ann bierze high – 3 (dwie pary, ósemki i piątki); bob bierze low – 3 (7-6-4-3-A)",
+                 ["jeszcze bez low", "jeszcze bez low", "ciągniesz do low 8-5-A", "brak low", "brak low"],
+                 "#1: ann wygrywa 3 (na czysto 0), bob wygrywa 3 (na czysto 0) — high ann, low bob"),
+    # seed 12: ann scoops with a seven-high straight and a 6-5-4-3-A
+    (12, "en"): ("Pot 6: ann scoops (high: straight, seven high; low: 6-5-4-3-A)",
+                 ["no low yet", "drawing to 7-4-3", "drawing to 7-6-4-3", "Low: 7-6-4-3-A", "Low: 6-5-4-3-A"],
+                 "#1: ann scooped 6 (net +3) — high and low"),
+    (12, "ru"): ("Банк 6: ann забирает всё (хай: стрит до семёрки; лоу: 6-5-4-3-A)",
+                 ["лоу пока нет", "дро на лоу 7-4-3", "дро на лоу 7-6-4-3", "Лоу: 7-6-4-3-A", "Лоу: 6-5-4-3-A"],
+                 "#1: ann забирает весь банк 6 (чистыми +3) — и хай, и лоу"),
+    (12, "pl"): ("Pula 6: ann zgarnia całą pulę (high: strit do siódemki; low: 6-5-4-3-A)",
+                 ["jeszcze bez low", "ciągniesz do low 7-4-3", "ciągniesz do low 7-6-4-3", "Low: 7-6-4-3-A",
+                  "Low: 6-5-4-3-A"],
+                 "#1: ann zgarnia całą pulę 6 (na czysto +3) — high i low"),
+}
+
+
+def _pot_lines(lines: list[str], tr: Translator) -> list[str]:
+    """The showdown's pot lines: "Pot 6: ...", "Main pot 40: ...", "Side pot 1 45: ..." in the language."""
+    side = re.escape(tr("pot.label_side", index="@")).replace("@", r"\d+")
+    labels = "|".join([re.escape(tr("pot.label_only")), re.escape(tr("pot.label_main")), side])
+    return [line for line in lines if re.match(rf"\[table\] ({labels}) \d+: ", line)]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("seed,lang", sorted(ONE_POT))
+async def test_a_one_pot_showdown_its_low_lines_and_its_history(tmp_path: Path, seed: int, lang: str) -> None:
+    """Nobody all-in: one pot, named "Pot" and no main or side pot; ann's low street by street
+    (third to seventh); what history says of it: won, net, who took the high and the low, or a scoop."""
+    pot_line, lows, history = ONE_POT[seed, lang]
+    tr = translator(lang)
+    said = await _transcript(tmp_path, lang, seed)
+    assert _pot_lines(said, tr) == [f"[table] {pot_line}"]
+    main, side = tr("pot.label_main"), tr("pot.label_side", index="")
+    assert not any(main in line or side in line for line in said)
+    high = tr("strength.line", high="@", low="").split("@")[0]  # "High: ", "Хай: "
+    assert [line.split(" · ")[1] for line in said if line.startswith(f"[dm ann] {high}")] == lows
+    assert said[-1] == f"[dm ann] {history}"
 
 
 def _words(line: str) -> set[str]:

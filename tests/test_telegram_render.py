@@ -66,8 +66,8 @@ def test_a_private_view_fits_an_alert() -> None:
     text = fit_alert(worst)
     assert utf16_len(text) <= MAX_ALERT
     assert text.startswith("#123456: [10♠] [10♥] 10♦ 10♣ 9♠ 9♥ [9♦] + community 8♣")
-    assert fit_alert("Hand #1, your cards: [A♠] [2♠] 3♠\nHigh: ace high · Low: 3 to a low (3-2-A)") == (
-        "#1: [A♠] [2♠] 3♠\nHigh: ace high · Low: 3 to a low (3-2-A)")
+    assert fit_alert("Hand #1, your cards: [A♠] [2♠] 3♠\nHigh: ace high · drawing to 3-2-A") == (
+        "#1: [A♠] [2♠] 3♠\nHigh: ace high · drawing to 3-2-A")
     # any language: the cards line first, compacted to '#N: cards' when it reads '<words> N<words>: cards'
     assert fit_alert("Раздача №7, ваши карты: [A♠] [2♠] 3♠\nХай: туз\nЛоу: 3-2-A") == (
         "#7: [A♠] [2♠] 3♠\nХай: туз Лоу: 3-2-A")
