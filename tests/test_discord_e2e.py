@@ -233,7 +233,9 @@ async def test_three_players_play_a_hand_to_the_showdown(fake: FakeDiscord, tmp_
         lines = fake.lines()
         assert "Cat folds" in lines
         assert "Ann shows" in lines and "Bob shows" in lines
-        assert re.search(r"^(Pot|Main pot) \d+: ", lines, re.M)  # "Pot 13: Ann scoops ..." (one pot), or a main pot
+        # Cat folded and nobody was all-in: exactly one pot (rule 11), named as one.
+        assert len(re.findall(r"^Pot \d+: ", lines, re.M)) == 1, lines
+        assert "Main pot" not in lines and "Side pot" not in lines
         final = fake.board()
         assert final is not None and not action_buttons(final) and "showdown" in title(final)
         edits = [p for p in fake.channel_posts() if p.kind == "edit"]
