@@ -17,6 +17,7 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 from bot.clock import ManualClock, RealClock
@@ -34,17 +35,58 @@ def _write(line: str) -> None:
     sys.stdout.flush()
 
 
+class ScriptSession:
+    """Script mode: a bot on a manual clock, fed one line at a time (``user: text``,
+    ``/sleep SECONDS`` or a ``#`` comment); everything it prints goes to ``write``."""
+
+    def __init__(self, *, store: Store, bot: StudBot, clock: ManualClock, chat: ConsoleChat,
+                 write: Callable[[str], None]) -> None:
+        self.store, self.bot, self.clock, self.chat, self.write = store, bot, clock, chat, write
+
+    @classmethod
+    async def open(cls, *, db: str, seed: int | None, settings: Settings,
+                   write: Callable[[str], None]) -> ScriptSession:
+        clock = ManualClock(start=float(int(time.time())))
+        store = await Store.open(db)
+        rng = random.Random(seed) if seed is not None else None
+        messenger = ConsoleMessenger(write)
+        bot = StudBot(store=store, messenger=messenger, clock=clock, settings=replace(settings, bot_delay=0.0),
+                      rng=rng)
+        await bot.start()
+        await clock.settle()
+        return cls(store=store, bot=bot, clock=clock, chat=ConsoleChat(bot, messenger, after=clock.settle),
+                   write=write)
+
+    async def feed(self, raw: str) -> None:
+        """Play one line of the script."""
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            return
+        if line.startswith("/sleep"):
+            parts = line.split()
+            try:
+                seconds = float(parts[1])
+            except (IndexError, ValueError):
+                self.write("[error] usage: /sleep SECONDS")
+                return
+            await self.clock.advance(seconds)
+            self.write(f"[ok] {line}")
+            return
+        user, sep, text = line.partition(":")
+        if not sep or not user.strip() or " " in user.strip():
+            self.write(f"[error] expected 'user: text', got {line[:60]!r}")
+            return
+        await self.chat.say(user.strip(), text.strip())
+        self.write(f"[ok] {user.strip()}")
+
+    async def close(self) -> None:
+        await self.bot.close()
+        await self.store.close()
+
+
 async def run_script(*, db: str, seed: int | None, settings: Settings) -> int:
     """Play the script on stdin; return the process status."""
-    clock = ManualClock(start=float(int(time.time())))
-    store = await Store.open(db)
-    rng = random.Random(seed) if seed is not None else None
-    settings = replace(settings, bot_delay=0.0)
-    messenger = ConsoleMessenger(_write)
-    bot = StudBot(store=store, messenger=messenger, clock=clock, settings=settings, rng=rng)
-    await bot.start()
-    await clock.settle()
-    chat = ConsoleChat(bot, messenger, after=clock.settle)
+    session = await ScriptSession.open(db=db, seed=seed, settings=settings, write=_write)
     _write("[ready]")
     loop = asyncio.get_running_loop()
     try:
@@ -52,28 +94,9 @@ async def run_script(*, db: str, seed: int | None, settings: Settings) -> int:
             raw = await loop.run_in_executor(None, sys.stdin.readline)
             if not raw:
                 break
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
-            if line.startswith("/sleep"):
-                parts = line.split()
-                try:
-                    seconds = float(parts[1])
-                except (IndexError, ValueError):
-                    _write("[error] usage: /sleep SECONDS")
-                    continue
-                await clock.advance(seconds)
-                _write(f"[ok] {line}")
-                continue
-            user, sep, text = line.partition(":")
-            if not sep or not user.strip() or " " in user.strip():
-                _write(f"[error] expected 'user: text', got {line[:60]!r}")
-                continue
-            await chat.say(user.strip(), text.strip())
-            _write(f"[ok] {user.strip()}")
+            await session.feed(raw)
     finally:
-        await bot.close()
-        await store.close()
+        await session.close()
     return 0
 
 
