@@ -15,7 +15,9 @@ import contextlib
 import logging
 import os
 import random
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -33,6 +35,41 @@ log = logging.getLogger(__name__)
 def _write(line: str) -> None:
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
+
+
+class Input:
+    """The lines of stdin, read by a daemon thread (a stop never waits for a line to be typed),
+    until the end of stdin or a stop: SIGTERM or Ctrl-C, after which the caller stops the bot
+    and closes the store in order."""
+
+    def __init__(self) -> None:
+        self._lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self.stopped = False
+        loop = asyncio.get_running_loop()
+
+        def pump() -> None:
+            try:
+                for raw in iter(sys.stdin.readline, ""):
+                    loop.call_soon_threadsafe(self._lines.put_nowait, raw)
+                loop.call_soon_threadsafe(self._lines.put_nowait, None)
+            except RuntimeError:  # the loop has closed: the session is over
+                return
+
+        threading.Thread(target=pump, name="stdin", daemon=True).start()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, self.stop)
+
+    def stop(self) -> None:
+        if not self.stopped:
+            log.info("stopping")
+            self.stopped = True
+            self._lines.put_nowait(None)
+
+    async def readline(self) -> str:
+        """The next line, with its newline; "" at the end of stdin or once stopped."""
+        raw = None if self.stopped else await self._lines.get()
+        return "" if raw is None or self.stopped else raw
 
 
 class ScriptSession:
@@ -86,12 +123,12 @@ class ScriptSession:
 
 async def run_script(*, db: str, seed: int | None, settings: Settings) -> int:
     """Play the script on stdin; return the process status."""
+    lines = Input()
     session = await ScriptSession.open(db=db, seed=seed, settings=settings, write=_write)
     _write("[ready]")
-    loop = asyncio.get_running_loop()
     try:
         while True:
-            raw = await loop.run_in_executor(None, sys.stdin.readline)
+            raw = await lines.readline()
             if not raw:
                 break
             await session.feed(raw)
@@ -102,6 +139,7 @@ async def run_script(*, db: str, seed: int | None, settings: Settings) -> int:
 
 async def run_interactive(*, db: str, user: str, settings: Settings, bots: int = 3) -> int:
     """Play at the terminal as ``user`` against house bots; ``/as NAME`` or ``NAME: text`` speak as another."""
+    lines = Input()
     clock = RealClock()
     store = await Store.open(db)
 
@@ -113,23 +151,22 @@ async def run_interactive(*, db: str, user: str, settings: Settings, bots: int =
 
     messenger = ConsoleMessenger(show, turn_tokens=False)
     bot = StudBot(store=store, messenger=messenger, clock=clock, settings=settings)
-    await bot.start()
-    chat = ConsoleChat(bot, messenger)
-    if f"console:{CHANNEL}" not in bot.tables:
-        await chat.say(user, "new")
-        await chat.say(user, "join")
-        for _ in range(bots):
-            await chat.say(user, "addbot")
-        await chat.say(user, "start")
-    else:
-        await chat.say(user, "board")
-    tr = bot.translator_for(platform=PLATFORM, user=user)
-    _write(tr("console.welcome", name=user))
-    loop = asyncio.get_running_loop()
-    current = user
     try:
+        await bot.start()
+        chat = ConsoleChat(bot, messenger)
+        if f"console:{CHANNEL}" not in bot.tables:
+            await chat.say(user, "new")
+            await chat.say(user, "join")
+            for _ in range(bots):
+                await chat.say(user, "addbot")
+            await chat.say(user, "start")
+        else:
+            await chat.say(user, "board")
+        tr = bot.translator_for(platform=PLATFORM, user=user)
+        _write(tr("console.welcome", name=user))
+        current = user
         while True:
-            raw = await loop.run_in_executor(None, sys.stdin.readline)
+            raw = await lines.readline()
             if not raw or raw.strip() in ("quit", "exit", "/quit"):
                 break
             line = raw.strip()
