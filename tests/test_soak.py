@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from adapters.console.app import ScriptSession
+from bot.clock import ManualClock
 from bot.config import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,3 +73,22 @@ def test_the_soak_benchmark_runs_and_prints_its_figures() -> None:
     assert all(float(s[1]) > 0 for s in samples)
     assert any(line.startswith("growth after the first 100 hands: ") and " MB over 200 hands" in line for line in out)
     assert "Traceback" not in run.stderr
+
+
+@pytest.mark.asyncio
+async def test_the_manual_clock_forgets_cancelled_timers_without_waiting_for_their_time() -> None:
+    clock = ManualClock()
+    fired: list[int] = []
+
+    async def fire(n: int) -> None:
+        fired.append(n)
+
+    handle = None
+    for n in range(10_000):  # a turn timer re-armed at every action of a script that never sleeps
+        if handle is not None:
+            handle.cancel()
+        handle = clock.call_at(clock.now() + 60, lambda n=n: fire(n))  # type: ignore[misc]
+    assert len(clock._heap) <= 128
+    assert clock.pending == [clock.now() + 60]
+    await clock.advance(60)
+    assert fired == [9_999]
