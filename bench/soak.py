@@ -44,6 +44,14 @@ def rss_kb() -> int:
     raise RuntimeError("no VmRSS in /proc/self/status")
 
 
+def memo_bytes() -> int:
+    """The engine's evaluation memo (rank multiset -> value): its dicts, keys and values."""
+    total = 0
+    for memo in (evaluate._HIGH, evaluate._LOW):
+        total += sys.getsizeof(memo) + sum(sys.getsizeof(k) + sys.getsizeof(v) for k, v in memo.items())
+    return total
+
+
 @dataclass
 class Sink:
     """Where the console's lines go: counted, then dropped (a terminal keeps them, not the process)."""
@@ -61,8 +69,8 @@ class Soak:
     hands: int
     every: int
     warmup: int
-    samples: list[tuple[int, int, float]] = field(default_factory=list)
-    """(hands played, RSS in kB, seconds since the start)."""
+    samples: list[tuple[int, int, float, int]] = field(default_factory=list)
+    """(hands played, RSS in kB, seconds since the start, bytes of the engine's evaluation memo)."""
 
 
 class ChipsWentWrong(AssertionError):
@@ -81,7 +89,7 @@ async def soak(*, hands: int, every: int, warmup: int, db: str, out: Sink, seed:
         rt = bot.tables["console:main"]
         started = time.perf_counter()
         gc.collect()
-        result.samples.append((0, rss_kb(), 0.0))
+        result.samples.append((0, rss_kb(), 0.0, memo_bytes()))
         while rt.table.hand_no < hands:
             played = rt.table.hand_no
             await session.feed(f"/sleep {SETTINGS.next_hand_delay:g}")
@@ -92,7 +100,7 @@ async def soak(*, hands: int, every: int, warmup: int, db: str, out: Sink, seed:
                 await session.feed("host: addbot")
             if rt.table.hand_no % every == 0:
                 gc.collect()
-                result.samples.append((rt.table.hand_no, rss_kb(), time.perf_counter() - started))
+                result.samples.append((rt.table.hand_no, rss_kb(), time.perf_counter() - started, memo_bytes()))
     finally:
         await session.close()
     del bot, store
@@ -110,9 +118,9 @@ async def check_chips(session: ScriptSession) -> None:
 
 def report(result: Soak, out: Sink) -> list[str]:
     lines = [f"soak: {result.hands:,} house-bot hands, one table of {BOTS} bots, console script mode",
-             f"{'hands':>8} {'RSS MB':>8} {'seconds':>8}"]
-    for played, kb, seconds in result.samples:
-        lines.append(f"{played:>8,} {kb / 1024:>8.1f} {seconds:>8.1f}")
+             f"{'hands':>8} {'RSS MB':>8} {'seconds':>8} {'memo MB':>8}"]
+    for played, kb, seconds, memo in result.samples:
+        lines.append(f"{played:>8,} {kb / 1024:>8.1f} {seconds:>8.1f} {memo / 2**20:>8.1f}")
     lines.append(f"console output: {out.lines:,} lines, {out.chars / 1e6:.1f} MB "
                  f"({out.chars / max(1, result.hands) / 1000:.1f} kB per hand)")
     lines.append(f"engine evaluation memo: {len(evaluate._HIGH):,} high and {len(evaluate._LOW):,} low entries "
@@ -120,8 +128,10 @@ def report(result: Soak, out: Sink) -> list[str]:
     after = [s for s in result.samples if s[0] >= result.warmup]
     if len(after) >= 2:
         growth = (after[-1][1] - after[0][1]) / 1024
+        memo_growth = (after[-1][3] - after[0][3]) / 2**20
         lines.append(f"growth after the first {result.warmup:,} hands: {growth:+.1f} MB over "
-                     f"{after[-1][0] - after[0][0]:,} hands (target: under 5 MB)")
+                     f"{after[-1][0] - after[0][0]:,} hands (target: under 5 MB), of which the engine's "
+                     f"evaluation memo {memo_growth:+.1f} MB")
     else:
         growth = (result.samples[-1][1] - result.samples[0][1]) / 1024
         lines.append(f"growth over the run: {growth:+.1f} MB (too short to leave out the first "
