@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 import test_crash  # its Process pumps a child's output into a queue
+import test_telegram_e2e as tg
+from fakes.telegram_server import FakeBotAPI
 
 from adapters.console.chat import ConsoleMessenger
 from bot.clock import RealClock
@@ -175,3 +177,51 @@ def test_sigterm_mid_hand_exits_cleanly_and_the_hand_resumes_on_restart(tmp_path
     assert code == 0, err
     assert f"restored hand #1 after {recorded} actions" in err
     assert "Traceback" not in err and "no active connection" not in err and " ERROR " not in err, err
+
+
+@pytest.mark.asyncio
+async def test_telegram_a_stop_during_a_house_bot_turn(tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bootstrap (``adapters.run.serve``) against the fake Bot API: the stop waits for the
+    house bot's decision in flight, answers a command that comes meanwhile, and closes cleanly."""
+    caplog.set_level(logging.INFO)
+    db = tmp_path / "tg.db"
+    entered, gate = asyncio.Event(), asyncio.Event()
+    record = Store.record_action
+
+    async def held(self: Store, **kw: Any) -> None:
+        entered.set()
+        await gate.wait()
+        await record(self, **kw)
+
+    api = await FakeBotAPI().start()
+    try:
+        api.group(tg.GROUP)
+        for uid, name in tg.NAMES.items():
+            api.user(uid, name)
+        served = tg.Served(api, db, monkeypatch)
+        async with served:
+            await tg.open_table(api, (tg.ANN,))
+            for _ in range(2):
+                await tg.say(api, tg.ANN, "/addbot")
+            monkeypatch.setattr(Store, "record_action", held)
+            await tg.say(api, tg.ANN, "/stud start")
+            await asyncio.wait_for(entered.wait(), 5)
+            served.stop.set()  # what SIGTERM does
+            await asyncio.sleep(0.3)
+            assert not served.task.done(), "the stop did not wait for the house bot in flight"
+            api.command(tg.GROUP, tg.ANN, "/join")
+            await api.wait_for(lambda: any("restarting" in str(c.params.get("text")) for c in api.sent("sendMessage")),
+                               what="the answer while stopping")
+            gate.set()
+        monkeypatch.setattr(Store, "record_action", record)
+        bad = [r for r in caplog.records if r.levelno >= logging.ERROR or "no active connection" in r.getMessage()]
+        assert not bad, [r.getMessage() for r in bad]
+        with contextlib.closing(sqlite3.connect(db)) as con:
+            assert con.execute("SELECT status FROM hands").fetchall() == [("playing",)]
+            assert con.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 1
+            assert con.execute("SELECT COUNT(*) FROM seats WHERE user_id = ?", (str(tg.ANN),)).fetchone()[0] == 0
+        async with tg.Served(api, db, monkeypatch) as again:  # the bots play the hand out after the restart
+            await api.wait_for(lambda: again.runtime().hand.is_over, what="the restored hand to end")
+    finally:
+        await api.close()
