@@ -45,7 +45,10 @@ class PlatformAdapter(Protocol):
         ...
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Receive updates and feed them to the bot until ``stop`` is set, then disconnect."""
+        """Receive updates and feed them to the bot until ``stop`` is set, then disconnect.
+
+        The bootstrap sets ``stop`` only once the bot has stopped (its answer to what comes
+        meanwhile is that it is restarting), so that nothing is cut off on the way out."""
         ...
 
 
@@ -76,20 +79,44 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> Non
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    stopped = asyncio.Event()
+    """Set once the bot has stopped: then the adapters stop receiving and disconnect."""
+
+    async def stop_the_bot() -> None:
+        await stop.wait()
+        log.info("stopping: timers off, new commands refused, waiting for those in flight")
+        await bot.close()
+        stopped.set()
+
+    stopper: asyncio.Task[None] | None = None
     try:
         await asyncio.to_thread(images.warm_up)  # card tiles and fonts, once, off the event loop
         for adapter in adapters:
             await adapter.connect()
         await bot.start()
+        stopper = asyncio.create_task(stop_the_bot(), name="studbot-stop")
         log.info("serving %s", ", ".join(a.platform for a in adapters))
-        await asyncio.gather(*(adapter.run(stop) for adapter in adapters))
+        await asyncio.gather(*(adapter.run(stopped) for adapter in adapters))
     finally:
-        await bot.close()
-        for outbox in outboxes:
-            with contextlib.suppress(Exception):
-                await outbox.drain()
-        await store.close()
+        await shut_down(bot=bot, store=store, outboxes=outboxes, stopper=stopper)
         log.info("stopped")
+
+
+async def shut_down(*, bot: StudBot, store: Store, outboxes: list[Coalescer],
+                    stopper: asyncio.Task[None] | None) -> None:
+    """In order: the bot stops (timers, house bots, commands in flight), the outboxes send what
+    they hold, and only then the database closes."""
+    if stopper is not None and not stopper.done():
+        stopper.cancel()  # an adapter ended on its own: stop the bot here instead
+        with contextlib.suppress(asyncio.CancelledError):
+            await stopper
+    await bot.close()  # at once if it has already stopped
+    for outbox in outboxes:
+        try:
+            await asyncio.wait_for(outbox.drain(), timeout=10)
+        except Exception:
+            log.exception("sending the last boards and lines failed")
+    await store.close()
 
 
 def main(argv: list[str] | None = None) -> None:

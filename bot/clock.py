@@ -63,6 +63,9 @@ class ManualClock:
         self._now = start
         self._heap: list[tuple[float, int, _Handle, Callable[[], Awaitable[None]]]] = []
         self._seq = itertools.count()
+        self._compact_at = 64
+        """Sweep cancelled callbacks out when the heap grows past this (a turn timer is
+        re-armed at every action: without the sweep, a script that never sleeps keeps them all)."""
 
     def now(self) -> float:
         return self._now
@@ -70,6 +73,10 @@ class ManualClock:
     def call_at(self, when: float, callback: Callable[[], Awaitable[None]]) -> _Handle:
         handle = _Handle()
         heapq.heappush(self._heap, (when, next(self._seq), handle, callback))
+        if len(self._heap) > self._compact_at:
+            self._heap = [entry for entry in self._heap if not entry[2].cancelled]
+            heapq.heapify(self._heap)
+            self._compact_at = max(64, 2 * len(self._heap))
         return handle
 
     @property

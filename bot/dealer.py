@@ -12,6 +12,7 @@ import asyncio
 import json
 import logging
 import random
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from engine import Action, Deck, DeckDealer, Hand
@@ -22,6 +23,7 @@ from engine.handfile import hand_file_of
 from . import images, render, results
 from .config import Settings
 from .i18n import Translator, language_of, translator
+from .lifecycle import Work
 from .model import HandSetup, Seat, Table
 from .ports import BoardView, Clock, Messenger, TableAddress, TimerHandle
 from .store import Store
@@ -86,6 +88,10 @@ class Dealer:
     bot_rng: random.Random
     languages: dict[tuple[str, str], tuple[str, bool]]
     """(platform, user) -> (language, chosen with 'lang'): for private messages sent later."""
+    work: Work
+    """Commands and timer callbacks in flight (a stop waits for them)."""
+    stopping: bool
+    """Set by a stop: no command is taken and no timer acts any more."""
 
     def translator_for(self, *, platform: str, user: str, locale: str | None = None) -> Translator:
         """The language to write to ``user`` in: the one they chose with 'lang', else their
@@ -257,24 +263,35 @@ class Dealer:
         token = rt.turn
         now = self.clock.now()
         if seat is not None and seat.is_bot:
-            rt.turn_timer = self.clock.call_at(now + self.settings.bot_delay, lambda: self._bot_turn(rt, token))
+            rt.turn_timer = self._call_at(now + self.settings.bot_delay, lambda: self._bot_turn(rt, token))
         elif seat is None or seat.leaving:
-            rt.turn_timer = self.clock.call_at(now, lambda: self._timeout(rt, token, leaving=True))
+            rt.turn_timer = self._call_at(now, lambda: self._timeout(rt, token, leaving=True))
         else:
             when = rt.deadline if rt.deadline is not None else now + rt.table.timer
-            rt.turn_timer = self.clock.call_at(when, lambda: self._timeout(rt, token, leaving=False))
+            rt.turn_timer = self._call_at(when, lambda: self._timeout(rt, token, leaving=False))
+
+    def _call_at(self, when: float, callback: Callable[[], Awaitable[None]]) -> TimerHandle:
+        """A timer whose callback counts as work in flight, and does nothing once a stop has begun."""
+
+        async def fire() -> None:
+            if self.stopping:
+                return
+            with self.work.track():
+                await callback()
+
+        return self.clock.call_at(when, fire)
 
     async def _bot_turn(self, rt: Runtime, token: str | None) -> None:
         from .housebot import choose_action
 
         async with rt.lock:
-            if rt.closed or rt.hand is None or rt.turn != token or rt.hand.is_over:
+            if self.stopping or rt.closed or rt.hand is None or rt.turn != token or rt.hand.is_over:
                 return
             await self._apply(rt, choose_action(rt.hand, rng=self.bot_rng), by_timeout=False)
 
     async def _timeout(self, rt: Runtime, token: str | None, *, leaving: bool) -> None:
         async with rt.lock:
-            if rt.closed or rt.hand is None or rt.turn != token or rt.hand.is_over:
+            if self.stopping or rt.closed or rt.hand is None or rt.turn != token or rt.hand.is_over:
                 return
             await self._apply(rt, rt.hand.default_action(), by_timeout=not leaving)
 
@@ -283,11 +300,12 @@ class Dealer:
 
         async def deal() -> None:
             async with rt.lock:
-                if rt.closed or (rt.hand is not None and not rt.hand.is_over) or not rt.table.running:
+                if self.stopping or rt.closed or (rt.hand is not None and not rt.hand.is_over) \
+                        or not rt.table.running:
                     return
                 await self._start_hand(rt)
 
-        rt.next_timer = self.clock.call_at(when, deal)
+        rt.next_timer = self._call_at(when, deal)
 
     # ------------------------------------------------------------------ output
 

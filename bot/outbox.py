@@ -140,10 +140,18 @@ class Coalescer:
             state.last_flush = self._monotonic()
 
     async def drain(self) -> None:
-        """Send everything pending now (at shutdown)."""
+        """Send everything pending now (at shutdown). A send in flight is awaited, never cut
+        off (a board post cut off could be sent twice); a flush only waiting is sent now."""
         for state in list(self._tables.values()):
-            if state.task is not None and not state.task.done():
-                state.task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await state.task
+            while state.task is not None and not state.task.done():
+                task = state.task
+                if state.sending:
+                    with contextlib.suppress(Exception):
+                        await asyncio.shield(task)  # it logs its own failure
+                else:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+                if state.task is task and task.done():
+                    break
             await self._flush(state)

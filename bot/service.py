@@ -28,6 +28,7 @@ from .commands import Command, Message, UsageError, command_word, help_text, par
 from .config import Settings
 from .dealer import Dealer, Runtime, cancel_timers
 from .i18n import EN, LANGUAGE_NAMES, Translator, family, language_of, translator
+from .lifecycle import Work
 from .model import VIEWS, Seat, Table
 from .ports import Clock, Inbound, Messenger, Reply
 from .store import Store
@@ -35,6 +36,8 @@ from .store import Store
 log = logging.getLogger(__name__)
 
 MIN_TIMER, MAX_TIMER = 10, 600
+STOP_GRACE = 10.0
+"""Seconds a stop waits for the commands and timer callbacks in flight."""
 BUY_IN_BIG_BETS = 20
 
 
@@ -65,6 +68,8 @@ class StudBot(Dealer):
         self.tables: dict[str, Runtime] = {}
         self._opening = asyncio.Lock()  # two 'new' in one channel at once: one table
         self.languages: dict[tuple[str, str], tuple[str, bool]] = {}
+        self.work = Work()
+        self.stopping = False
 
     # ------------------------------------------------------------------ start
 
@@ -100,6 +105,12 @@ class StudBot(Dealer):
         """The user can now get private messages (say, they opened the private chat):
         clear the flag on their seats and send the cards of any hand they are in.
         Returns how many seats changed."""
+        if self.stopping:
+            return 0  # the next message they send after the restart tells again
+        with self.work.track():
+            return await self._mark_reachable(platform=platform, user=user)
+
+    async def _mark_reachable(self, *, platform: str, user: str) -> int:
         changed = 0
         for rt in list(self.tables.values()):
             if rt.table.platform != platform:
@@ -117,14 +128,29 @@ class StudBot(Dealer):
                     await self._send_cards(rt, es)
         return changed
 
-    async def close(self) -> None:
+    async def close(self, *, grace: float = STOP_GRACE) -> None:
+        """Stop, in order, before the store closes: refuse new commands (with a friendly
+        answer), cancel every timer (house bots act on timers), and wait up to ``grace``
+        seconds for the commands and timer callbacks in flight. What is left mid-hand is
+        in the database; :meth:`start` resumes it."""
+        self.stopping = True
         for rt in self.tables.values():
+            cancel_timers(rt)
+        if not await self.work.idle(timeout=grace):
+            log.warning("stopping with %d commands or timers still running after %gs", self.work.count, grace)
+        for rt in self.tables.values():  # work that finished meanwhile may have armed a timer
             cancel_timers(rt)
 
     # ------------------------------------------------------------------ the funnel
 
     async def handle(self, msg: Inbound) -> Reply:
         """Answer one command, in the sender's language. Never raises: bad input and bugs become replies."""
+        if self.stopping:
+            return Reply(self._tr(msg)("refuse.stopping"), private=True, ok=False, code="stopping")
+        with self.work.track():
+            return await self._handle(msg)
+
+    async def _handle(self, msg: Inbound) -> Reply:
         tr = EN
         try:
             tr = await self._remember_language(msg)

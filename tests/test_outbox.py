@@ -103,3 +103,27 @@ async def test_a_final_board_during_a_send_does_not_cancel_it_and_goes_right_aft
     await out.publish_board(table=T, board=view("b2", final=True), ref=ref)
     await asyncio.sleep(0.35)
     assert [c for c in inner.calls if c[0] == "board"] == [("board", "b0"), ("board", "b1"), ("board", "b2")]
+
+
+@pytest.mark.asyncio
+async def test_drain_at_shutdown_waits_for_a_send_in_flight_and_sends_the_rest() -> None:
+    gate = asyncio.Event()
+
+    class Held(Recorder):
+        async def announce(self, *, table: TableAddress, text: str) -> None:
+            await gate.wait()
+            await super().announce(table=table, text=text)
+
+    inner = Held()
+    out = Coalescer(inner, interval=10)
+    ref = await out.publish_board(table=T, board=view("b0"), ref=None)
+    await out.announce(table=T, text="first")  # the post just went: it waits its turn
+    await out.publish_board(table=T, board=view("end", final=True), ref=ref)  # final: flushed now, held in send
+    await asyncio.sleep(0.01)
+    await out.announce(table=T, text="second")  # arrives while the send is in flight
+    draining = asyncio.create_task(out.drain())
+    await asyncio.sleep(0.05)
+    assert not draining.done(), "the drain cut the send in flight off"
+    gate.set()
+    await asyncio.wait_for(draining, 1)
+    assert inner.calls == [("board", "b0"), ("say", "first"), ("board", "end"), ("say", "second")]

@@ -15,8 +15,11 @@ import contextlib
 import logging
 import os
 import random
+import signal
 import sys
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 from bot.clock import ManualClock, RealClock
@@ -34,51 +37,109 @@ def _write(line: str) -> None:
     sys.stdout.flush()
 
 
+class Input:
+    """The lines of stdin, read by a daemon thread (a stop never waits for a line to be typed),
+    until the end of stdin or a stop: SIGTERM or Ctrl-C, after which the caller stops the bot
+    and closes the store in order."""
+
+    def __init__(self) -> None:
+        self._lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self.stopped = False
+        loop = asyncio.get_running_loop()
+
+        def pump() -> None:
+            try:
+                for raw in iter(sys.stdin.readline, ""):
+                    loop.call_soon_threadsafe(self._lines.put_nowait, raw)
+                loop.call_soon_threadsafe(self._lines.put_nowait, None)
+            except RuntimeError:  # the loop has closed: the session is over
+                return
+
+        threading.Thread(target=pump, name="stdin", daemon=True).start()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, self.stop)
+
+    def stop(self) -> None:
+        if not self.stopped:
+            log.info("stopping")
+            self.stopped = True
+            self._lines.put_nowait(None)
+
+    async def readline(self) -> str:
+        """The next line, with its newline; "" at the end of stdin or once stopped."""
+        raw = None if self.stopped else await self._lines.get()
+        return "" if raw is None or self.stopped else raw
+
+
+class ScriptSession:
+    """Script mode: a bot on a manual clock, fed one line at a time (``user: text``,
+    ``/sleep SECONDS`` or a ``#`` comment); everything it prints goes to ``write``."""
+
+    def __init__(self, *, store: Store, bot: StudBot, clock: ManualClock, chat: ConsoleChat,
+                 write: Callable[[str], None]) -> None:
+        self.store, self.bot, self.clock, self.chat, self.write = store, bot, clock, chat, write
+
+    @classmethod
+    async def open(cls, *, db: str, seed: int | None, settings: Settings,
+                   write: Callable[[str], None]) -> ScriptSession:
+        clock = ManualClock(start=float(int(time.time())))
+        store = await Store.open(db)
+        rng = random.Random(seed) if seed is not None else None
+        messenger = ConsoleMessenger(write)
+        bot = StudBot(store=store, messenger=messenger, clock=clock, settings=replace(settings, bot_delay=0.0),
+                      rng=rng)
+        await bot.start()
+        await clock.settle()
+        return cls(store=store, bot=bot, clock=clock, chat=ConsoleChat(bot, messenger, after=clock.settle),
+                   write=write)
+
+    async def feed(self, raw: str) -> None:
+        """Play one line of the script."""
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            return
+        if line.startswith("/sleep"):
+            parts = line.split()
+            try:
+                seconds = float(parts[1])
+            except (IndexError, ValueError):
+                self.write("[error] usage: /sleep SECONDS")
+                return
+            await self.clock.advance(seconds)
+            self.write(f"[ok] {line}")
+            return
+        user, sep, text = line.partition(":")
+        if not sep or not user.strip() or " " in user.strip():
+            self.write(f"[error] expected 'user: text', got {line[:60]!r}")
+            return
+        await self.chat.say(user.strip(), text.strip())
+        self.write(f"[ok] {user.strip()}")
+
+    async def close(self) -> None:
+        await self.bot.close()
+        await self.store.close()
+
+
 async def run_script(*, db: str, seed: int | None, settings: Settings) -> int:
     """Play the script on stdin; return the process status."""
-    clock = ManualClock(start=float(int(time.time())))
-    store = await Store.open(db)
-    rng = random.Random(seed) if seed is not None else None
-    settings = replace(settings, bot_delay=0.0)
-    messenger = ConsoleMessenger(_write)
-    bot = StudBot(store=store, messenger=messenger, clock=clock, settings=settings, rng=rng)
-    await bot.start()
-    await clock.settle()
-    chat = ConsoleChat(bot, messenger, after=clock.settle)
+    lines = Input()
+    session = await ScriptSession.open(db=db, seed=seed, settings=settings, write=_write)
     _write("[ready]")
-    loop = asyncio.get_running_loop()
     try:
         while True:
-            raw = await loop.run_in_executor(None, sys.stdin.readline)
+            raw = await lines.readline()
             if not raw:
                 break
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
-            if line.startswith("/sleep"):
-                parts = line.split()
-                try:
-                    seconds = float(parts[1])
-                except (IndexError, ValueError):
-                    _write("[error] usage: /sleep SECONDS")
-                    continue
-                await clock.advance(seconds)
-                _write(f"[ok] {line}")
-                continue
-            user, sep, text = line.partition(":")
-            if not sep or not user.strip() or " " in user.strip():
-                _write(f"[error] expected 'user: text', got {line[:60]!r}")
-                continue
-            await chat.say(user.strip(), text.strip())
-            _write(f"[ok] {user.strip()}")
+            await session.feed(raw)
     finally:
-        await bot.close()
-        await store.close()
+        await session.close()
     return 0
 
 
 async def run_interactive(*, db: str, user: str, settings: Settings, bots: int = 3) -> int:
     """Play at the terminal as ``user`` against house bots; ``/as NAME`` or ``NAME: text`` speak as another."""
+    lines = Input()
     clock = RealClock()
     store = await Store.open(db)
 
@@ -90,23 +151,22 @@ async def run_interactive(*, db: str, user: str, settings: Settings, bots: int =
 
     messenger = ConsoleMessenger(show, turn_tokens=False)
     bot = StudBot(store=store, messenger=messenger, clock=clock, settings=settings)
-    await bot.start()
-    chat = ConsoleChat(bot, messenger)
-    if f"console:{CHANNEL}" not in bot.tables:
-        await chat.say(user, "new")
-        await chat.say(user, "join")
-        for _ in range(bots):
-            await chat.say(user, "addbot")
-        await chat.say(user, "start")
-    else:
-        await chat.say(user, "board")
-    tr = bot.translator_for(platform=PLATFORM, user=user)
-    _write(tr("console.welcome", name=user))
-    loop = asyncio.get_running_loop()
-    current = user
     try:
+        await bot.start()
+        chat = ConsoleChat(bot, messenger)
+        if f"console:{CHANNEL}" not in bot.tables:
+            await chat.say(user, "new")
+            await chat.say(user, "join")
+            for _ in range(bots):
+                await chat.say(user, "addbot")
+            await chat.say(user, "start")
+        else:
+            await chat.say(user, "board")
+        tr = bot.translator_for(platform=PLATFORM, user=user)
+        _write(tr("console.welcome", name=user))
+        current = user
         while True:
-            raw = await loop.run_in_executor(None, sys.stdin.readline)
+            raw = await lines.readline()
             if not raw or raw.strip() in ("quit", "exit", "/quit"):
                 break
             line = raw.strip()

@@ -65,17 +65,23 @@ def _prompt(board: BoardView) -> str:
 
 
 class ConsoleChat:
-    """The chat as a transcript: ``chat.say("ann", "call")`` returns the lines it caused."""
+    """The chat as a transcript: ``chat.say("ann", "call")`` returns the lines it caused.
+
+    It keeps only the lines of the calls in progress: what was printed before is the
+    terminal's to keep, not the process's (a long session would grow without end).
+    """
 
     def __init__(self, bot: StudBot, messenger: ConsoleMessenger, *, after: Callable[[], object] | None = None) -> None:
         self.bot = bot
         self.messenger = messenger
-        self.lines: list[str] = []
         self._after = after
+        self._listening: dict[int, list[str]] = {}
+        """The lines of each :meth:`say` in progress (every line printed meanwhile, as a terminal shows it)."""
         sink = messenger.write
 
         def write(line: str) -> None:
-            self.lines.append(line)
+            for lines in self._listening.values():
+                lines.append(line)
             sink(line)
 
         messenger.write = write
@@ -85,14 +91,19 @@ class ConsoleChat:
                        admin=False)
 
     async def say(self, user: str, text: str) -> list[str]:
-        start = len(self.lines)
-        reply = await self.bot.handle(self.inbound(user, text))
-        self.show_reply(user, reply)
-        if self._after is not None:
-            result = self._after()
-            if hasattr(result, "__await__"):
-                await result
-        return self.lines[start:]
+        lines: list[str] = []
+        key = id(lines)
+        self._listening[key] = lines
+        try:
+            reply = await self.bot.handle(self.inbound(user, text))
+            self.show_reply(user, reply)
+            if self._after is not None:
+                result = self._after()
+                if hasattr(result, "__await__"):
+                    await result
+        finally:
+            del self._listening[key]
+        return lines
 
     def show_reply(self, user: str, reply: Reply) -> None:
         for line in reply.text.splitlines():
