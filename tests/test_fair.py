@@ -369,4 +369,4 @@ def test_missing_fields_are_named() -> None:
 
 def test_keyword_only_construction() -> None:
     with pytest.raises(TypeError):
-        FairRecord.for_deal("t", 1, KAV_SEED, KAV_SEEDS)  # type: ignore[misc]
+        FairRecord.for_deal("t", 1, KAV_SEED, KAV_SEEDS)  # type: ignore[call-arg]
