@@ -321,3 +321,50 @@ def test_verify_needs_only_the_standard_library_and_the_engine() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert proc.stdout.strip() == "[]"
+
+
+# ------------------------------------------------------------------ the README's standalone snippet
+
+def readme_snippet() -> str:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Checking a hand yourself"):]
+    start = section.index("```python\n") + len("```python\n")
+    return section[start:section.index("\n```\n", start)]
+
+
+def run_snippet(tmp_path: Path, data: dict[str, Any]) -> list[str]:
+    script, hand = tmp_path / "deck.py", tmp_path / "hand.json"
+    script.write_text(readme_snippet(), encoding="utf-8")
+    hand.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-I", str(script), str(hand)], capture_output=True, text=True,
+                          check=True, cwd=tmp_path, encoding="utf-8")
+    return proc.stdout.splitlines()
+
+
+def test_readme_snippet_uses_only_hashlib_hmac_json_and_sys() -> None:
+    snippet = readme_snippet()
+    assert [line for line in snippet.splitlines() if line.startswith(("import", "from"))] == [
+        "import hashlib, hmac, json, sys",
+    ]
+    assert len(snippet.splitlines()) <= 25
+
+
+def test_readme_snippet_recomputes_the_known_answer_vector(tmp_path: Path) -> None:
+    from test_fair import KAV_DECK, kav_record
+
+    hand = Hand(stakes=Stakes(), names=["ann", "bob", "cat"], stacks=[50] * 3,
+                dealer=DeckDealer(Deck.from_cards(kav_record().deck())))
+    hand.act("bring-in")
+    hand.act("fold")
+    hand.act("fold")
+    assert run_snippet(tmp_path, hand_data(hand, kav_record())) == ["commitment ok: True", f"deck: {KAV_DECK}"]
+
+
+def test_readme_snippet_agrees_with_the_engine_and_sees_a_changed_seed(
+    full_hand: tuple[Hand, FairRecord], tmp_path: Path,
+) -> None:
+    hand, record = full_hand
+    data = hand_data(hand, record)
+    assert run_snippet(tmp_path, data) == ["commitment ok: True", "deck: " + " ".join(map(str, record.deck()))]
+    data["fair"]["server_seed"] = "ab" * 32
+    assert run_snippet(tmp_path, data)[0] == "commitment ok: False"
