@@ -153,7 +153,7 @@ def deck_of(*, server_seed: bytes, table: str, hand_no: int, player_seeds: Seque
     return shuffle(stream(fair_key(server_seed=server_seed, table=table, hand_no=hand_no, player_seeds=player_seeds)))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FairRecord:
     """The ``fair`` object of a hand file: what a player needs to recompute the deck.
 
@@ -176,12 +176,12 @@ class FairRecord:
     True
     """
 
+    scheme: str = SCHEME
     table: str
     hand_no: int
     commitment: str
     server_seed: bytes | None
     player_seeds: tuple[tuple[str, str], ...]
-    scheme: str = SCHEME
 
     def __post_init__(self) -> None:
         _check_fields(self)
@@ -309,6 +309,8 @@ def _check_fields(record: FairRecord) -> None:
         raise FairRecordError(f"'fair' player_seeds must list 2 to {MAX_PLAYERS} players, got {seeds!r}")
     names: set[str] = set()
     for i, pair in enumerate(seeds):
+        if not (isinstance(pair, tuple) and len(pair) == 2):
+            raise FairRecordError(f"'fair' player_seeds[{i}] must be (name, seed), got {pair!r}")
         name, seed = pair
         if not isinstance(name, str) or not name:
             raise FairRecordError(f"'fair' player_seeds[{i}]: the name must be a non-empty string, got {name!r}")
