@@ -116,12 +116,12 @@ def stream(key: bytes) -> Iterator[int]:
         k += 1
 
 
-def draw_below(n: int, source: Iterator[int]) -> int:
+def draw_below(n: int, *, source: Iterator[int]) -> int:
     """A uniform index in ``0..n-1`` from 32-bit integers, by rejection (step 5):
     ``limit = 2**32 - (2**32 mod n)``; integers ``u >= limit`` are skipped; ``u mod n``.
 
     >>> limit = 2**32 - 2**32 % 52          # 4294967248
-    >>> draw_below(52, iter([limit, limit - 1, 7]))   # limit is rejected; limit - 1 gives 51
+    >>> draw_below(52, source=iter([limit, limit - 1, 7]))   # limit is rejected; limit - 1 gives 51
     51
     """
     if not 1 <= n <= _U32:
@@ -143,7 +143,7 @@ def shuffle(source: Iterator[int]) -> list[Card]:
     """
     cards = list(ALL_CARDS)
     for i in range(len(cards) - 1, 0, -1):
-        j = draw_below(i + 1, source)
+        j = draw_below(i + 1, source=source)
         cards[i], cards[j] = cards[j], cards[i]
     return cards
 

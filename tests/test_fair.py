@@ -83,11 +83,11 @@ def test_rejection_bound_exactly_at_the_limit(n: int) -> None:
     limit = 2**32 - 2**32 % n
     source = iter([limit, limit - 1, 5])
     if limit == 2**32:  # n a power of two: nothing is rejected, 2**32 - 1 is accepted
-        assert draw_below(n, iter([2**32 - 1])) == (2**32 - 1) % n
+        assert draw_below(n, source=iter([2**32 - 1])) == (2**32 - 1) % n
         return
-    assert draw_below(n, source) == (limit - 1) % n  # limit rejected, limit - 1 taken
+    assert draw_below(n, source=source) == (limit - 1) % n  # limit rejected, limit - 1 taken
     assert next(source) == 5  # exactly two integers consumed
-    assert draw_below(n, iter([2**32 - 1, limit + 1, 0])) == 0  # every u >= limit is skipped
+    assert draw_below(n, source=iter([2**32 - 1, limit + 1, 0])) == 0  # every u >= limit is skipped
 
 
 def test_shuffle_index_range_is_zero_to_i() -> None:
@@ -158,7 +158,7 @@ def sattolo(source: Iterator[int]) -> list[Card]:
     """j in 0..i-1: a cyclic permutation, no card ever stays where it started."""
     cards = list(ALL_CARDS)
     for i in range(51, 0, -1):
-        j = draw_below(i, source)
+        j = draw_below(i, source=source)
         cards[i], cards[j] = cards[j], cards[i]
     return cards
 
@@ -167,7 +167,7 @@ def no_last_step(source: Iterator[int]) -> list[Card]:
     """i from 51 down to 2: positions 0 and 1 are never exchanged at the end."""
     cards = list(ALL_CARDS)
     for i in range(51, 1, -1):
-        j = draw_below(i + 1, source)
+        j = draw_below(i + 1, source=source)
         cards[i], cards[j] = cards[j], cards[i]
     return cards
 
@@ -176,7 +176,7 @@ def naive(source: Iterator[int]) -> list[Card]:
     """j in 0..51 at every step: 52**51 equally likely paths onto 52! permutations."""
     cards = list(ALL_CARDS)
     for i in range(51, 0, -1):
-        j = draw_below(52, source)
+        j = draw_below(52, source=source)
         cards[i], cards[j] = cards[j], cards[i]
     return cards
 
