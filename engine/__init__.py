@@ -7,26 +7,33 @@ from .cards import ALL_CARDS, Card, Deck, parse_cards
 from .dealing import CardSource, DeckDealer, ScriptedDealer
 from .errors import (
     CardError,
+    CommitmentMismatchError,
     DeckError,
     DuplicateCardError,
     EngineError,
+    FairError,
+    FairRecordError,
     HandFileError,
     HandOverError,
     IllegalActionError,
+    NotRevealedError,
     NotYourTurnError,
+    PlayerSeedError,
     SetupError,
     StakesError,
 )
 from .evaluate import HighHand, LowHand, best_high, best_low, high_value, low_value
 from .events import Action, Event
+from .fair import FairRecord, check_player_seed, commitment_of
 from .game import Hand
 from .handfile import HandFile, ReplayError, hand_file_of, replay_hand, result_of
 from .stakes import Options, ShortAllIn, Stakes
 
 __all__ = [
-    "ALL_CARDS", "Action", "Card", "CardError", "CardSource", "Deck", "DeckDealer", "DeckError",
-    "DuplicateCardError", "EngineError", "Event", "Hand", "HandFile", "HandFileError", "HandOverError",
-    "HighHand", "IllegalActionError", "LowHand", "NotYourTurnError", "Options", "ReplayError",
-    "ScriptedDealer", "SetupError", "ShortAllIn", "Stakes", "StakesError", "best_high", "best_low", "hand_file_of",
+    "ALL_CARDS", "Action", "Card", "CardError", "CardSource", "CommitmentMismatchError", "Deck", "DeckDealer",
+    "DeckError", "DuplicateCardError", "EngineError", "Event", "FairError", "FairRecord", "FairRecordError", "Hand",
+    "HandFile", "HandFileError", "HandOverError", "HighHand", "IllegalActionError", "LowHand", "NotRevealedError",
+    "NotYourTurnError", "Options", "PlayerSeedError", "ReplayError", "ScriptedDealer", "SetupError", "ShortAllIn",
+    "Stakes", "StakesError", "best_high", "best_low", "check_player_seed", "commitment_of", "hand_file_of",
     "high_value", "low_value", "parse_cards", "replay_hand", "result_of",
 ]

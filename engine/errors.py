@@ -57,3 +57,23 @@ class HandFileError(EngineError, ValueError):
 
 class SetupError(EngineError, ValueError):
     """A hand cannot start: wrong number of players, bad names or stacks."""
+
+
+class FairError(EngineError, ValueError):
+    """Something about a provably fair deck (stud8-fair/1, FAIRNESS.md) is wrong."""
+
+
+class PlayerSeedError(FairError):
+    """A player's seed is not 1-64 printable characters."""
+
+
+class FairRecordError(FairError):
+    """A hand file's ``fair`` object is malformed: wrong shape, scheme, hex or types."""
+
+
+class CommitmentMismatchError(FairError):
+    """A server seed whose SHA-256 is not the commitment it claims to open."""
+
+
+class NotRevealedError(FairError):
+    """The server seed of a record is not revealed yet, so its deck cannot be computed."""

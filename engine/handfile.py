@@ -21,8 +21,9 @@ from typing import Any
 
 from .cards import Card, check_distinct
 from .dealing import ScriptedDealer
-from .errors import CardError, EngineError, HandFileError, StakesError
+from .errors import CardError, EngineError, FairRecordError, HandFileError, StakesError
 from .events import Action
+from .fair import FairRecord
 from .game import Hand
 from .stakes import Options, Stakes
 
@@ -39,7 +40,11 @@ class ReplayError(EngineError):
 
 @dataclass(frozen=True, slots=True)
 class HandFile:
-    """One hand: stakes, options, players in seat order, cards as dealt, and the actions."""
+    """One hand: stakes, options, players in seat order, cards as dealt, and the actions.
+
+    ``fair`` is the optional stud8-fair/1 record (FAIRNESS.md) of the deck the cards came
+    from; replaying ignores it, ``python -m engine.verify`` checks the cards against it.
+    """
 
     stakes: Stakes
     options: Options
@@ -47,6 +52,7 @@ class HandFile:
     cards: Mapping[str, tuple[Card, ...]]
     community: Card | None
     actions: tuple[str, ...]
+    fair: FairRecord | None = None
 
     @classmethod
     def from_json(cls, text: str | bytes) -> HandFile:
@@ -62,7 +68,7 @@ class HandFile:
         """Validate a decoded hand file (extra top-level keys, such as an expected result, are ignored)."""
         try:
             return cls._from_dict(data)
-        except (HandFileError, StakesError, CardError) as exc:
+        except (HandFileError, StakesError, CardError, FairRecordError) as exc:
             raise ReplayError(str(exc)) from None
 
     @classmethod
@@ -88,13 +94,15 @@ class HandFile:
         for i, a in enumerate(actions):
             if not isinstance(a, str):
                 raise HandFileError(f"action {i} is {a!r}, not a string")
+        fair = None if data.get("fair") is None else FairRecord.from_dict(data["fair"])
         return cls(
             stakes=stakes, options=options, players=tuple(players), cards=cards,
-            community=community, actions=tuple(actions),
+            community=community, actions=tuple(actions), fair=fair,
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        """The hand file as JSON-ready data; ``"fair"`` only when the hand has a record."""
+        data: dict[str, Any] = {
             "format": FORMAT,
             "stakes": self.stakes.to_dict(),
             "options": self.options.to_dict(),
@@ -103,6 +111,9 @@ class HandFile:
             "community": None if self.community is None else str(self.community),
             "actions": list(self.actions),
         }
+        if self.fair is not None:
+            data["fair"] = self.fair.to_dict()
+        return data
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
@@ -188,8 +199,9 @@ def replay_hand(hand_file: HandFile) -> Hand:
     return hand
 
 
-def hand_file_of(hand: Hand) -> HandFile:
-    """The hand file of a hand (finished or not): everything needed to replay it."""
+def hand_file_of(hand: Hand, *, fair: FairRecord | None = None) -> HandFile:
+    """The hand file of a hand (finished or not): everything needed to replay it, with the
+    fair record of its deck if one is given."""
     return HandFile(
         stakes=hand.stakes,
         options=hand.options,
@@ -197,6 +209,7 @@ def hand_file_of(hand: Hand) -> HandFile:
         cards={n: tuple(hand.cards[s]) for s, n in enumerate(hand.names)},
         community=hand.community,
         actions=tuple(a.value for a in hand.actions),
+        fair=fair,
     )
 
 
