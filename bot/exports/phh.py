@@ -1,0 +1,127 @@
+"""A finished hand in PHH, the open Poker Hand History format (TOML), variant ``F7S/8``.
+
+Fixed-limit seven card stud hi-lo as the PHH specification writes it: ``antes`` (one per
+player), ``bring_in``, ``small_bet``, ``big_bet``, ``starting_stacks`` and ``actions``,
+with the optional ``players``, ``hand``, ``table``, date, ``time`` and ``time_zone``,
+``finishing_stacks`` and ``ante_trimming_status = true`` (rule 3: a short ante is all-in,
+and what nobody matched goes back, rule 13).
+
+Actions: ``d dh p1 ????Ac`` deals third street (down cards nobody may see are ``??``:
+the viewer's own are written), ``d dh p1 7h`` each later street, ``d db 9c`` the
+seventh-street community card (rule 10), ``p1 pb`` the bring-in, ``p1 cbr 5`` a complete,
+bet or raise *to* 5, ``p1 cc`` check or call, ``p1 f`` fold, and ``p1 sm <cards>`` each
+hand shown at the showdown (rule 15 order), all of the player's own cards in dealt order.
+
+>>> from datetime import datetime, timezone
+>>> from engine import Hand, ScriptedDealer, Stakes, parse_cards
+>>> hand = Hand(stakes=Stakes(), names=["ann", "bob"], stacks=[50, 50], dealer=ScriptedDealer(
+...     cards=[parse_cards("Ah 2h 3h"), parse_cards("Kc Kd 2c")]))
+>>> hand.act("bring-in"); hand.act("complete"); hand.act("fold")
+>>> meta = HandMeta(number=7, table="Home", played_at=datetime(2026, 1, 5, 3, 4, 5, tzinfo=timezone.utc),
+...                 viewer="ann")
+>>> print(phh_text(hand, meta))
+variant = "F7S/8"
+ante_trimming_status = true
+antes = [1, 1]
+bring_in = 2
+small_bet = 5
+big_bet = 10
+starting_stacks = [50, 50]
+actions = [
+  "d dh p1 Ah2h3h",
+  "d dh p2 ????2c",
+  "p2 pb",
+  "p1 cbr 5",
+  "p2 f",
+]
+players = ["ann", "bob"]
+finishing_stacks = [53, 47]
+hand = 7
+table = "Home"
+day = 5
+month = 1
+year = 2026
+time = 03:04:05
+time_zone = "UTC"
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC
+
+from engine import Action, Card, Hand
+from engine.events import ActionTaken, CardDealt, CommunityCardDealt, HandShown
+
+from .common import HandMeta, check_finished, viewer_seat, written_names
+
+VARIANT = "F7S/8"
+_VERB = {
+    Action.BRING_IN: "pb", Action.COMPLETE: "cbr", Action.BET: "cbr", Action.RAISE: "cbr",
+    Action.CALL: "cc", Action.CHECK: "cc", Action.FOLD: "f",
+}
+
+
+def _cards(cards: list[Card] | tuple[Card, ...]) -> str:
+    return "".join(map(str, cards))
+
+
+def phh_actions(hand: Hand, viewer: int | None) -> list[str]:
+    """The ``actions`` list: dealings, decisions and the showdown, in the order they happened."""
+    actions: list[str] = []
+    third: dict[int, list[str]] = {}
+    for event in hand.events:
+        if isinstance(event, CardDealt):
+            seen = event.face_up or event.seat == viewer
+            text = str(event.card) if seen else "??"
+            if event.street == 3:
+                third.setdefault(event.seat, []).append(text)
+                if len(third[event.seat]) == 3:  # door card dealt: write the player's three cards at once
+                    actions.append(f"d dh p{event.seat + 1} {''.join(third[event.seat])}")
+            else:
+                actions.append(f"d dh p{event.seat + 1} {text}")
+        elif isinstance(event, CommunityCardDealt):
+            actions.append(f"d db {event.card}")
+        elif isinstance(event, ActionTaken):
+            verb = _VERB[event.action]
+            player = f"p{event.seat + 1}"
+            actions.append(f"{player} cbr {event.total}" if verb == "cbr" else f"{player} {verb}")
+        elif isinstance(event, HandShown):
+            actions.append(f"p{event.seat + 1} sm {_cards(event.cards)}")
+    return actions
+
+
+def phh_text(hand: Hand, meta: HandMeta) -> str:
+    """The PHH (TOML) text of one finished hand, seen from ``meta.viewer``."""
+    check_finished(hand)
+    viewer = viewer_seat(hand, meta)
+    names = written_names(hand, meta)
+    stakes = hand.stakes
+    when = meta.played_at.astimezone(UTC)
+    n = hand.seat_count
+    lines = [
+        f'variant = "{VARIANT}"',
+        "ante_trimming_status = true",
+        f"antes = {_list([stakes.ante] * n)}",
+        f"bring_in = {stakes.bring_in}",
+        f"small_bet = {stakes.small_bet}",
+        f"big_bet = {stakes.big_bet}",
+        f"starting_stacks = {_list(hand.starting_stacks)}",
+        "actions = [",
+        *(f"  {json.dumps(a)}," for a in phh_actions(hand, viewer)),
+        "]",
+        f"players = [{', '.join(json.dumps(name, ensure_ascii=False) for name in names)}]",
+        f"finishing_stacks = {_list(hand.stacks)}",
+        f"hand = {meta.number}",
+        f"table = {json.dumps(meta.table, ensure_ascii=False)}",
+        f"day = {when.day}",
+        f"month = {when.month}",
+        f"year = {when.year}",
+        f"time = {when:%H:%M:%S}",
+        'time_zone = "UTC"',
+    ]
+    return "\n".join(lines)
+
+
+def _list(values: list[int] | tuple[int, ...]) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
