@@ -10,7 +10,9 @@ Actions: ``d dh p1 ????Ac`` deals third street (down cards nobody may see are ``
 the viewer's own are written), ``d dh p1 7h`` each later street, ``d db 9c`` the
 seventh-street community card (rule 10), ``p1 pb`` the bring-in, ``p1 cbr 5`` a complete,
 bet or raise *to* 5, ``p1 cc`` check or call, ``p1 f`` fold, and ``p1 sm <cards>`` each
-hand shown at the showdown (rule 15 order), all of the player's own cards in dealt order.
+hand shown at the showdown (rule 15 order), all of the player's own cards in dealt order;
+when the betting ends early because at most one player can still bet, the hands are tabled
+then (the cards so far), the rest are dealt face up, and the whole hands shown at the end.
 
 >>> from datetime import datetime, timezone
 >>> from engine import Hand, ScriptedDealer, Stakes, parse_cards
@@ -51,7 +53,7 @@ import json
 from datetime import UTC
 
 from engine import Action, Card, Hand
-from engine.events import ActionTaken, CardDealt, CommunityCardDealt, HandShown
+from engine.events import ActionTaken, BettingBegan, CardDealt, CommunityCardDealt, Event, HandShown, StreetBegan
 
 from .common import HandMeta, check_finished, viewer_seat, written_names
 
@@ -68,26 +70,46 @@ def _cards(cards: list[Card] | tuple[Card, ...]) -> str:
 
 def phh_actions(hand: Hand, viewer: int | None) -> list[str]:
     """The ``actions`` list: dealings, decisions and the showdown, in the order they happened."""
-    actions: list[str] = []
+    return [text for text, _ in phh_steps(hand, viewer)]
+
+
+def phh_steps(hand: Hand, viewer: int | None) -> list[tuple[str, Event]]:
+    """Each PHH action with the engine event it writes (the door card's event for a third-street dealing).
+
+    When the betting ends before seventh street because at most one player can still bet
+    (rule 13), the hands are tabled as the betting ends, before the rest of the cards are
+    dealt (PokerKit holds a showdown there), and shown whole again at the end.
+    """
+    actions: list[tuple[str, Event]] = []
     third: dict[int, list[str]] = {}
+    betting = {e.street for e in hand.events if isinstance(e, BettingBegan)}
+    run_out = min((e.street for e in hand.events if isinstance(e, StreetBegan)
+                   and e.street > 3 and e.street not in betting), default=None)
+    tabled = run_out - 1 if run_out is not None else 7  # cards each player holds when the hands are shown
+    shown_events = [e for e in hand.events if isinstance(e, HandShown)]
+    showing = {e.seat for e in shown_events}
+    tabling = [(f"p{e.seat + 1} sm {_cards(e.cards[:tabled])}", e) for e in shown_events]
     for event in hand.events:
-        if isinstance(event, CardDealt):
-            seen = event.face_up or event.seat == viewer
+        if isinstance(event, StreetBegan) and event.street == run_out:
+            actions.extend(tabling)
+        elif isinstance(event, CardDealt):
+            # After the hands are tabled, every card dealt to a player who showed is seen.
+            seen = event.face_up or event.seat == viewer or (run_out is not None and event.street >= run_out
+                                                             and event.seat in showing)
             text = str(event.card) if seen else "??"
             if event.street == 3:
                 third.setdefault(event.seat, []).append(text)
                 if len(third[event.seat]) == 3:  # door card dealt: write the player's three cards at once
-                    actions.append(f"d dh p{event.seat + 1} {''.join(third[event.seat])}")
+                    actions.append((f"d dh p{event.seat + 1} {''.join(third[event.seat])}", event))
             else:
-                actions.append(f"d dh p{event.seat + 1} {text}")
+                actions.append((f"d dh p{event.seat + 1} {text}", event))
         elif isinstance(event, CommunityCardDealt):
-            actions.append(f"d db {event.card}")
+            actions.append((f"d db {event.card}", event))
         elif isinstance(event, ActionTaken):
             verb = _VERB[event.action]
             player = f"p{event.seat + 1}"
-            actions.append(f"{player} cbr {event.total}" if verb == "cbr" else f"{player} {verb}")
-        elif isinstance(event, HandShown):
-            actions.append(f"p{event.seat + 1} sm {_cards(event.cards)}")
+            actions.append((f"{player} cbr {event.total}" if verb == "cbr" else f"{player} {verb}", event))
+    actions.extend((f"p{e.seat + 1} sm {_cards(e.cards)}", e) for e in shown_events)
     return actions
 
 
