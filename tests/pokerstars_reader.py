@@ -33,6 +33,9 @@ HEADERS = [
                rf"(?P<big>{AMOUNT})(?: USD)?\) - (?P<date>\d{{4}}/\d\d/\d\d \d{{1,2}}:\d\d:\d\d) ET"),
     re.compile(rf"PokerStars (?:Hand|Game) #(?P<number>\d+): +8-Game \(7 Card Stud Hi/Lo Limit, (?P<small>{AMOUNT})/"
                rf"(?P<big>{AMOUNT})(?: USD)?\) - (?P<date>\d{{4}}/\d\d/\d\d \d{{1,2}}:\d\d:\d\d) ET"),
+    re.compile(rf"PokerStars Home Game Hand #(?P<number>\d+): \{{[^}}]*\}} Tournament #\d+, \d+\+\d+ 8-Game "
+               rf"\(7 Card Stud Hi/Lo Limit\) - Match Round [IVXL]+, Level [IVXL]+ \((?P<small>{AMOUNT})/"
+               rf"(?P<big>{AMOUNT})\) - (?P<date>\d{{4}}/\d\d/\d\d \d{{1,2}}:\d\d:\d\d) ET"),
     re.compile(rf"PokerStars (?:Hand|Game) #(?P<number>\d+): TOURNAMENT #\d+, \$\d+\+\$\d+ 7 CARD STUD HI/LO LIMIT"
                rf" - LEVEL [IVXL]+ \((?P<small>{AMOUNT})/(?P<big>{AMOUNT})\)"
                rf" - (?P<date>\d{{4}}/\d\d/\d\d \d{{1,2}}:\d\d:\d\d) ET"),

@@ -26,7 +26,7 @@ from engine.order import high_odd_chip_key, low_odd_chip_key
 from engine.pots import Pot, split_pot
 
 DATA = Path(__file__).parent / "data" / "pokerstars"
-HANDS_IN_FILES = 9
+HANDS_IN_FILES = 27
 
 AGREE = "agree exactly (no rake)"
 RAKED = "agree once the site's rake is taken from the pot (rake, not a rule)"
@@ -103,8 +103,9 @@ def replay(read: ReadHand) -> str:
 def _payouts_after_rake(hand: Hand, rake: int) -> dict[str, int]:
     """What each player collects when ``rake`` is taken from the main pot first and the rest is divided."""
     live = [s for s in range(hand.seat_count) if not hand.folded[s]]
-    high = {s: hand.high_value(s) for s in live}
-    low = {s: hand.low_value(s) for s in live}
+    showdown = len(live) > 1
+    high = {s: hand.high_value(s) for s in live} if showdown else {}
+    low = {s: hand.low_value(s) for s in live} if showdown else {}
     high_order = sorted(live, key=lambda s: high_odd_chip_key(hand.cards[s]), reverse=True)
     low_order = sorted(live, key=lambda s: low_odd_chip_key(hand.cards[s]))
     paid: dict[str, int] = {}
@@ -112,7 +113,7 @@ def _payouts_after_rake(hand: Hand, rake: int) -> dict[str, int]:
         taken = min(rake, result.amount)
         rake -= taken
         pot = Pot(amount=result.amount - taken, eligible=result.eligible)
-        if len(live) == 1:
+        if not showdown:
             shares = {live[0]: pot.amount}
         else:
             shares = dict(split_pot(pot=pot, high=high, low=low, high_order=high_order, low_order=low_order).shares)
