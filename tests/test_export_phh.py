@@ -20,11 +20,13 @@ from datetime import UTC, datetime
 import pytest
 from differential import (
     CATEGORIES,
+    ODD_CHIP_BY_SEAT,
     SEVENTH_OPENER,
     SHORT_ALL_IN,
     explain_payoffs,
 )
 from export_hands import example_hand, random_hand, random_time
+from helpers import make_hand, play
 from pokerkit import HandHistory
 from pokerkit.notation import parse_action
 from pokerkit.state import State
@@ -168,3 +170,37 @@ def test_the_example_hand_replays_in_pokerkit() -> None:
     assert "d dh p2 ????2c" in hh.actions and "d dh p1 Ah3c6d" in hh.actions  # only the viewer's down cards
     assert pokerkit_replay(text) == ([105, 89, 17], None, "")
     assert classify(hand, meta) == (AGREED,)
+
+
+def _finish(hand: Hand) -> Hand:
+    while not hand.is_over:
+        hand.act(Action.CHECK if hand.can_check() else Action.CALL)
+    return hand
+
+
+def _scripted(cards: dict[str, str], actions: list[str], stacks: dict[str, int] | None = None) -> Hand:
+    return _finish(play(make_hand(cards, stacks={n: (stacks or {}).get(n, 100) for n in cards}, options=OPTIONS),
+                        *actions))
+
+
+def _meta(hand: Hand) -> HandMeta:
+    return HandMeta(number=1, table="t", played_at=datetime(2026, 1, 1, tzinfo=UTC), viewer=hand.names[0])
+
+
+def test_a_seventh_street_opener_who_folded_is_its_own_category() -> None:
+    cards = {"ann": "Ac Ad 9h 9d 2s 3s 4c", "bob": "Kc Kd 2c Qs Qd 6s 8c", "cat": "Qc Qh Th Td Jh Jc 7d"}
+    hand = _scripted(cards, ["bring-in", "call", "call", *["check"] * 6, "check", "bet", "call", "fold"])
+    assert hand.first_actors[7] == 0  # rule 9: clockwise from cat; PokerKit opens with bob's queens
+    assert classify(hand, _meta(hand)) == (SEVENTH_OPENER,)
+
+
+def test_a_short_all_in_bet_completed_is_its_own_category() -> None:
+    cards = {"ann": "Ac Ad 2h 3h 7d 8d 9d", "bob": "Qc Qd 5c 6d Tc Jc Kd", "cat": "Jd Td 9h 9s 4c 4d 4s"}
+    hand = _scripted(cards, ["bring-in", "call", "call", "bet", "complete"], stacks={"cat": 5})
+    assert classify(hand, _meta(hand)) == (SHORT_ALL_IN,)
+
+
+def test_an_odd_chip_by_suit_is_explained_by_pokerkit_giving_it_by_seat() -> None:
+    cards = {"ann": "9d Td Jh Qs Kh 2h 4c", "bob": "9c Tc Jd Qh Ks 2d 3d", "cat": "Ac Ad As 5c 6c 7c 8c"}
+    hand = _scripted(cards, ["bring-in", "fold", "call", *["check"] * 8])
+    assert classify(hand, _meta(hand)) == (ODD_CHIP_BY_SEAT,)

@@ -8,7 +8,10 @@ PokerStars files (tests/data/pokerstars/). Choices where no real file shows the 
   the street line as flop games write a board card, and no ``Dealt to`` line on the river.
 * Two or more players who win both halves of one pot: one collect line each with their
   whole share of that pot (the pot is divided once, rule 19), not one line per half.
-* A bring-in player who completes at once: ``bets`` (there is no bet to raise yet).
+* Side pots: ``from side pot`` and ``Side pot <S>.`` when there is one, ``side pot-1`` ... when
+  there are more, as PokerStars writes hold'em pots.
+
+A bring-in player who completes at once ``bets`` (as real PokerStars stud hands show).
 
 >>> from datetime import datetime, timezone
 >>> from engine import Hand, ScriptedDealer, Stakes, parse_cards
