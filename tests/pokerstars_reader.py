@@ -191,7 +191,7 @@ def read_hand(lines: list[str]) -> ReadHand:
     in_round: dict[str, int] = {}
     section = "seats"
     for n, line in enumerate(lines[1:], start=2):
-        rule, m = _match(line)
+        rule, m = match_line(line)
         if rule is None or m is None:
             raise ReadError(f"hand #{hand.number} line {n}: no rule matches {line!r}")
         hand.rules_used.append(rule)
@@ -261,7 +261,7 @@ def read_hand(lines: list[str]) -> ReadHand:
     return hand
 
 
-def _match(line: str) -> tuple[str | None, re.Match[str] | None]:
+def match_line(line: str) -> tuple[str | None, re.Match[str] | None]:
     for rule in _ORDER:
         m = RULES[rule].fullmatch(line)
         if m:

@@ -61,7 +61,8 @@ class HandMeta:
 
     ``played_at`` is an aware datetime (UTC in the bot); ``viewer`` the engine name of the
     player whose down cards the export shows (None: nobody's); ``names`` maps engine names to
-    the names written (made safe by :func:`safe_names` if a name is missing or unsafe).
+    the names written (made safe by :func:`safe_names` if a name is missing or unsafe);
+    ``seats`` the table's seat number of each player in seat order (empty: 1, 2, 3 ...).
     """
 
     number: int
@@ -69,8 +70,11 @@ class HandMeta:
     played_at: datetime
     viewer: str | None = None
     names: Mapping[str, str] = field(default_factory=dict)
+    seats: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
+        if any(b <= a for a, b in zip(self.seats, self.seats[1:])) or any(s < 1 for s in self.seats):
+            raise ExportError(f"seat numbers {self.seats} must rise from 1 in seat order")
         if self.played_at.tzinfo is None or self.played_at.utcoffset() is None:
             raise ExportError("played_at must be an aware datetime (UTC)")
         if self.number < 0:
@@ -95,6 +99,15 @@ def written_names(hand: Hand, meta: HandMeta) -> list[str]:
             unique.append(candidate)
         out = unique
     return out
+
+
+def seat_numbers(hand: Hand, meta: HandMeta) -> tuple[int, ...]:
+    """The seat number written for each player."""
+    if not meta.seats:
+        return tuple(range(1, hand.seat_count + 1))
+    if len(meta.seats) != hand.seat_count:
+        raise ExportError(f"{len(meta.seats)} seat numbers for {hand.seat_count} players")
+    return meta.seats
 
 
 def viewer_seat(hand: Hand, meta: HandMeta) -> int | None:

@@ -2,7 +2,8 @@
 
 Fixed-limit seven card stud hi-lo as the PHH specification writes it: ``antes`` (one per
 player), ``bring_in``, ``small_bet``, ``big_bet``, ``starting_stacks`` and ``actions``,
-with the optional ``players``, ``hand``, ``table``, date, ``time`` and ``time_zone``,
+with the optional ``players``, ``seats`` and ``seat_count``, ``hand``, ``table``, date,
+``time`` and ``time_zone``,
 ``finishing_stacks`` and ``ante_trimming_status = true`` (rule 3: a short ante is all-in,
 and what nobody matched goes back, rule 13).
 
@@ -37,6 +38,8 @@ actions = [
   "p2 f",
 ]
 players = ["ann", "bob"]
+seats = [1, 2]
+seat_count = 8
 finishing_stacks = [53, 47]
 hand = 7
 table = "Home"
@@ -55,7 +58,7 @@ from datetime import UTC
 from engine import Action, Card, Hand
 from engine.events import ActionTaken, BettingBegan, CardDealt, CommunityCardDealt, Event, HandShown, StreetBegan
 
-from .common import HandMeta, check_finished, viewer_seat, written_names
+from .common import HandMeta, check_finished, seat_numbers, viewer_seat, written_names
 
 VARIANT = "F7S/8"
 _VERB = {
@@ -133,6 +136,8 @@ def phh_text(hand: Hand, meta: HandMeta) -> str:
         *(f"  {json.dumps(a)}," for a in phh_actions(hand, viewer)),
         "]",
         f"players = [{', '.join(json.dumps(name, ensure_ascii=False) for name in names)}]",
+        f"seats = {_list(seat_numbers(hand, meta))}",
+        "seat_count = 8",
         f"finishing_stacks = {_list(hand.stacks)}",
         f"hand = {meta.number}",
         f"table = {json.dumps(meta.table, ensure_ascii=False)}",

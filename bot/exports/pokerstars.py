@@ -6,8 +6,8 @@ PokerStars files (tests/data/pokerstars/). Choices where no real file shows the 
 
 * Seventh-street community card (rule 10): ``*** RIVER *** [Jc]``, the card in brackets on
   the street line as flop games write a board card, and no ``Dealt to`` line on the river.
-* Two or more players who win both halves of one pot: one collect line each with their
-  whole share of that pot (the pot is divided once, rule 19), not one line per half.
+* Two or more players who win both halves of one pot: the pot is divided once among them
+  (rule 19), and each one's share is written as two collect lines, its two halves.
 * Side pots: ``from side pot`` and ``Side pot <S>.`` when there is one, ``side pot-1`` ... when
   there are more, as PokerStars writes hold'em pots.
 
@@ -60,7 +60,7 @@ from engine.events import (
 from engine.order import high_odd_chip_key, low_odd_chip_key
 from engine.pots import PotResult, split_evenly
 
-from .common import HandMeta, check_finished, viewer_seat, written_names
+from .common import HandMeta, check_finished, seat_numbers, viewer_seat, written_names
 
 EASTERN = ZoneInfo("America/New_York")
 STREET_TITLES = {3: "3rd STREET", 4: "4th STREET", 5: "5th STREET", 6: "6th STREET", 7: "RIVER"}
@@ -136,6 +136,7 @@ class _Writer:
         self.meta = meta
         self.names = written_names(hand, meta)
         self.viewer = viewer_seat(hand, meta)
+        self.seats = seat_numbers(hand, meta)
         self.out: list[str] = []
         self.stacks = list(hand.starting_stacks)
         self.folded = [False] * hand.seat_count
@@ -153,7 +154,7 @@ class _Writer:
         table = " ".join(meta.table.replace("'", "").split()) or "Table"
         out.append(f"Table '{table}' 8-max (Play Money)")
         for seat, name in enumerate(self.names):
-            out.append(f"Seat {seat + 1}: {name} ({hand.starting_stacks[seat]} in chips)")
+            out.append(f"Seat {self.seats[seat]}: {name} ({hand.starting_stacks[seat]} in chips)")
         shown: list[HandShown] = []
         for event in hand.events:
             if isinstance(event, AntePosted):
@@ -251,10 +252,16 @@ class _Writer:
     # ------------------------------------------------------------ the end
 
     def _halves(self, result: PotResult) -> list[tuple[int, int]]:
-        """(seat, chips) collect lines of one pot: the high half's winners, then the low half's."""
-        if not result.low or set(result.low) == set(result.high):
-            order = sorted(result.shares, key=lambda s: (s not in result.high, s))
-            return [(s, result.shares[s]) for s in order]
+        """(seat, chips) collect lines of one pot: the high half's winners, then the low half's.
+
+        A scoop is two lines (high half, then low half). Players who win both halves together
+        share the pot as one (rule 19), so each one's share is written as two halves of it.
+        """
+        if not result.low:
+            return sorted(result.shares.items())
+        if set(result.low) == set(result.high):
+            shares = sorted(result.shares.items())
+            return [*((s, c - c // 2) for s, c in shares), *((s, c // 2) for s, c in shares)]
         hand = self.hand
         live = list(result.eligible)
         high_order = sorted(live, key=lambda s: high_odd_chip_key(hand.cards[s]), reverse=True)
@@ -296,7 +303,7 @@ class _Writer:
             for seat, chips in r.shares.items():
                 won[seat] += chips
         for seat, name in enumerate(self.names):
-            head = f"Seat {seat + 1}: {name}"
+            head = f"Seat {self.seats[seat]}: {name}"
             if seat in self.fold_street:
                 bet = "" if self.voluntary[seat] else " (didn't bet)"
                 out.append(f"{head} folded on the {STREET_WORDS[self.fold_street[seat]]}{bet}")
