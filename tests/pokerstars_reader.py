@@ -1,0 +1,302 @@
+"""A small strict reader of PokerStars 7 Card Stud Hi/Lo hand histories (tests only).
+
+Every line must match one rule of the grammar below; an unknown line raises
+:class:`ReadError` (a reader that skips what it does not know can drop a hand
+silently). Amounts are whole units: cents when the header shows dollars.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+RANK = r"(?:Deuce|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace)"
+RANKS = r"(?:Deuces|Threes|Fours|Fives|Sixes|Sevens|Eights|Nines|Tens|Jacks|Queens|Kings|Aces)"
+HI = (
+    rf"(?:high card {RANK}|a pair of {RANKS}|two pair, {RANKS} and {RANKS}|three of a kind, {RANKS}"
+    rf"|a straight, {RANK} to {RANK}|a flush, {RANK} high|a full house, {RANKS} full of {RANKS}"
+    rf"|four of a kind, {RANKS}|a straight flush, {RANK} to {RANK}|a Royal Flush)"
+)
+LO = r"(?:[2-8A],){4}[2-8A]"
+WORDS = rf"HI: {HI}(?:; LO: {LO})?"
+AMOUNT = r"\$?\d+(?:\.\d\d?)?"
+CARD = r"[2-9TJQKA][cdhs]"
+CARDS = rf"{CARD}(?: {CARD})*"
+NAME = r"[^\s:\[\]](?:[^:\[\]]*[^\s:\[\]])?"
+ALL_IN = r"( and is all-in)?"
+STREETS = {"3rd STREET": 3, "4th STREET": 4, "5th STREET": 5, "6th STREET": 6, "RIVER": 7}
+FOLD_STREETS = {"3rd Street": 3, "4th Street": 4, "5th Street": 5, "6th Street": 6, "River": 7}
+
+HEADERS = [
+    re.compile(rf"PokerStars (?:Hand|Game) #(?P<number>\d+): +7 Card Stud Hi/Lo Limit \((?P<small>{AMOUNT})/"
+               rf"(?P<big>{AMOUNT})(?: USD)?\) - (?P<date>\d{{4}}/\d\d/\d\d \d{{1,2}}:\d\d:\d\d) ET"),
+    re.compile(rf"PokerStars (?:Hand|Game) #(?P<number>\d+): +8-Game \(7 Card Stud Hi/Lo Limit, (?P<small>{AMOUNT})/"
+               rf"(?P<big>{AMOUNT})(?: USD)?\) - (?P<date>\d{{4}}/\d\d/\d\d \d{{1,2}}:\d\d:\d\d) ET"),
+    re.compile(rf"PokerStars Home Game Hand #(?P<number>\d+): \{{[^}}]*\}} Tournament #\d+, \d+\+\d+ 8-Game "
+               rf"\(7 Card Stud Hi/Lo Limit\) - Match Round [IVXL]+, Level [IVXL]+ \((?P<small>{AMOUNT})/"
+               rf"(?P<big>{AMOUNT})\) - (?P<date>\d{{4}}/\d\d/\d\d \d{{1,2}}:\d\d:\d\d) ET"),
+    re.compile(rf"PokerStars (?:Hand|Game) #(?P<number>\d+): TOURNAMENT #\d+, \$\d+\+\$\d+ 7 CARD STUD HI/LO LIMIT"
+               rf" - LEVEL [IVXL]+ \((?P<small>{AMOUNT})/(?P<big>{AMOUNT})\)"
+               rf" - (?P<date>\d{{4}}/\d\d/\d\d \d{{1,2}}:\d\d:\d\d) ET"),
+]
+RULES: dict[str, re.Pattern[str]] = {
+    name: re.compile(pattern)
+    for name, pattern in {
+        "table": r"Table '(?P<table>[^']+)' (?P<max>\d+)-max(?P<play> \(Play Money\))?",
+        "seat": rf"Seat (?P<seat>\d+): (?P<name>{NAME}) \((?P<chips>{AMOUNT}) in chips\)(?: is sitting out)?",
+        "ante": rf"(?P<name>{NAME}): posts the ante (?P<amount>{AMOUNT}){ALL_IN}",
+        "street": rf"\*\*\* (?P<street>3rd STREET|4th STREET|5th STREET|6th STREET|RIVER) \*\*\*"
+                  rf"(?: \[(?P<community>{CARD})\])?",
+        "dealt": rf"Dealt to (?P<name>{NAME}) \[(?P<old>{CARDS})\](?: \[(?P<new>{CARD})\])?",
+        "bring_in": rf"(?P<name>{NAME}): brings in for (?P<amount>{AMOUNT}){ALL_IN}",
+        "fold": rf"(?P<name>{NAME}): folds",
+        "check": rf"(?P<name>{NAME}): checks",
+        "call": rf"(?P<name>{NAME}): calls (?P<amount>{AMOUNT}){ALL_IN}",
+        "bet": rf"(?P<name>{NAME}): bets (?P<amount>{AMOUNT}){ALL_IN}",
+        "raise": rf"(?P<name>{NAME}): raises (?P<amount>{AMOUNT}) to (?P<to>{AMOUNT}){ALL_IN}",
+        "capped": r"Betting is capped",
+        "uncalled": rf"Uncalled bet \((?P<amount>{AMOUNT})\) returned to (?P<name>{NAME})",
+        "collected": rf"(?P<name>{NAME}) collected (?P<amount>{AMOUNT}) from "
+                     r"(?P<pot>pot|main pot|side pot|side pot-\d+)",
+        "no_show": rf"(?P<name>{NAME}): doesn't show hand",
+        "showdown": r"\*\*\* SHOW DOWN \*\*\*",
+        "shows": rf"(?P<name>{NAME}): shows \[(?P<cards>{CARDS})\] \((?P<words>{WORDS})\)",
+        "mucks": rf"(?P<name>{NAME}): mucks hand",
+        "no_low": r"No low hand qualified",
+        "summary": r"\*\*\* SUMMARY \*\*\*",
+        "total": rf"Total pot (?P<total>{AMOUNT})(?: Main pot (?P<main>{AMOUNT})\."
+                 rf"(?P<sides>(?: Side pot(?:-\d+)? {AMOUNT}\.)+))? \| Rake (?P<rake>{AMOUNT})",
+        "seat_folded": rf"Seat (?P<seat>\d+): (?P<name>{NAME}) folded on the "
+                       r"(?P<street>3rd Street|4th Street|5th Street|6th Street|River)(?P<no_bet> \(didn't bet\))?",
+        "seat_collected": rf"Seat (?P<seat>\d+): (?P<name>{NAME}) collected \((?P<amount>{AMOUNT})\)",
+        "seat_won": rf"Seat (?P<seat>\d+): (?P<name>{NAME}) showed \[(?P<cards>{CARDS})\] and won "
+                    rf"\((?P<amount>{AMOUNT})\) with (?P<words>{WORDS})",
+        "seat_lost": rf"Seat (?P<seat>\d+): (?P<name>{NAME}) showed \[(?P<cards>{CARDS})\] and lost with "
+                     rf"(?P<words>{WORDS})",
+        "seat_mucked": rf"Seat (?P<seat>\d+): (?P<name>{NAME}) mucked \[(?P<cards>{CARDS})\]",
+        # Table chatter PokerStars interleaves (real files only; our export writes none).
+        "joins": rf"(?P<name>{NAME}) joins the table at seat #\d+",
+        "connected": rf"(?P<name>{NAME}) is (?:dis)?connected",
+        "leaves": rf"(?P<name>{NAME}) leaves the table",
+        "removed": rf"(?P<name>{NAME}) was removed from the table for failing to post",
+        "said": rf'(?P<name>{NAME}) said, ".*"',
+    }.items()
+}
+CHATTER = frozenset({"joins", "connected", "leaves", "removed", "said"})
+_ORDER = [  # the more specific rules first
+    "table", "seat_folded", "seat_collected", "seat_won", "seat_lost", "seat_mucked", "seat", "street", "dealt",
+    "showdown", "summary", "total", "capped", "no_low", "uncalled", "collected", "ante", "bring_in", "raise", "bet",
+    "call", "check", "fold", "no_show", "shows", "mucks", "joins", "connected", "leaves", "removed", "said",
+]
+assert set(_ORDER) == set(RULES)
+
+
+class ReadError(ValueError):
+    """A line that matches no rule, or a hand that does not hang together."""
+
+
+@dataclass(frozen=True)
+class Act:
+    street: int
+    name: str
+    verb: str  # bring-in, bet, raise, call, check, fold
+    added: int  # chips this action put in
+    to: int  # the player's chips in this round after it
+    all_in: bool
+
+
+@dataclass
+class ReadHand:
+    number: int
+    small: int
+    big: int
+    date: str
+    scale: int
+    table: str = ""
+    play_money: bool = False
+    seats: list[tuple[int, str, int]] = field(default_factory=list)
+    antes: dict[str, int] = field(default_factory=dict)
+    up: dict[str, list[str]] = field(default_factory=dict)
+    """Each player's cards as the Dealt lines show them (the viewer's down cards too)."""
+    viewer: str | None = None
+    community: str | None = None
+    acts: list[Act] = field(default_factory=list)
+    capped: list[int] = field(default_factory=list)
+    uncalled: list[tuple[str, int]] = field(default_factory=list)
+    collected: list[tuple[str, int, str]] = field(default_factory=list)
+    shown: dict[str, list[str]] = field(default_factory=dict)
+    words: dict[str, str] = field(default_factory=dict)
+    showdown: bool = False
+    no_low: bool = False
+    total: int = 0
+    pots: list[int] = field(default_factory=list)
+    rake: int = 0
+    summary: dict[str, tuple[str, int, int]] = field(default_factory=dict)
+    """name -> (kind: folded/collected/won/lost/mucked, street or amount, didn't bet flag)."""
+    chatter: int = 0
+    rules_used: list[str] = field(default_factory=list)
+
+    @property
+    def names(self) -> list[str]:
+        return [n for _, n, _ in self.seats]
+
+    def bring_in(self) -> str | None:
+        """Who had to bring in: the first to act on third street (who may complete at once, ``bets``)."""
+        return next((a.name for a in self.acts if a.street == 3), None)
+
+    def collected_by(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for name, amount, _ in self.collected:
+            out[name] = out.get(name, 0) + amount
+        return out
+
+
+def _amount(text: str, scale: int) -> int:
+    value = Decimal(text.lstrip("$")) * scale
+    if value != value.to_integral_value():
+        raise ReadError(f"amount {text} is not a whole number of units")
+    return int(value)
+
+
+def split_hands(text: str) -> list[list[str]]:
+    """The hands of a file: each a list of lines, from its header to the line before the next."""
+    hands: list[list[str]] = []
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        if not line:
+            continue
+        if line.startswith("PokerStars "):
+            hands.append([line])
+        elif not hands:
+            raise ReadError(f"text before the first hand: {line!r}")
+        else:
+            hands[-1].append(line)
+    return hands
+
+
+def read_file(text: str) -> list[ReadHand]:
+    return [read_hand(lines) for lines in split_hands(text)]
+
+
+def read_hand(lines: list[str]) -> ReadHand:
+    header = lines[0]
+    match = next((m for h in HEADERS if (m := h.fullmatch(header))), None)
+    if match is None:
+        raise ReadError(f"not a 7 Card Stud Hi/Lo header: {header!r}")
+    scale = 100 if match["small"].startswith("$") else 1
+    hand = ReadHand(number=int(match["number"]), small=_amount(match["small"], scale),
+                    big=_amount(match["big"], scale), date=match["date"], scale=scale)
+    street = 0
+    in_round: dict[str, int] = {}
+    section = "seats"
+    for n, line in enumerate(lines[1:], start=2):
+        rule, m = match_line(line)
+        if rule is None or m is None:
+            raise ReadError(f"hand #{hand.number} line {n}: no rule matches {line!r}")
+        hand.rules_used.append(rule)
+        get = m.groupdict()
+        amount = _amount(get["amount"], scale) if get.get("amount") else 0
+        name = get.get("name")
+        if rule in CHATTER:
+            hand.chatter += 1
+        elif rule == "table":
+            hand.table, hand.play_money = get["table"], bool(get["play"])
+        elif rule == "seat":
+            hand.seats.append((int(get["seat"]), get["name"], _amount(get["chips"], scale)))
+        elif rule == "ante":
+            hand.antes[get["name"]] = amount
+        elif rule == "street":
+            street = STREETS[get["street"]]
+            in_round = {}
+            if get["community"]:
+                hand.community = get["community"]
+        elif rule == "dealt":
+            assert name is not None
+            _dealt(hand, street, name, get["old"].split(), get["new"])
+        elif rule in ("bring_in", "bet", "call", "raise", "check", "fold"):
+            assert name is not None
+            before = in_round.get(name, 0)
+            if rule == "raise":
+                to = _amount(get["to"], scale)
+                added = to - before
+            else:
+                added, to = amount, before + amount
+            in_round[name] = to
+            verb = {"bring_in": "bring-in"}.get(rule, rule)
+            hand.acts.append(Act(street, name, verb, added, to, line.endswith(" and is all-in")))
+        elif rule == "capped":
+            hand.capped.append(len(hand.acts))
+        elif rule == "uncalled":
+            assert name is not None
+            hand.uncalled.append((name, amount))
+        elif rule == "collected":
+            assert name is not None
+            hand.collected.append((name, amount, get["pot"]))
+        elif rule == "showdown":
+            hand.showdown = True
+        elif rule == "shows":
+            assert name is not None
+            hand.shown[name] = get["cards"].split()
+            hand.words[name] = get["words"]
+        elif rule == "no_low":
+            hand.no_low = True
+        elif rule == "summary":
+            section = "summary"
+        elif rule == "total":
+            hand.total, hand.rake = _amount(get["total"], scale), _amount(get["rake"], scale)
+            if get["main"]:
+                sides = re.findall(rf"Side pot(?:-\d+)? ({AMOUNT})\.", get["sides"])
+                hand.pots = [_amount(get["main"], scale), *(_amount(s, scale) for s in sides)]
+            else:
+                hand.pots = [hand.total]
+        elif rule.startswith("seat_"):
+            _summary_line(hand, rule, get, scale)
+        elif rule in ("no_show", "mucks"):
+            pass
+        if section == "summary" and rule not in ("summary", "total") and not rule.startswith("seat_"):
+            raise ReadError(f"hand #{hand.number} line {n}: {rule} after the summary began: {line!r}")
+    if "total" not in hand.rules_used:
+        raise ReadError(f"hand #{hand.number} has no 'Total pot' line")
+    return hand
+
+
+def match_line(line: str) -> tuple[str | None, re.Match[str] | None]:
+    for rule in _ORDER:
+        m = RULES[rule].fullmatch(line)
+        if m:
+            return rule, m
+    return None, None
+
+
+def _dealt(hand: ReadHand, street: int, name: str, old: list[str], new: str | None) -> None:
+    cards = hand.up.setdefault(name, [])
+    if street == 3:
+        if new is not None or len(old) not in (1, 3):
+            raise ReadError(f"third street deals one or three cards to {name}: {old} {new}")
+        if len(old) == 3:
+            hand.viewer = name
+        cards[:] = old
+        return
+    if new is None:
+        raise ReadError(f"street {street}: no new card for {name}")
+    if old != cards:
+        raise ReadError(f"street {street}: {name}'s cards {old} are not those dealt before {cards}")
+    cards.append(new)
+
+
+def _summary_line(hand: ReadHand, rule: str, get: dict[str, str], scale: int) -> None:
+    name = get["name"]
+    if rule == "seat_folded":
+        hand.summary[name] = ("folded", FOLD_STREETS[get["street"]], int(bool(get["no_bet"])))
+    elif rule == "seat_collected":
+        hand.summary[name] = ("collected", _amount(get["amount"], scale), 0)
+    elif rule == "seat_won":
+        hand.summary[name] = ("won", _amount(get["amount"], scale), 0)
+        hand.shown.setdefault(name, get["cards"].split())
+    elif rule == "seat_lost":
+        hand.summary[name] = ("lost", 0, 0)
+        hand.shown.setdefault(name, get["cards"].split())
+    elif rule == "seat_mucked":
+        hand.summary[name] = ("mucked", 0, 0)
+        hand.shown.setdefault(name, get["cards"].split())
