@@ -29,8 +29,8 @@ class Table:
     """One console channel with a bot behind it, on a database file that outlives restarts."""
 
     def __init__(self, db: Path, *, seed: int = 3, clock: ManualClock | None = None,
-                 unreachable: set[str] | None = None) -> None:
-        self.db, self.seed = db, seed
+                 unreachable: set[str] | None = None, settings: Settings = SETTINGS) -> None:
+        self.db, self.seed, self.settings = db, seed, settings
         self.clock = clock or ManualClock()
         self.out: list[str] = []
         self.unreachable = unreachable if unreachable is not None else set()
@@ -38,7 +38,7 @@ class Table:
     async def __aenter__(self) -> Table:
         self.store = await Store.open(str(self.db))
         self.messenger = ConsoleMessenger(self.out.append, unreachable=self.unreachable)
-        self.bot = StudBot(store=self.store, messenger=self.messenger, clock=self.clock, settings=SETTINGS,
+        self.bot = StudBot(store=self.store, messenger=self.messenger, clock=self.clock, settings=self.settings,
                            rng=random.Random(self.seed))
         await self.bot.start()
         await self.clock.settle()
