@@ -64,7 +64,9 @@ INSERT INTO ledger_entries (transfer_id, account, amount)
 
 
 def wallet_account(community: str, user: str) -> str:
-    """>>> wallet_account("discord:42", "7")
+    """A wallet's account (a community is 'platform:id').
+
+    >>> wallet_account("discord:42", "7")
     'wallet:discord:42:7'
     """
     return f"wallet:{community}:{user}"

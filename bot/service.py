@@ -237,7 +237,8 @@ class StudBot(Dealer):
         async with self.store.atomic() as tx:
             balance = await tx.ensure_wallet(community=table.community, user=user, name=name,
                                              balance=self.settings.starting_balance, now=now)
-            if balance < minimum and await tx.refilled_on(community=table.community, user=user) != today \
+            if balance < min(minimum, self.settings.starting_balance) \
+                    and await tx.refilled_on(community=table.community, user=user) != today \
                     and not self._has_chips_seated(table.community, user):
                 await tx.refill(community=table.community, user=user, balance=self.settings.starting_balance,
                                 day=today, now=now)

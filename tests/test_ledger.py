@@ -254,3 +254,21 @@ async def test_a_discrepancy_is_logged_when_the_bot_starts(tmp_path: Path, caplo
         pass
     assert "audit FAILED: wallet:c:u: wallet balance 7, ledger 0 (and 2 more)" in caplog.text
     assert seat_account(3, "u") == "seat:3:u"
+
+
+@pytest.mark.asyncio
+async def test_no_refill_when_the_wallet_is_short_of_the_stakes_but_not_of_the_starting_balance(
+        tmp_path: Path) -> None:
+    """Stakes above the starting balance: a refill would not raise the wallet (it would set it
+    down to the starting balance, destroying what was above): the join is refused, nothing moves."""
+    from dataclasses import replace
+
+    from test_console import SETTINGS
+
+    async with Table(tmp_path / "t.db", settings=replace(SETTINGS, starting_balance=100)) as t:
+        await t.say("ann", "new")
+        await t.say("ann", "config ante=5 bring_in=10 small=100 big=200")
+        assert "The smallest buy-in here is 200 (the big bet); you have 100 chips" in await t.say("ann", "join")
+        assert await _chips(t) == {}  # the refusal rolled the new wallet back with everything else
+        report = await audit(t.store)
+        assert report.ok and report.issued == 0
