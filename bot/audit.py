@@ -4,21 +4,25 @@ It checks that every transfer's entries add up to zero; that every wallet's bala
 every seat's stack equal the sum of their account's entries, and that no account holds
 chips without a wallet or seat behind it; that every hand's pot is empty (its payouts
 equal what went into it) once the hand is over; and that the chips in wallets, seats and
-pots are exactly what the house has issued. ``studbot audit`` (or
-``python -m bot.audit --db FILE``) prints the first discrepancy, naming the account and
-the hand, and exits 1; the bot logs the audit when it starts.
+pots are exactly what the house has issued. With ``--replay`` it also replays every
+settled hand's hand file and checks each player's movements in the ledger against it.
+``studbot audit`` (or ``python -m bot.audit --db FILE``) prints the first discrepancy,
+naming the account and the hand, and exits 1; the bot logs the audit when it starts.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .ledger import HOUSE
+from engine import HandFile, ReplayError, replay_hand, result_of
+
+from .ledger import HOUSE, pot_account, seat_account
 from .store import Store
 
 _BALANCES = "SELECT account, SUM(amount) AS total FROM ledger_entries GROUP BY account"
@@ -52,14 +56,17 @@ class AuditReport:
     """Chips the house has issued (minus its balance)."""
     hands: int
     """Settled hands whose pots were checked."""
+    replayed: int = 0
+    """Settled hands replayed through the engine (``replay=True``)."""
 
     @property
     def ok(self) -> bool:
         return not self.discrepancies
 
     def summary(self) -> str:
-        figures = (f"{self.accounts} accounts, {self.transfers} transfers, {self.hands} settled hands, "
-                   f"{self.issued} chips issued by the house")
+        figures = (f"{self.accounts} accounts, {self.transfers} transfers, {self.hands} settled hands"
+                   + (f" ({self.replayed} replayed)" if self.replayed else "")
+                   + f", {self.issued} chips issued by the house")
         if self.ok:
             return f"audit passed: {figures}"
         more = len(self.discrepancies) - 1
@@ -67,8 +74,11 @@ class AuditReport:
                 + f"; {figures}")
 
 
-async def audit(store: Store) -> AuditReport:
-    """Check the database against its ledger; the report lists every discrepancy, the first first."""
+async def audit(store: Store, *, replay: bool = False) -> AuditReport:
+    """Check the database against its ledger; the report lists every discrepancy, the first first.
+
+    With ``replay``, also replay every settled hand's stored hand file through the engine and
+    check that the ledger moved each player's chips by what the replayed hand says."""
     found: list[Discrepancy] = []
 
     async def last_hand(account: str) -> str | None:
@@ -116,20 +126,54 @@ async def audit(store: Store) -> AuditReport:
     if in_play != issued:
         found.append(Discrepancy(HOUSE, None, f"the house issued {issued} chips; wallets, seats and pots hold "
                                               f"{in_play}"))
+    replayed = 0
+    if replay:
+        problems, replayed = await _replayed(store)
+        found += problems
     transfers = await store.fetch("SELECT COUNT(*) FROM ledger_transfers")
     return AuditReport(discrepancies=tuple(found), accounts=len(held), transfers=int(transfers[0][0]),
-                       issued=issued, hands=settled)
+                       issued=issued, hands=settled, replayed=replayed)
+
+
+async def _replayed(store: Store) -> tuple[list[Discrepancy], int]:
+    """Every settled hand that moved chips in the ledger, replayed: each player's net there
+    must be what the engine makes of the hand file (hands settled before the ledger are skipped)."""
+    moved: dict[int, dict[str, int]] = {}
+    for r in await store.fetch(
+            "SELECT t.hand_id, e.account, SUM(e.amount) AS net FROM ledger_transfers t "
+            "JOIN ledger_entries e ON e.transfer_id = t.id WHERE t.hand_id IS NOT NULL GROUP BY t.hand_id, e.account"):
+        moved.setdefault(r["hand_id"], {})[r["account"]] = int(r["net"])
+    found: list[Discrepancy] = []
+    replayed = 0
+    for r in await store.fetch("SELECT id, table_id, hand_no, setup, hand_file FROM hands "
+                               "WHERE status = 'done' AND hand_file IS NOT NULL ORDER BY id"):
+        nets = moved.get(r["id"])
+        if nets is None:
+            continue
+        name = _hand_name(r["table_id"], r["hand_no"])
+        replayed += 1
+        try:
+            stacks = result_of(replay_hand(HandFile.from_json(r["hand_file"])))["stacks"]
+        except ReplayError as exc:
+            found.append(Discrepancy(pot_account(r["id"]), name, f"its hand file does not replay: {exc}"))
+            continue
+        for _, user, player, start in json.loads(r["setup"])["players"]:
+            account = seat_account(r["table_id"], user)
+            if nets.get(account, 0) != stacks[player] - start:
+                found.append(Discrepancy(account, name, f"the ledger moved {nets.get(account, 0):+d} chips, "
+                                                        f"the replayed hand {stacks[player] - start:+d}"))
+    return found, replayed
 
 
 def _hand_name(table_id: int, hand_no: int) -> str:
     return f"table {table_id} hand #{hand_no}"
 
 
-async def audit_file(path: str) -> AuditReport:
+async def audit_file(path: str, *, replay: bool = False) -> AuditReport:
     """Open the database (migrating it to the ledger's schema if it is older) and audit it."""
     store = await Store.open(path)
     try:
-        return await audit(store)
+        return await audit(store, replay=replay)
     finally:
         await store.close()
 
@@ -139,12 +183,14 @@ def main(argv: list[str] | None = None, *, default_db: str | None = None) -> int
     (2: no such database)."""
     parser = argparse.ArgumentParser(prog="studbot audit", description=__doc__.splitlines()[0])
     parser.add_argument("--db", default=None, help="the SQLite file (default: STUDBOT_DB or studbot.db)")
+    parser.add_argument("--replay", action="store_true",
+                        help="also replay every settled hand and check the ledger against it (slower)")
     args = parser.parse_args(argv)
     path = args.db or default_db or os.environ.get("STUDBOT_DB") or "studbot.db"
     if not Path(path).is_file():
         print(f"studbot audit: no database at {path}", file=sys.stderr)
         return 2
-    report = asyncio.run(audit_file(path))
+    report = asyncio.run(audit_file(path, replay=args.replay))
     print(report.summary())
     return 0 if report.ok else 1
 

@@ -5,7 +5,7 @@ leaving, sitting down again, sitting out and coming back, in a hand or between h
 two house bots play. The process is killed at least 20 times, sometimes while a line
 is being handled, and restarted on the same SQLite file; the script goes on.
 After every kill the audit passes on the database as it was left, and the restarted bot
-logs that its own audit passed. Afterwards: every hand finished, ``studbot audit`` passes,
+logs that its own audit passed. Afterwards: every hand finished, ``studbot audit --replay`` passes,
 the chips in the database never changed, every
 action printed (acknowledged) is in the database once, in order, and every
 stored hand file replays to the stored stacks.
@@ -184,7 +184,7 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path) -> None:
         proc.send(line)
         absorb(proc.read_until(lambda s, line=line: s in (f"[ok] {line.split(':')[0]}", f"[ok] {line}")))
     proc.close()
-    cli = subprocess.run([sys.executable, "-m", "adapters.run", "audit", "--db", str(db)], cwd=ROOT,
+    cli = subprocess.run([sys.executable, "-m", "adapters.run", "audit", "--replay", "--db", str(db)], cwd=ROOT,
                          capture_output=True, text=True, timeout=60, check=False)
     assert cli.returncode == 0 and cli.stdout.startswith("audit passed: "), cli.stdout + cli.stderr
     audits += 1

@@ -272,3 +272,32 @@ async def test_no_refill_when_the_wallet_is_short_of_the_stakes_but_not_of_the_s
         assert await _chips(t) == {}  # the refusal rolled the new wallet back with everything else
         report = await audit(t.store)
         assert report.ok and report.issued == 0
+
+
+@pytest.mark.asyncio
+async def test_the_replaying_audit_catches_a_payout_to_the_wrong_player_that_balances(tmp_path: Path) -> None:
+    """A pot share credited to the wrong seat, with the stacks moved to match, balances
+    everywhere; only replaying the hand file shows it, and --replay names both seats and the hand."""
+    db = tmp_path / "t.db"
+    async with Table(db, seed=6) as t:
+        await _script(t, "ann: new\nann: join\nbob: join\nann: start")
+        await t.call_down()
+        table_id = t.runtime.table.id
+    with sqlite3.connect(db) as con:
+        win, winner, chips = con.execute(
+            "SELECT t.id, e.account, e.amount FROM ledger_transfers t JOIN ledger_entries e ON e.transfer_id = t.id "
+            "WHERE t.kind = 'win' AND e.amount > 0 ORDER BY t.id LIMIT 1").fetchone()
+        user = winner.rsplit(":", 1)[1]
+        other = "bob" if user == "ann" else "ann"
+        con.execute("UPDATE ledger_entries SET account = ? WHERE transfer_id = ? AND account = ?",
+                    (seat_account(table_id, other), win, winner))
+        con.execute("UPDATE seats SET stack = stack - ? WHERE user_id = ?", (chips, user))
+        con.execute("UPDATE seats SET stack = stack + ? WHERE user_id = ?", (chips, other))
+    assert (await audit_file(str(db))).ok
+    proc = subprocess.run([sys.executable, "-m", "bot.audit", "--db", str(db), "--replay"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 1
+    assert proc.stdout.startswith(f"audit FAILED: seat:{table_id}:ann (table {table_id} hand #1): the ledger moved ")
+    report = await audit_file(str(db), replay=True)
+    assert [d.account for d in report.discrepancies] == [seat_account(table_id, "ann"), seat_account(table_id, "bob")]
+    assert report.replayed == 1

@@ -140,6 +140,8 @@ async def test_comings_and_goings_at_any_moment_keep_every_chip(tmp_path: Path,
             assert await t.store.chip_total() == granted == report.issued, (lines, user, text)
             hands = report.hands
         kinds = {r[0] for r in await t.store.fetch("SELECT DISTINCT kind FROM ledger_transfers")}
+        replayed = await audit(t.store, replay=True)  # every settled hand's movements, against the engine's replay
+        assert replayed.ok and replayed.replayed == hands, replayed.summary()
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text[-3000:]
     assert kinds >= {"grant", "refill", "buy-in", "cash-out", "kick", "closed", "ante", "win", "uncalled"}, kinds
     assert all(mid_hand.values()), mid_hand
