@@ -126,6 +126,10 @@ def main(argv: list[str] | None = None) -> None:
     except ConfigError as exc:
         print(f"studbot: configuration error: {exc}", file=sys.stderr)
         sys.exit(2)
+    if args[:1] == ["audit"]:
+        from bot.audit import main as audit_main
+
+        sys.exit(audit_main(args[1:], default_db=settings.db_path))
     if not (settings.discord_token or settings.telegram_token):
         from adapters.console.app import main as console_main
 

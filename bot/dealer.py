@@ -13,7 +13,7 @@ import json
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine import Action, Deck, DeckDealer, Hand
 from engine.cards import ALL_CARDS, Card
@@ -23,6 +23,7 @@ from engine.handfile import hand_file_of
 from . import images, render, results
 from .config import Settings
 from .i18n import Translator, language_of, translator
+from .ledger import Transfer, hand_transfers, net_by_account, seat_account
 from .lifecycle import Work
 from .model import HandSetup, Seat, Table
 from .ports import BoardView, Clock, Messenger, TableAddress, TimerHandle
@@ -68,6 +69,14 @@ class Runtime:
     def seat_no(self, engine_seat: int) -> int:
         assert self.setup is not None
         return self.setup.players[engine_seat][0]
+
+    def seat_in_hand(self, engine_seat: int) -> Seat | None:
+        """The table seat of a player dealt into the hand, if they still hold it: a seat number
+        alone is not enough, since someone else may have sat down there since the deal."""
+        assert self.setup is not None
+        seat_no, user, _, _ = self.setup.players[engine_seat]
+        seat = self.table.seats.get(seat_no)
+        return seat if seat is not None and seat.user == user else None
 
     @property
     def turn(self) -> str | None:
@@ -138,7 +147,7 @@ class Dealer:
         hand, table = rt.hand, rt.table
         assert hand is not None and rt.hand_id is not None and hand.actor is not None
         es = hand.actor
-        seat = table.seats.get(rt.seat_no(es))
+        seat = rt.seat_in_hand(es)
         now = self.clock.now()
         deadline = now + table.timer
         seq, seat_no = len(hand.actions), rt.seat_no(es)
@@ -185,7 +194,7 @@ class Dealer:
 
     async def _send_cards(self, rt: Runtime, es: int) -> None:
         assert rt.hand is not None and rt.setup is not None
-        seat = rt.table.seats.get(rt.seat_no(es))
+        seat = rt.seat_in_hand(es)
         if seat is None or seat.is_bot or seat.unreachable:
             return
         tr = self.translator_for(platform=rt.table.platform, user=seat.user)
@@ -210,24 +219,28 @@ class Dealer:
         assert hand is not None and setup is not None and rt.hand_id is not None
         rt.turn_timer = _cancelled(rt.turn_timer)
         summary = results.summary_of(hand)
-        gone: list[Seat] = []
         now = self.clock.now()
+        # Every seat dealt in, if its player still holds it, with its stack at the end; those
+        # leaving, kicked or busted are cashed out now, once, in the settlement's transaction.
+        held = [replace(seat, stack=hand.stacks[es]) for es in range(len(setup.players))
+                if (seat := rt.seat_in_hand(es)) is not None]
+        gone = [seat for seat in held if seat.leaving or seat.stack == 0]
+        stay = [seat for seat in held if not (seat.leaving or seat.stack == 0)]
+        transfers = hand_transfers(hand, hand_id=rt.hand_id,
+                                   account=lambda es: seat_account(table.id, setup.players[es][1]))
+        _check_settlement(hand, transfers, setup=setup, table_id=table.id)
         async with self.store.atomic() as tx:
             await tx.finish_hand(hand_id=rt.hand_id, hand_file=json.dumps(hand_file_of(hand).to_dict()),
                                  summary=summary, now=now)
-            for es, (seat_no, _, _, _) in enumerate(setup.players):
-                seat = table.seats.get(seat_no)
-                if seat is None:
-                    continue
-                seat.stack = hand.stacks[es]
-                if seat.leaving or seat.stack == 0:
-                    await tx.move_chips(community=table.community, user=seat.user, delta=seat.stack)
-                    await tx.remove_seat(table.id, seat_no)
-                    gone.append(seat)
-                else:
-                    await tx.save_seat(table.id, seat)
+            await tx.post(transfers, now=now)
             for seat in gone:
+                await tx.cash_out(table_id=table.id, community=table.community, user=seat.user,
+                                  amount=seat.stack, kind="cash-out", now=now)
+                await tx.remove_seat(table.id, seat.seat_no)
                 del table.seats[seat.seat_no]
+            for seat in stay:
+                await tx.save_seat(table.id, seat)
+                table.seats[seat.seat_no] = seat
             if table.running and len(table.ready_seats()) >= 2:
                 table.next_hand_at = now + self.settings.next_hand_delay
             await tx.save_table(table)
@@ -259,7 +272,7 @@ class Dealer:
         rt.turn_timer = _cancelled(rt.turn_timer)
         if hand is None or hand.actor is None:
             return
-        seat = rt.table.seats.get(rt.seat_no(hand.actor))
+        seat = rt.seat_in_hand(hand.actor)
         token = rt.turn
         now = self.clock.now()
         if seat is not None and seat.is_bot:
@@ -383,3 +396,16 @@ def _cancelled(handle: TimerHandle | None) -> TimerHandle | None:
         handle.cancel()
     return None
 
+
+def _check_settlement(hand: Hand, transfers: list[Transfer], *, setup: HandSetup, table_id: int) -> None:
+    """The hand's movements must take each seat from its start stack to its end stack and leave
+    the pot empty; a mismatch is a bug (logged; the audit names the hand and the account)."""
+    net = net_by_account(transfers)
+    for es, (_, user, _, start) in enumerate(setup.players):
+        account = seat_account(table_id, user)
+        if start + net.get(account, 0) != hand.stacks[es]:
+            log.error("table %s hand #%s: %s moved %+d chips but its stack went %d -> %d", table_id,
+                      setup.hand_no, account, net.get(account, 0), start, hand.stacks[es])
+    left = sum(v for k, v in net.items() if k.startswith("pot:"))
+    if left:
+        log.error("table %s hand #%s: %d chips left in the pot", table_id, setup.hand_no, left)

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from engine import Action, EngineError, IllegalActionError, Stakes, StakesError
 
 from . import render, results
+from .audit import audit
 from .commands import Command, Message, UsageError, command_word, help_text, parse, rules_text
 from .config import Settings
 from .dealer import Dealer, Runtime, cancel_timers
@@ -74,7 +75,10 @@ class StudBot(Dealer):
     # ------------------------------------------------------------------ start
 
     async def start(self) -> None:
-        """Restore every open table and hand in progress, and re-arm their timers."""
+        """Audit the chips (the log says how it went), restore every open table and hand in
+        progress, and re-arm their timers."""
+        report = await audit(self.store)
+        (log.info if report.ok else log.error)("%s", report.summary())
         self.languages = await self.store.user_langs()
         for table in await self.store.open_tables():
             rt = Runtime(table=table)
@@ -254,14 +258,16 @@ class StudBot(Dealer):
         table = rt.table
         minimum = table.stakes.big_bet
         default = BUY_IN_BIG_BETS * table.stakes.big_bet
-        today = datetime.fromtimestamp(self.clock.now(), UTC).date().isoformat()
+        now = self.clock.now()
+        today = datetime.fromtimestamp(now, UTC).date().isoformat()
         async with self.store.atomic() as tx:
             balance = await tx.ensure_wallet(community=table.community, user=user, name=name,
-                                             balance=self.settings.starting_balance)
-            if balance < minimum and await tx.refilled_on(community=table.community, user=user) != today \
+                                             balance=self.settings.starting_balance, now=now)
+            if balance < min(minimum, self.settings.starting_balance) \
+                    and await tx.refilled_on(community=table.community, user=user) != today \
                     and not self._has_chips_seated(table.community, user):
                 await tx.refill(community=table.community, user=user, balance=self.settings.starting_balance,
-                                day=today)
+                                day=today, now=now)
                 balance = self.settings.starting_balance
             buy_in = requested if requested is not None else min(balance, default)
             if buy_in < minimum:
@@ -269,7 +275,7 @@ class StudBot(Dealer):
             if buy_in > balance:
                 raise Refusal("refuse.buy_in_wallet", chips=_chips(balance))
             seat = Seat(seat_no=seat_no, user=user, name=name, stack=buy_in, is_bot=is_bot)
-            await tx.move_chips(community=table.community, user=user, delta=-buy_in)
+            await tx.buy_in(table_id=table.id, community=table.community, user=user, amount=buy_in, now=now)
             await tx.save_seat(table.id, seat)
         table.seats[seat_no] = seat
         return seat
@@ -310,16 +316,22 @@ class StudBot(Dealer):
     async def _remove(self, rt: Runtime, seat: Seat, msg: Inbound, *, kicked: bool) -> Reply:
         hand = rt.hand
         es = rt.engine_seat(seat.user)
-        if hand is not None and not hand.is_over and es is not None and not hand.folded[es]:
-            seat.leaving = True
-            async with self.store.atomic() as tx:
-                await tx.save_seat(rt.table.id, seat)
-            await self._say(rt, "line.kicked_after" if kicked else "line.leaves_after", name=seat.name)
-            if hand.actor == es:
-                await self._apply(rt, hand.default_action(), by_timeout=False)
-            return Reply(self._tr(msg)("reply.kicked_after" if kicked else "reply.leaving"), private=True)
+        if hand is not None and not hand.is_over and es is not None:
+            # Dealt into the hand in progress (folded or not): the seat's chips are known only when
+            # it ends, so the seat is kept and cashed out then, once, by the settlement.
+            folded = hand.folded[es]
+            if not seat.leaving:
+                seat.leaving = True
+                async with self.store.atomic() as tx:
+                    await tx.save_seat(rt.table.id, seat)
+                await self._say(rt, "line.kicked_after" if kicked else "line.leaves_after", name=seat.name)
+                if hand.actor == es:
+                    await self._apply(rt, hand.default_action(), by_timeout=False)
+            return Reply(self._tr(msg)(("reply.kicked_after_folded" if folded else "reply.kicked_after") if kicked
+                                       else "reply.leaving_folded" if folded else "reply.leaving"), private=True)
         async with self.store.atomic() as tx:
-            await tx.move_chips(community=rt.table.community, user=seat.user, delta=seat.stack)
+            await tx.cash_out(table_id=rt.table.id, community=rt.table.community, user=seat.user, amount=seat.stack,
+                              kind="kick" if kicked else "cash-out", now=self.clock.now())
             await tx.remove_seat(rt.table.id, seat.seat_no)
         del rt.table.seats[seat.seat_no]
         await self._say(rt, "line.kicked_with" if kicked else "line.leaves_with", name=seat.name,
@@ -372,7 +384,8 @@ class StudBot(Dealer):
             if rt.hand_id is not None and rt.hand is not None and not rt.hand.is_over:
                 await tx.void_hand(hand_id=rt.hand_id, now=self.clock.now())
             for seat in table.seats.values():
-                await tx.move_chips(community=table.community, user=seat.user, delta=seat.stack)
+                await tx.cash_out(table_id=table.id, community=table.community, user=seat.user, amount=seat.stack,
+                                  kind="closed", now=self.clock.now())
                 await tx.remove_seat(table.id, seat.seat_no)
             await tx.close_table(table.id)
         voided = rt.hand is not None and not rt.hand.is_over

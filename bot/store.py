@@ -18,7 +18,9 @@ import aiosqlite
 
 from engine import Stakes
 
+from . import ledger
 from .i18n import DEFAULT_LANGUAGE, language_of
+from .ledger import HOUSE, Transfer, seat_account, wallet_account
 from .model import VIEWS, HandSetup, Seat, Table
 
 MIGRATIONS: list[str] = [
@@ -78,6 +80,8 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (platform, user_id)
     );
     """,
+    # 5: the chip ledger (bot/ledger.py), opened with the wallets and seats as they are.
+    ledger.MIGRATION,
 ]
 
 
@@ -270,31 +274,55 @@ class Tx:
     async def remove_seat(self, table_id: int, seat_no: int) -> None:
         await self._db.execute("DELETE FROM seats WHERE table_id = ? AND seat_no = ?", (table_id, seat_no))
 
-    async def ensure_wallet(self, *, community: str, user: str, name: str, balance: int) -> int:
-        """The user's balance, creating the wallet with ``balance`` if it does not exist."""
-        await self._db.execute(
-            "INSERT INTO wallets (community, user_id, name, balance) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (community, user_id) DO UPDATE SET name = excluded.name",
-            (community, user, name, balance),
-        )
+    async def ensure_wallet(self, *, community: str, user: str, name: str, balance: int, now: float) -> int:
+        """The user's balance, creating the wallet with ``balance`` (from the house) if it does not exist."""
         row = await self._one("SELECT balance FROM wallets WHERE community = ? AND user_id = ?", (community, user))
-        assert row is not None
-        return int(row["balance"])
+        if row is not None:
+            await self._db.execute("UPDATE wallets SET name = ? WHERE community = ? AND user_id = ?",
+                                   (name, community, user))
+            return int(row["balance"])
+        await self._db.execute("INSERT INTO wallets (community, user_id, name, balance) VALUES (?, ?, ?, ?)",
+                               (community, user, name, balance))
+        await self.post([Transfer("grant", HOUSE, wallet_account(community, user), balance)], now=now)
+        return balance
 
     async def refilled_on(self, *, community: str, user: str) -> str | None:
         row = await self._one("SELECT refilled_on FROM wallets WHERE community = ? AND user_id = ?", (community, user))
         return None if row is None else row["refilled_on"]
 
-    async def refill(self, *, community: str, user: str, balance: int, day: str) -> None:
+    async def refill(self, *, community: str, user: str, balance: int, day: str, now: float) -> None:
+        """Top the wallet up to ``balance`` (from the house)."""
+        row = await self._one("SELECT balance FROM wallets WHERE community = ? AND user_id = ?", (community, user))
+        assert row is not None and row["balance"] < balance
         await self._db.execute(
             "UPDATE wallets SET balance = ?, refilled_on = ? WHERE community = ? AND user_id = ?",
             (balance, day, community, user),
         )
+        await self.post([Transfer("refill", HOUSE, wallet_account(community, user), balance - row["balance"])],
+                        now=now)
 
-    async def move_chips(self, *, community: str, user: str, delta: int) -> None:
-        """Add ``delta`` (negative: take) to a wallet; the CHECK refuses a negative balance."""
+    async def buy_in(self, *, table_id: int, community: str, user: str, amount: int, now: float) -> None:
+        """Take ``amount`` from the wallet to the seat's account (the seat row is the caller's to save);
+        the CHECK refuses a negative balance."""
+        await self._move_wallet(community=community, user=user, delta=-amount)
+        await self.post([Transfer("buy-in", wallet_account(community, user), seat_account(table_id, user), amount)],
+                        now=now)
+
+    async def cash_out(self, *, table_id: int, community: str, user: str, amount: int, kind: str, now: float) -> None:
+        """Give a seat's ``amount`` back to the wallet (the seat row is the caller's to remove).
+        ``kind``: 'cash-out' (leaving, or busted), 'kick', or 'closed' (the table stopped)."""
+        if amount:
+            await self._move_wallet(community=community, user=user, delta=amount)
+            await self.post([Transfer(kind, seat_account(table_id, user), wallet_account(community, user), amount)],
+                            now=now)
+
+    async def _move_wallet(self, *, community: str, user: str, delta: int) -> None:
         await self._db.execute(
             "UPDATE wallets SET balance = balance + ? WHERE community = ? AND user_id = ?", (delta, community, user))
+
+    async def post(self, transfers: list[Transfer], *, now: float) -> None:
+        """Record movements of chips in this transaction (see :mod:`bot.ledger`)."""
+        await ledger.post(self._db, transfers, at=now)
 
     async def begin_hand(self, *, table_id: int, setup: HandSetup, now: float) -> int:
         cur = await self._db.execute(

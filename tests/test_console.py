@@ -17,6 +17,7 @@ import pytest
 from adapters.console.chat import ConsoleChat, ConsoleMessenger
 from bot.clock import ManualClock
 from bot.config import Settings
+from bot.ledger import HOUSE, Transfer, wallet_account
 from bot.ports import BoardView
 from bot.service import StudBot
 from bot.store import Store
@@ -28,8 +29,8 @@ class Table:
     """One console channel with a bot behind it, on a database file that outlives restarts."""
 
     def __init__(self, db: Path, *, seed: int = 3, clock: ManualClock | None = None,
-                 unreachable: set[str] | None = None) -> None:
-        self.db, self.seed = db, seed
+                 unreachable: set[str] | None = None, settings: Settings = SETTINGS) -> None:
+        self.db, self.seed, self.settings = db, seed, settings
         self.clock = clock or ManualClock()
         self.out: list[str] = []
         self.unreachable = unreachable if unreachable is not None else set()
@@ -37,7 +38,7 @@ class Table:
     async def __aenter__(self) -> Table:
         self.store = await Store.open(str(self.db))
         self.messenger = ConsoleMessenger(self.out.append, unreachable=self.unreachable)
-        self.bot = StudBot(store=self.store, messenger=self.messenger, clock=self.clock, settings=SETTINGS,
+        self.bot = StudBot(store=self.store, messenger=self.messenger, clock=self.clock, settings=self.settings,
                            rng=random.Random(self.seed))
         await self.bot.start()
         await self.clock.settle()
@@ -383,20 +384,25 @@ async def test_a_board_image_that_cannot_be_drawn_falls_back_to_text(tmp_path: P
         assert t.runtime.hand is not None and len(t.runtime.hand.actions) == 1
 
 
+async def _lose_elsewhere(store: Store, user: str, chips: int) -> None:
+    """The user's wallet pays ``chips`` to the house (say, lost at another table), ledger and all."""
+    async with store.atomic() as tx:
+        await tx._move_wallet(community="console:local", user=user, delta=-chips)
+        await tx.post([Transfer("test", wallet_account("console:local", user), HOUSE, chips)], now=0.0)
+
+
 @pytest.mark.asyncio
 async def test_broke_wallet_refills_once_a_day(tmp_path: Path) -> None:
     async with Table(tmp_path / "t.db") as t:
         await t.say("ann", "new")
         await t.say("ann", "join 1000")  # the whole wallet at the table
         await t.say("ann", "leave")
-        async with t.store.atomic() as tx:  # ann loses it all elsewhere
-            await tx.move_chips(community="console:local", user="ann", delta=-1000)
+        await _lose_elsewhere(t.store, "ann", 1000)
         assert "ann sits down with 200 chips" in await t.say("ann", "join")  # refilled to 1000
         wallet = await t.store.wallet("console:local", "ann")
         assert wallet is not None and wallet[0] == 800 and wallet[1] is not None
         await t.say("ann", "leave")
-        async with t.store.atomic() as tx:
-            await tx.move_chips(community="console:local", user="ann", delta=-1000)
+        await _lose_elsewhere(t.store, "ann", 1000)
         assert "refills once a day" in await t.say("ann", "join")  # not twice the same day
         await t.wait(24 * 3600)
         assert "ann sits down" in await t.say("ann", "join")
@@ -406,11 +412,11 @@ async def test_broke_wallet_refills_once_a_day(tmp_path: Path) -> None:
 async def test_schema_is_versioned_and_reopens(tmp_path: Path) -> None:
     store = await Store.open(str(tmp_path / "s.db"))
     rows = await store.fetch("PRAGMA user_version")
-    assert rows[0][0] == store.schema_version == 4
+    assert rows[0][0] == store.schema_version == 5
     assert (await store.fetch("PRAGMA journal_mode"))[0][0] == "wal"
     await store.close()
     store = await Store.open(str(tmp_path / "s.db"))  # migrations run once
-    assert (await store.fetch("PRAGMA user_version"))[0][0] == 4
+    assert (await store.fetch("PRAGMA user_version"))[0][0] == 5
     await store.close()
 
 
@@ -433,7 +439,7 @@ async def test_a_version_1_database_is_migrated_with_its_hand_in_progress(tmp_pa
     finally:
         store_module.MIGRATIONS = real
     async with Table(db, clock=clock) as t:  # the new build migrates it and plays on
-        assert (await t.store.fetch("PRAGMA user_version"))[0][0] == 4
+        assert (await t.store.fetch("PRAGMA user_version"))[0][0] == 5
         await _two_players(t)
         await t.say("ann", "start")
         player, _, _ = t.to_act()

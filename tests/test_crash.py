@@ -1,15 +1,19 @@
 """Crash test: the console's script mode killed with SIGKILL at random points, restarted on the same database.
 
-Two people (answering exactly the turn they are shown, as buttons do) and two
-house bots play. The process is killed at least 20 times, sometimes while a line
+Two people (answering exactly the turn they are shown, as buttons do, and now and then
+leaving, sitting down again, sitting out and coming back, in a hand or between hands) and
+two house bots play. The process is killed at least 20 times, sometimes while a line
 is being handled, and restarted on the same SQLite file; the script goes on.
-Afterwards: every hand finished, the chips in the database never changed, every
+After every kill the audit passes on the database as it was left, and the restarted bot
+logs that its own audit passed. Afterwards: every hand finished, ``studbot audit --replay`` passes,
+the chips in the database never changed, every
 action printed (acknowledged) is in the database once, in order, and every
 stored hand file replays to the stored stacks.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import queue
@@ -23,6 +27,7 @@ import threading
 import time
 from pathlib import Path
 
+from bot.audit import audit_file
 from engine import HandFile, replay_hand, result_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,12 +40,17 @@ VERB = {"brings in": "bring-in", "completes to": "complete", "bets": "bet", "rai
 
 
 class Process:
+    started = 0
+
     def __init__(self, db: Path) -> None:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "STUDBOT_STARTING_BALANCE": "1000"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "adapters.console", "--script", "--seed", "5", "--db", str(db)],
-            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
-        )
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "STUDBOT_STARTING_BALANCE": "1000", "LOG_LEVEL": "INFO"}
+        Process.started += 1
+        self.log = db.with_name(f"{db.stem}-{Process.started}.log")
+        with self.log.open("w") as err:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "adapters.console", "--script", "--seed", "5", "--db", str(db)],
+                cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True, env=env,
+            )
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
 
@@ -49,6 +59,12 @@ class Process:
         for line in self.proc.stdout:
             self.lines.put(line.rstrip("\n"))
         self.lines.put(None)
+
+    def started_audited(self) -> str:
+        """The audit line the bot logged as it started (after '[ready]')."""
+        audits = [ln for ln in self.log.read_text().splitlines() if " audit " in ln]
+        assert len(audits) == 1, self.log.read_text()[-2000:]
+        return audits[0]
 
     def send(self, line: str) -> None:
         assert self.proc.stdin is not None
@@ -113,7 +129,7 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path) -> None:
     proc = Process(db)
     absorb(proc.read_until(lambda s: s == "[ready]"))
     setup = ["ann: new", "ann: join 300", "bob: join 300", "ann: addbot Robo", "ann: addbot Dora", "ann: start"]
-    kills = 0
+    kills = audits = 0
     totals: set[int] = set()
     steps = 0
     pending = list(setup)
@@ -122,6 +138,8 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path) -> None:
         assert steps < 5000, "the script does not progress"
         if pending:
             line = pending.pop(0)
+        elif rng.random() < 0.08:  # coming and going at any moment, a hand in progress or not
+            line = f"{rng.choice(HUMANS)}: {rng.choice(['leave', 'join 300', 'join 300', 'sitout', 'back'])}"
         elif prompt is not None and prompt[0] in HUMANS:
             player, legal, token = prompt
             options = [o.split(" ")[0] for o in legal.split(" · ")]
@@ -141,8 +159,12 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path) -> None:
                 continue
         kills += 1
         totals.add(chip_surplus(db))
+        report = asyncio.run(audit_file(str(db)))  # the database as the kill left it
+        assert report.ok, (kills, line, report.summary())
         proc = Process(db)
         absorb(proc.read_until(lambda s: s == "[ready]"))
+        assert "audit passed" in proc.started_audited(), (kills, line)  # and as the restarted bot found it
+        audits += 2
         if line in setup:
             # A setup line killed before its answer may or may not have been done: send it again
             # (done already, it is refused: "already seated", "Robo is already seated", ...).
@@ -162,6 +184,10 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path) -> None:
         proc.send(line)
         absorb(proc.read_until(lambda s, line=line: s in (f"[ok] {line.split(':')[0]}", f"[ok] {line}")))
     proc.close()
+    cli = subprocess.run([sys.executable, "-m", "adapters.run", "audit", "--replay", "--db", str(db)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert cli.returncode == 0 and cli.stdout.startswith("audit passed: "), cli.stdout + cli.stderr
+    audits += 1
 
     with sqlite3.connect(db) as con:
         con.row_factory = sqlite3.Row
@@ -170,7 +196,9 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path) -> None:
                            "ORDER BY h.id, a.seq").fetchall()
         files = [r["hand_file"] for r in con.execute("SELECT hand_file FROM hands WHERE status = 'done' ORDER BY id")]
     assert kills >= KILLS
-    print(f"\n{kills} kills, {len(statuses)} hands, {len(printed)} actions acknowledged, {len(rows)} stored")
+    print(f"\n{kills} kills, {len(statuses)} hands, {len(printed)} actions acknowledged, {len(rows)} stored, "
+          f"{audits} audits passed (the killed database and the restarted bot's at each kill, then "
+          f"'studbot audit': {cli.stdout.strip()})")
     assert len(statuses) >= 10 and set(statuses) == {"done"}, statuses
     # The chips never changed: every wallet's 1000 are in the wallet or at the table.
     totals.add(chip_surplus(db))

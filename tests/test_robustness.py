@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
+import random
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_console import Table
+from test_console import SETTINGS, Table
 
+from bot.audit import audit
 from bot.commands import COMMANDS
 from bot.i18n import LANGUAGES, translator
 from bot.ports import Inbound
@@ -45,8 +50,103 @@ def test_random_input_never_crashes_and_never_moves_chips_wrongly(tmp_path_facto
                 await t.clock.settle()
             wallets = await t.store.fetch("SELECT COUNT(*) FROM wallets")
             assert await t.store.chip_total() == 1000 * wallets[0][0]
+            report = await audit(t.store)
+            assert report.ok and report.issued == 1000 * wallets[0][0], report.summary()
 
     asyncio.run(scenario())
+
+
+PEOPLE = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lou")
+
+
+def _next_line(rng: random.Random, t: Table, creator: str) -> tuple[str, str]:
+    """(user, text) or ("/sleep", seconds): what someone does next, at any moment of a hand."""
+    rt = t.bot.tables.get("console:main")
+    if rt is None:  # stopped: a new day may pass before someone opens a table again (broke wallets refill)
+        return ("/sleep", str(24 * 3600)) if rng.random() < 0.3 else (rng.choice(PEOPLE), "new")
+    hand, table = rt.hand, rt.table
+    seated = [s for s in table.seats.values() if not s.is_bot]
+    if hand is not None and not hand.is_over and hand.actor is not None and rng.random() < 0.45:
+        player = rt.names[hand.actor]
+        action = rng.choice(hand.legal_actions()).value
+        return player, f"{action} @{rt.turn}" if rng.random() < 0.8 else action
+    roll = rng.random()
+    if roll < 0.16:
+        free = [p for p in PEOPLE if table.seat_of(p) is None]
+        if free:
+            amount = rng.choice(["", " 10", " 50", " 100", " 200", " 5000"])
+            return rng.choice(free), f"join{amount}"
+    if roll < 0.24 and seated:
+        return rng.choice(seated).user, "leave"
+    if roll < 0.30 and table.seats:
+        return creator, f"kick {rng.choice(list(table.seats.values())).name}"
+    if roll < 0.38 and seated:
+        return rng.choice(seated).user, "sitout"
+    if roll < 0.48 and (out := [s for s in seated if s.sitting_out]):
+        return rng.choice(out).user, "back"
+    if roll < 0.52 and sum(s.is_bot for s in table.seats.values()) < 3:
+        return creator, "addbot"
+    if roll < 0.60:
+        return creator, "start"
+    if roll < 0.604:
+        return creator, "stop"
+    if roll < 0.62:  # stakes change for the next hand (big ones bust players, who then get refills)
+        return creator, rng.choice(["config ante=1 bring_in=2 small=5 big=10",
+                                    "config ante=5 bring_in=10 small=25 big=50",
+                                    "config ante=0 bring_in=5 small=20 big=40 timer=10"])
+    if roll < 0.75:
+        return "/sleep", str(rng.choice([1, 5, 5, 30, 61]))  # the next hand; a turn that times out
+    return rng.choice(PEOPLE), rng.choice(["call", "fold", "check", "bet", "raise", "complete", "bring-in",
+                                           "cards", "board", "top", "history 3", "join", "leave"])
+
+
+@pytest.mark.asyncio
+async def test_comings_and_goings_at_any_moment_keep_every_chip(tmp_path: Path,
+                                                               caplog: pytest.LogCaptureFixture) -> None:
+    """Hundreds of hands where people join, leave, are kicked, sit out, come back, time out and sit
+    down in seats freed moments ago, at any moment of a hand; after every line the audit passes
+    and the chips in wallets and seats are exactly those granted and refilled."""
+    rng = random.Random(int(os.environ.get("STUD_FUZZ_SEED", "11")))
+    target = int(os.environ.get("STUD_FUZZ_HANDS", "300"))
+    caplog.set_level(logging.ERROR)
+    lines = 0
+    mid_hand = dict.fromkeys(("join", "leave", "kick", "sitout", "back", "addbot"), 0)  # done during a hand
+    settings = replace(SETTINGS, starting_balance=200)  # wallets small enough to go broke and be refilled
+    async with Table(tmp_path / "t.db", seed=rng.randrange(10**6), settings=settings) as t:
+        creator = "ann"
+        hands = 0
+        while hands < target:
+            user, text = _next_line(rng, t, creator)
+            if user == "/sleep":
+                await t.wait(float(text))
+            else:
+                rt = t.bot.tables.get("console:main")
+                playing = rt is not None and rt.hand is not None and not rt.hand.is_over
+                reply = await t.bot.handle(t.chat.inbound(user, text))
+                if playing and reply.ok and text.split()[0] in mid_hand:
+                    mid_hand[text.split()[0]] += 1
+                assert reply.text not in BUG, (lines, user, text)
+                await t.clock.settle()
+                if text == "new" and reply.ok:
+                    creator = user
+            lines += 1
+            report = await audit(t.store)
+            assert report.ok, (lines, user, text, report.summary())
+            wallets = await t.store.fetch("SELECT COUNT(*) FROM wallets")
+            refills = await t.store.fetch("SELECT COALESCE(SUM(e.amount), 0) FROM ledger_transfers x JOIN "
+                                          "ledger_entries e ON e.transfer_id = x.id WHERE x.kind = 'refill' "
+                                          "AND e.account != 'house'")
+            granted = settings.starting_balance * wallets[0][0] + refills[0][0]
+            assert await t.store.chip_total() == granted == report.issued, (lines, user, text)
+            hands = report.hands
+        kinds = {r[0] for r in await t.store.fetch("SELECT DISTINCT kind FROM ledger_transfers")}
+        replayed = await audit(t.store, replay=True)  # every settled hand's movements, against the engine's replay
+        assert replayed.ok and replayed.replayed == hands, replayed.summary()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text[-3000:]
+    assert kinds >= {"grant", "refill", "buy-in", "cash-out", "kick", "closed", "ante", "win", "uncalled"}, kinds
+    assert all(mid_hand.values()), mid_hand
+    print(f"\nfuzz: {lines} lines, {hands} hands, {report.transfers} transfers of {len(kinds)} kinds, "
+          f"during hands: {mid_hand}; the audit passed after every line")
 
 
 def test_a_wrong_setting_is_a_clear_message_and_status_2() -> None:

@@ -1,0 +1,151 @@
+"""The chip ledger: every movement of chips, double-entry, in the transaction that makes it.
+
+A *transfer* moves ``amount`` chips from one account to another; it is stored as
+one ``ledger_transfers`` row and two ``ledger_entries`` rows, the source's
+``-amount`` and the destination's ``+amount``: the entries of every transfer add
+up to zero, so chips can only move, never appear or vanish. An account's balance
+is the sum of its entries. The audit (:mod:`bot.audit`) checks every wallet and
+seat against its account.
+
+Accounts are named by what holds the chips:
+
+- ``house``: the issuer. Starting wallets and daily refills come from it, so its
+  balance is minus every chip ever issued.
+- ``wallet:<community>:<user>``: a wallet (``wallets.balance``).
+- ``seat:<table id>:<user>``: a player's chips at a table (``seats.stack``, the
+  start stack while a hand runs).
+- ``pot:<hand id>``: the pots of one hand; zero once the hand is settled.
+- ``tournament:<id>``: a tournament's prize pool (buy-ins in, prizes out), and
+  ``tournament:<id>:<user>``: a player's tournament chips, when tournaments come.
+
+Movements at a table are recorded when the hand is settled, in the transaction
+that commits the settlement (that is when ``seats.stack`` changes): each ante,
+bring-in, bet and call from the seat to the pot, chips nobody called back, and
+each share of each pot to its winner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import aiosqlite
+
+from engine import Hand
+from engine.events import ActionTaken, AntePosted, PotAwarded, UncalledReturned
+
+HOUSE = "house"
+
+MIGRATION = """
+CREATE TABLE ledger_transfers (
+    id INTEGER PRIMARY KEY, kind TEXT NOT NULL, hand_id INTEGER REFERENCES hands (id),
+    memo TEXT NOT NULL DEFAULT '', at REAL NOT NULL
+);
+CREATE TABLE ledger_entries (
+    transfer_id INTEGER NOT NULL REFERENCES ledger_transfers (id), account TEXT NOT NULL,
+    amount INTEGER NOT NULL CHECK (amount != 0),
+    PRIMARY KEY (transfer_id, account)
+);
+CREATE INDEX ledger_entries_account ON ledger_entries (account);
+CREATE INDEX ledger_transfers_hand ON ledger_transfers (hand_id) WHERE hand_id IS NOT NULL;
+INSERT INTO ledger_transfers (id, kind, memo, at)
+    SELECT 1, 'opening', 'balances when the ledger began', strftime('%s', 'now')
+    WHERE EXISTS (SELECT 1 FROM wallets WHERE balance != 0) OR EXISTS (SELECT 1 FROM seats WHERE stack != 0);
+INSERT INTO ledger_entries (transfer_id, account, amount)
+    SELECT 1, 'wallet:' || community || ':' || user_id, balance FROM wallets WHERE balance != 0;
+INSERT INTO ledger_entries (transfer_id, account, amount)
+    SELECT 1, 'seat:' || table_id || ':' || user_id, stack FROM seats WHERE stack != 0;
+INSERT INTO ledger_entries (transfer_id, account, amount)
+    SELECT 1, 'house', -((SELECT COALESCE(SUM(balance), 0) FROM wallets) + (SELECT COALESCE(SUM(stack), 0) FROM seats))
+    WHERE EXISTS (SELECT 1 FROM ledger_transfers WHERE id = 1)
+"""
+"""The schema version that opens the ledger: existing wallets and seats get opening balances
+(from the house), so that an existing database passes the audit after the migration."""
+
+
+def wallet_account(community: str, user: str) -> str:
+    """A wallet's account (a community is 'platform:id').
+
+    >>> wallet_account("discord:42", "7")
+    'wallet:discord:42:7'
+    """
+    return f"wallet:{community}:{user}"
+
+
+def seat_account(table_id: int, user: str) -> str:
+    return f"seat:{table_id}:{user}"
+
+
+def pot_account(hand_id: int) -> str:
+    return f"pot:{hand_id}"
+
+
+def tournament_account(tournament_id: int, user: str | None = None) -> str:
+    """A tournament's prize pool, or (with ``user``) a player's chips in it."""
+    return f"tournament:{tournament_id}" if user is None else f"tournament:{tournament_id}:{user}"
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """``amount`` chips (> 0) from ``source`` to ``dest``."""
+
+    kind: str
+    """'grant' (a new wallet), 'refill', 'buy-in', 'cash-out', 'kick', 'closed' (table stopped),
+    'ante' and the actions ('bring-in', 'complete', 'bet', 'raise', 'call'), 'uncalled', 'win'."""
+    source: str
+    dest: str
+    amount: int
+    hand_id: int | None = None
+    memo: str = ""
+
+    def __post_init__(self) -> None:
+        if self.amount <= 0 or self.source == self.dest:
+            raise ValueError(f"a transfer moves a positive amount between two accounts: {self}")
+
+
+async def post(db: aiosqlite.Connection, transfers: Iterable[Transfer], *, at: float) -> None:
+    """Write ``transfers`` inside the caller's transaction (three statements however many)."""
+    rows = list(transfers)
+    if not rows:
+        return
+    async with db.execute("SELECT COALESCE(MAX(id), 0) FROM ledger_transfers") as cur:
+        found = await cur.fetchone()
+    first = int(found[0]) + 1 if found else 1  # the caller holds the write lock (BEGIN IMMEDIATE)
+    await db.executemany(
+        "INSERT INTO ledger_transfers (id, kind, hand_id, memo, at) VALUES (?, ?, ?, ?, ?)",
+        [(first + i, t.kind, t.hand_id, t.memo, at) for i, t in enumerate(rows)])
+    await db.executemany(
+        "INSERT INTO ledger_entries (transfer_id, account, amount) VALUES (?, ?, ?)",
+        [entry for i, t in enumerate(rows)
+         for entry in ((first + i, t.source, -t.amount), (first + i, t.dest, t.amount))])
+
+
+def hand_transfers(hand: Hand, *, hand_id: int, account: Callable[[int], str]) -> list[Transfer]:
+    """Every movement of a finished hand, from its events; ``account(engine_seat)`` names a seat's account."""
+    pot = pot_account(hand_id)
+    out: list[Transfer] = []
+    for e in hand.events:
+        if isinstance(e, AntePosted) and e.amount:
+            out.append(Transfer("ante", account(e.seat), pot, e.amount, hand_id))
+        elif isinstance(e, ActionTaken) and e.amount:
+            out.append(Transfer(e.action.value, account(e.seat), pot, e.amount, hand_id, f"street {e.street}"))
+        elif isinstance(e, UncalledReturned) and e.amount:
+            out.append(Transfer("uncalled", pot, account(e.seat), e.amount, hand_id))
+        elif isinstance(e, PotAwarded):
+            for seat, chips in sorted(e.shares.items()):
+                if chips:
+                    out.append(Transfer("win", pot, account(seat), chips, hand_id, f"pot {e.index}"))
+    return out
+
+
+def net_by_account(transfers: Sequence[Transfer]) -> dict[str, int]:
+    """What ``transfers`` change, account by account.
+
+    >>> net_by_account([Transfer("bet", "a", "pot:1", 5), Transfer("win", "pot:1", "b", 5)])
+    {'a': -5, 'pot:1': 0, 'b': 5}
+    """
+    net: dict[str, int] = {}
+    for t in transfers:
+        net[t.source] = net.get(t.source, 0) - t.amount
+        net[t.dest] = net.get(t.dest, 0) + t.amount
+    return net

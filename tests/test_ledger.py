@@ -1,0 +1,304 @@
+"""Every chip accounted for: leaving or sitting down during a hand, the ledger, the audit.
+
+The two transcripts are issue 11's scripts (``--seed 6``), played through the console
+chat, with every wallet and seat exact at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_console import Table
+
+from bot.audit import audit, audit_file
+from bot.ledger import HOUSE, Transfer, hand_transfers, net_by_account, seat_account, wallet_account
+from bot.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+THREE_AT_THE_TABLE = """
+    ann: new
+    ann: join
+    bob: join
+    cat: join
+    ann: start
+    ann: complete
+"""
+"""Both of issue 11's scripts start so (--seed 6): ann completes to 5."""
+
+
+async def _script(t: Table, lines: str) -> list[str]:
+    """Play ``user: text`` and ``/sleep N`` lines; the transcript they caused."""
+    start = len(t.out)
+    for line in lines.strip().splitlines():
+        line = line.strip()
+        if line.startswith("/sleep"):
+            await t.wait(float(line.split()[1]))
+        else:
+            user, _, text = line.partition(":")
+            await t.say(user.strip(), text.strip())
+    return t.out[start:]
+
+
+async def _chips(t: Table) -> dict[str, tuple[int, int]]:
+    """user -> (wallet, seat stack), from the database."""
+    wallets = {r["user_id"]: r["balance"] for r in await t.store.fetch("SELECT user_id, balance FROM wallets")}
+    seats = {r["user_id"]: r["stack"] for r in await t.store.fetch("SELECT user_id, stack FROM seats")}
+    return {user: (balance, seats.get(user, 0)) for user, balance in sorted(wallets.items())}
+
+
+def _in_order(transcript: list[str], *expected: str) -> None:
+    """Each expected line appears in the transcript, in this order."""
+    it = iter(transcript)
+    for line in expected:
+        assert any(got == line for got in it), f"{line!r} missing or out of order in:\n" + "\n".join(transcript)
+
+
+@pytest.mark.asyncio
+async def test_leaving_after_folding_cashes_out_what_is_left_when_the_hand_ends(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db", seed=6) as t:
+        out = await _script(t, THREE_AT_THE_TABLE + """
+            bob: call
+            cat: call
+            bob: check
+            cat: bet
+            ann: fold
+            ann: leave
+            bob: fold
+            /sleep 3
+        """)
+        _in_order(out,
+                  "[table] ann completes to 5", "[table] bob calls 5", "[table] cat calls 5",
+                  "[table] bob checks", "[table] cat bets 5", "[table] ann folds",
+                  "[table] ann leaves after this hand.",
+                  "[dm ann] Your chips go back to the wallet when the hand ends.",
+                  "[table] bob folds", "[table] 5 chips uncalled back to cat",
+                  "[table] Pot 18: cat wins 18, uncontested",
+                  "[table] ann leaves the table with 194 chips.")
+        assert not any("leaves with 200" in line for line in out)
+        # ann put 1 + 5 in the pot: 800 + 194 in her wallet; nothing created, nothing lost.
+        assert await _chips(t) == {"ann": (994, 0), "bob": (800, 194), "cat": (800, 212)}
+        assert (await t.say("ann", "top")).splitlines() == [
+            "[dm ann] 1. cat 1012", "[dm ann] 2. ann 994", "[dm ann] 3. bob 994"]
+        assert await t.store.chip_total() == 3000
+        report = await audit(t.store)
+        assert report.ok and report.issued == 3000 and report.hands == 1, report.summary()
+
+
+@pytest.mark.asyncio
+async def test_a_seat_taken_during_a_hand_starts_with_its_own_buy_in(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db", seed=6) as t:
+        out = await _script(t, THREE_AT_THE_TABLE + """
+            bob: call
+            cat: fold
+            cat: leave
+            dave: join
+            bob: check
+            ann: check
+            bob: check
+            ann: check
+            bob: check
+            ann: check
+            bob: check
+            ann: check
+            /sleep 6
+        """)
+        _in_order(out,
+                  "[table] Hand #1: ann, bob, cat.", "[table] cat folds", "[table] cat leaves after this hand.",
+                  "[table] dave sits down with 200 chips.",
+                  "[table] ann shows 8♠ Q♣ 7♥ 3♠ 8♣ Q♠ 6♥: two pair, queens and eights; no low",
+                  "[table] cat leaves the table with 199 chips.",
+                  "[table] Hand #2: ann, bob, dave.")
+        assert not any(line.startswith("[dm dave] Hand #1") for line in out)  # dealt in from the next hand only
+        hand2 = t.runtime.setup
+        assert hand2 is not None and hand2.hand_no == 2
+        # dave's own 200, less hand #2's ante; cat's 199 went to cat, not to dave.
+        assert [(p[1], p[3]) for p in hand2.players] == [("ann", 194), ("bob", 207), ("dave", 200)]
+        assert await _chips(t) == {"ann": (800, 194), "bob": (800, 207), "cat": (999, 0), "dave": (800, 200)}
+        assert await t.store.chip_total() == 4000
+        report = await audit(t.store)
+        assert report.ok and report.issued == 4000, report.summary()
+
+
+@pytest.mark.asyncio
+async def test_leaving_twice_during_a_hand_cashes_out_once(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db", seed=6) as t:
+        await _script(t, "ann: new\nann: join\nbob: join\ncat: join\nann: start\nann: complete\nbob: fold")
+        assert "bob leaves after this hand." in await t.say("bob", "leave")
+        again = await t.say("bob", "leave")
+        assert "leaves" not in again and "[dm bob] Your chips go back to the wallet" in again
+        assert "removed from the table after this hand" in await t.say("ann", "kick cat")
+        await t.call_down()
+        chips = await _chips(t)
+        assert chips["bob"] == (999, 0) and chips["cat"][1] == 0 and sum(map(sum, chips.values())) == 3000
+        assert (await audit(t.store)).ok
+
+
+@pytest.mark.asyncio
+async def test_every_movement_is_a_balanced_transfer_in_its_transaction(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db", seed=6) as t:
+        await _script(t, "ann: new\nann: join 300\nbob: join\nann: start")
+        await t.call_down()
+        await t.say("ann", "stop")
+        rows = await t.store.fetch(
+            "SELECT t.kind, SUM(e.amount) AS total, COUNT(*) AS n FROM ledger_transfers t "
+            "JOIN ledger_entries e ON e.transfer_id = t.id GROUP BY t.id")
+        assert {r["kind"] for r in rows} >= {"grant", "buy-in", "ante", "bring-in", "win", "closed"}
+        assert all(r["total"] == 0 and r["n"] == 2 for r in rows)
+        report = await audit(t.store)
+        assert report.ok and report.issued == 2000
+        chips = await _chips(t)
+        assert all(seat == 0 for _, seat in chips.values()) and sum(w for w, _ in chips.values()) == 2000
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_hands_transfers_take_every_seat_from_start_to_end_stack(seed: int) -> None:
+    import random
+
+    from engine import Deck, DeckDealer, Hand, Stakes
+
+    rng = random.Random(seed)
+    names = ["ann", "bob", "cat", "dan"][: rng.randint(2, 4)]
+    hand = Hand(stakes=Stakes(), names=names, stacks=[rng.choice([3, 9, 40, 200]) for _ in names],
+                dealer=DeckDealer(Deck.shuffled(rng=rng)))
+    while not hand.is_over:
+        hand.act(rng.choice(hand.legal_actions()))
+    transfers = hand_transfers(hand, hand_id=9, account=lambda es: hand.names[es])
+    net = net_by_account(transfers)
+    assert net.pop("pot:9") == 0
+    assert {n: hand.starting_stacks[s] + net.get(n, 0) for s, n in enumerate(names)} == dict(zip(names, hand.stacks))
+    with pytest.raises(ValueError):
+        Transfer("bet", "a", "a", 5)
+
+
+async def _corrupt(db: Path, sql: str) -> tuple[int, str]:
+    with sqlite3.connect(db) as con:
+        con.execute(sql)
+    proc = subprocess.run([sys.executable, "-m", "adapters.run", "audit", "--db", str(db)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, check=False,
+                          env={**os.environ, "DISCORD_TOKEN": "", "TELEGRAM_TOKEN": ""})
+    return proc.returncode, proc.stdout
+
+
+@pytest.mark.asyncio
+async def test_the_audit_names_a_corrupted_balance_its_account_and_hand(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    async with Table(db, seed=6) as t:
+        await _script(t, "ann: new\nann: join\nbob: join\nann: start")
+        await t.call_down()
+        await t.wait(6)  # hand #2 starts
+        table_id = t.runtime.table.id
+    assert (await audit_file(str(db))).ok
+    status, out = await _corrupt(db, "UPDATE seats SET stack = stack + 1 WHERE user_id = 'bob'")
+    assert status == 1
+    assert out.startswith(f"audit FAILED: seat:{table_id}:bob (table {table_id} hand #1): seat 2 stack ")
+    status, out = await _corrupt(db, "UPDATE seats SET stack = stack - 1 WHERE user_id = 'bob'")
+    assert (status, out.split(":")[0]) == (0, "audit passed")
+    status, out = await _corrupt(db, "UPDATE wallets SET balance = 5000 WHERE user_id = 'ann'")
+    assert status == 1 and out.startswith("audit FAILED: wallet:console:local:ann: wallet balance 5000, ledger 800")
+    status, out = await _corrupt(db, "UPDATE wallets SET balance = 800 WHERE user_id = 'ann'")
+    assert status == 0
+    # A payout changed in the ledger itself: the transfer no longer balances, and the hand is named;
+    # on the winner's side the seat disagrees, on the pot's side the pot is not empty.
+    win = "transfer_id = (SELECT MAX(id) FROM ledger_transfers WHERE kind = 'win')"
+    status, out = await _corrupt(db, f"UPDATE ledger_entries SET amount = amount + 2 WHERE amount > 0 AND {win}")
+    assert status == 1 and f"(table {table_id} hand #1): transfer " in out and "add up to +2, not 0" in out
+    report = await audit_file(str(db))
+    assert [(d.account.split(":")[0], d.hand) for d in report.discrepancies[1:]] == [
+        ("seat", f"table {table_id} hand #1")]
+    await _corrupt(db, f"UPDATE ledger_entries SET amount = amount - 2 WHERE amount > 0 AND {win}")
+    status, out = await _corrupt(db, f"UPDATE ledger_entries SET amount = amount - 3 WHERE amount < 0 AND {win}")
+    assert status == 1 and "add up to -3, not 0" in out
+    report = await audit_file(str(db))
+    assert any(d.account.startswith("pot:") and d.hand == f"table {table_id} hand #1"
+               and "-3 chips left in its pot" in d.problem for d in report.discrepancies), report.discrepancies
+
+
+def test_studbot_audit_on_a_missing_database_says_so(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "bot.audit", "--db", str(tmp_path / "none.db")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 2 and "no database at" in proc.stderr and not (tmp_path / "none.db").exists()
+
+
+@pytest.mark.asyncio
+async def test_an_existing_database_opens_its_ledger_with_what_it_holds(tmp_path: Path,
+                                                                          caplog: pytest.LogCaptureFixture) -> None:
+    """A version-4 database with wallets, seats and a hand in progress: after the migration the
+    audit passes, and again once the hand is settled."""
+    db = tmp_path / "old.db"
+    async with Table(db, seed=6) as t:
+        await _script(t, "ann: new\nann: join 300\nbob: join\ncat: join\nann: start\nann: complete\nbob: call")
+    with sqlite3.connect(db) as con:  # what the build before the ledger left: schema version 4
+        con.executescript("DROP TABLE ledger_entries; DROP TABLE ledger_transfers; PRAGMA user_version = 4;")
+    caplog.set_level("INFO")
+    async with Table(db, seed=6) as t:
+        assert "audit passed: 7 accounts, 1 transfers, 0 settled hands, 3000 chips issued" in caplog.text
+        assert (await t.store.fetch("PRAGMA user_version"))[0][0] == 5
+        await t.call_down()
+        report = await audit(t.store)
+        assert report.ok and report.issued == 3000 and report.hands == 1, report.summary()
+
+
+@pytest.mark.asyncio
+async def test_a_discrepancy_is_logged_when_the_bot_starts(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    db = tmp_path / "t.db"
+    store = await Store.open(str(db))
+    async with store.atomic() as tx:  # chips from nowhere: a wallet with no grant behind it
+        await tx._db.execute("INSERT INTO wallets (community, user_id, name, balance) VALUES ('c', 'u', 'u', 7)")
+        await tx.post([Transfer("test", HOUSE, wallet_account("c", "v"), 3)], now=0.0)
+    await store.close()
+    async with Table(db):
+        pass
+    assert "audit FAILED: wallet:c:u: wallet balance 7, ledger 0 (and 2 more)" in caplog.text
+    assert seat_account(3, "u") == "seat:3:u"
+
+
+@pytest.mark.asyncio
+async def test_no_refill_when_the_wallet_is_short_of_the_stakes_but_not_of_the_starting_balance(
+        tmp_path: Path) -> None:
+    """Stakes above the starting balance: a refill would not raise the wallet (it would set it
+    down to the starting balance, destroying what was above): the join is refused, nothing moves."""
+    from dataclasses import replace
+
+    from test_console import SETTINGS
+
+    async with Table(tmp_path / "t.db", settings=replace(SETTINGS, starting_balance=100)) as t:
+        await t.say("ann", "new")
+        await t.say("ann", "config ante=5 bring_in=10 small=100 big=200")
+        assert "The smallest buy-in here is 200 (the big bet); you have 100 chips" in await t.say("ann", "join")
+        assert await _chips(t) == {}  # the refusal rolled the new wallet back with everything else
+        report = await audit(t.store)
+        assert report.ok and report.issued == 0
+
+
+@pytest.mark.asyncio
+async def test_the_replaying_audit_catches_a_payout_to_the_wrong_player_that_balances(tmp_path: Path) -> None:
+    """A pot share credited to the wrong seat, with the stacks moved to match, balances
+    everywhere; only replaying the hand file shows it, and --replay names both seats and the hand."""
+    db = tmp_path / "t.db"
+    async with Table(db, seed=6) as t:
+        await _script(t, "ann: new\nann: join\nbob: join\nann: start")
+        await t.call_down()
+        table_id = t.runtime.table.id
+    with sqlite3.connect(db) as con:
+        win, winner, chips = con.execute(
+            "SELECT t.id, e.account, e.amount FROM ledger_transfers t JOIN ledger_entries e ON e.transfer_id = t.id "
+            "WHERE t.kind = 'win' AND e.amount > 0 ORDER BY t.id LIMIT 1").fetchone()
+        user = winner.rsplit(":", 1)[1]
+        other = "bob" if user == "ann" else "ann"
+        con.execute("UPDATE ledger_entries SET account = ? WHERE transfer_id = ? AND account = ?",
+                    (seat_account(table_id, other), win, winner))
+        con.execute("UPDATE seats SET stack = stack - ? WHERE user_id = ?", (chips, user))
+        con.execute("UPDATE seats SET stack = stack + ? WHERE user_id = ?", (chips, other))
+    assert (await audit_file(str(db))).ok
+    proc = subprocess.run([sys.executable, "-m", "bot.audit", "--db", str(db), "--replay"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 1
+    assert proc.stdout.startswith(f"audit FAILED: seat:{table_id}:ann (table {table_id} hand #1): the ledger moved ")
+    report = await audit_file(str(db), replay=True)
+    assert [d.account for d in report.discrepancies] == [seat_account(table_id, "ann"), seat_account(table_id, "bob")]
+    assert report.replayed == 1
