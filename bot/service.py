@@ -35,6 +35,10 @@ from .store import Store
 log = logging.getLogger(__name__)
 
 MIN_TIMER, MAX_TIMER = 10, 600
+STAKE_LIMIT = 1_000_000
+"""The largest ante, bring-in or bet a table may set (Discord's config options allow the same)."""
+STAKE_RANGES = {"ante": (0, STAKE_LIMIT), "bring_in": (0, STAKE_LIMIT), "small": (1, STAKE_LIMIT),
+                "big": (1, STAKE_LIMIT)}
 BUY_IN_BIG_BETS = 20
 
 
@@ -359,6 +363,9 @@ class StudBot(Dealer):
         self._require_owner(rt, msg)
         table = rt.table
         o = {k: v for k, v in command.options.items() if isinstance(v, int)}
+        for key, (low, high) in STAKE_RANGES.items():
+            if key in o and not low <= o[key] <= high:
+                raise Refusal("refuse.stake_range", key=key, low=low, high=high)
         view = command.options.get("view", table.view)
         if view not in VIEWS:
             raise Refusal("refuse.view", choices=" | ".join(VIEWS))
