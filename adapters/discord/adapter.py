@@ -70,7 +70,8 @@ class StudClient(discord.Client):
             return
         custom_id = interaction.data.get("custom_id")
         command = render.command_of(custom_id) if isinstance(custom_id, str) else None
-        if command is None:
+        if command is None:  # not a button we make ('garbage', 'stud:', 100 characters): answer it as stale
+            await self.adapter.answer_stale(interaction)
             return
         message = interaction.message
         if message is not None and custom_id in render.component_custom_ids(list(message.components)):
@@ -200,6 +201,15 @@ class DiscordAdapter:
                        name=user.display_name, text=text,
                        admin=bool(permissions.manage_guild or permissions.administrator),
                        locale=_tag(interaction.locale), community_locale=_tag(interaction.guild_locale))
+
+    async def answer_stale(self, interaction: discord.Interaction[discord.Client]) -> None:
+        """A press on a button that is none of ours: 'this button is no longer in use' (ephemeral, in the
+        presser's language), so that Discord does not show "This interaction failed"."""
+        tr = self.bot.translator_for(platform=PLATFORM, user=str(interaction.user.id), locale=_tag(interaction.locale))
+        try:
+            await interaction.response.send_message(render.reply_text(tr("adapters.button_gone")), ephemeral=True)
+        except (discord.HTTPException, discord.InteractionResponded) as exc:
+            log.warning("interaction %s could not be answered (%s)", interaction.id, exc)
 
     async def handle_interaction(self, interaction: discord.Interaction[discord.Client], text: str) -> None:
         """Defer (ephemeral), run the command through the bot, answer (ephemeral) or remove the answer."""

@@ -544,12 +544,16 @@ class TelegramAdapter:
             # public answers, and refusals (usage, rules, turns: never cards) go to the group
             await self.messenger.post(chat_id, thread, reply.text, reply_to=message_id)
             return
-        if uid not in self.messenger.unreachable and await self.messenger.send_private(
-                platform=PLATFORM, user=uid, text=reply.text):
-            return
         url = self.messenger.link(channel, join=False)
         tr = self._translator(user)
         markup = InlineKeyboardMarkup([[InlineKeyboardButton(tr("adapters.open_private"), url=url)]]) if url else None
+        if reply.code == "unreachable":  # seated, but the private chat is closed: say so here, with the way in
+            await self.messenger.post(chat_id, thread, tr("adapters.seated_open_private"), reply_to=message_id,
+                                      markup=markup)
+            return
+        if uid not in self.messenger.unreachable and await self.messenger.send_private(
+                platform=PLATFORM, user=uid, text=reply.text):
+            return
         await self.messenger.post(chat_id, thread, tr("adapters.answer_privately"), reply_to=message_id,
                                   markup=markup)
 

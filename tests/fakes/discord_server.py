@@ -115,7 +115,7 @@ class Interaction:
     callback: dict[str, Any] | None = None
     callback_status: int | None = None
     answers: list[tuple[float, str, str, bool]] = field(default_factory=list)
-    """(time, 'edit'|'delete'|'followup', content, ephemeral)."""
+    """(time, 'message'|'edit'|'delete'|'followup', content, ephemeral)."""
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
@@ -420,6 +420,10 @@ class FakeDiscord:
             return _error(404, 10062, "Unknown interaction")
         record.callback_at, record.callback, record.callback_status = now, request[BODY], 204
         body = request[BODY] or {}
+        if body.get("type") == 4:  # answered at once with a message (no 'thinking' first)
+            data = body.get("data") or {}
+            record.answers.append((now, "message", data.get("content") or "", record.ephemeral))
+            record.done.set()
         return _json({"interaction": {
             "id": str(record.id), "type": 3 if record.custom_id else 2,
             "response_message_loading": body.get("type") == 5,

@@ -1,0 +1,72 @@
+"""What an unlucky or hostile user meets on Telegram, end to end against the fake Bot API.
+
+Big numbers, a ``/join`` from a user who never opened the private chat, names built
+to disturb the board, and the announcement of an action a crash cut off. The helpers
+are those of ``test_telegram_e2e`` (the real bootstrap, python-telegram-bot, the fake).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fakes.telegram_server import FakeBotAPI
+from test_telegram_e2e import ANN, BOB, CARD, GROUP, Served, open_table, say
+from test_telegram_e2e import fake as fake  # the fixture
+
+from bot.service import STAKE_LIMIT
+
+pytestmark = pytest.mark.asyncio
+
+
+def last_group_message(fake: FakeBotAPI) -> dict[str, object]:
+    return fake.sent("sendMessage", chat_id=GROUP)[-1].params
+
+
+async def test_big_numbers_are_refused_for_what_they_are(fake: FakeBotAPI, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        await open_table(fake, (ANN, BOB))
+        await say(fake, BOB, "/join 1000000000")
+        assert last_group_message(fake)["text"] == "You have only 1000 chips in your wallet."
+        await say(fake, BOB, "/stud join 99999999999999999999999999999999999999999999")
+        assert last_group_message(fake)["text"] == "You have only 1000 chips in your wallet."
+        await say(fake, ANN, "/stud config ante=99999999999999999999")
+        assert last_group_message(fake)["text"] == f"ante must be from 0 to {STAKE_LIMIT}."
+        await say(fake, ANN, "/stud config big=-10000000000")
+        assert last_group_message(fake)["text"] == f"big must be from 1 to {STAKE_LIMIT}."
+        await say(fake, ANN, "/stud config timer=10000000000")
+        assert last_group_message(fake)["text"] == "The timer must be 10 to 600 seconds."
+        assert served.runtime().table.seat_of(str(BOB)) is None
+        assert served.runtime().table.stakes.ante == 1 and served.runtime().table.timer == 60
+        assert not any("not a whole number" in t for t in fake.group_texts(GROUP))
+
+
+async def test_an_unstarted_join_is_told_in_the_group(fake: FakeBotAPI, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    pl_user = 1301
+    fake.user(pl_user, "Ola", language_code="pl")
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        await open_table(fake, (ANN,))
+        await say(fake, ANN, "/join")
+        await say(fake, BOB, "/join")  # Bob never opened the private chat
+        seat = served.runtime().table.seat_of(str(BOB))
+        assert seat is not None and seat.unreachable
+        told = last_group_message(fake)
+        assert str(told["text"]).startswith("You are seated.") and "My cards" in str(told["text"])
+        assert "only answer that privately" not in str(told["text"])
+        assert told["reply_parameters"]["message_id"]  # type: ignore[index]  # an answer to his /join
+        [[link]] = told["reply_markup"]["inline_keyboard"]  # type: ignore[index]
+        assert link["url"].startswith("https://t.me/studbot_test?start=c")
+        await say(fake, pl_user, "/join")
+        assert str(last_group_message(fake)["text"]).startswith("Siedzisz przy stole. Nie mogę pisać")
+        await say(fake, ANN, "/stud start")
+        await fake.wait_for(lambda: served.runtime().hand is not None, what="the hand")
+        hand, rt = served.runtime().hand, served.runtime()
+        secret = {c.pretty for es in range(hand.seat_count) for i, c in enumerate(hand.cards[es]) if i in (0, 1)}
+        assert not secret & {c for t in fake.group_texts(GROUP) for c in CARD.findall(t)}
+        # the link does what the message says: Start there, and his cards come privately
+        fake.command(BOB, BOB, f"/start {link['url'].split('start=')[1]}")
+        await fake.wait_for(lambda: any("your cards" in t for t in fake.private_texts(BOB)), what="Bob's cards")
+        mine = {c.pretty for c in hand.cards[rt.engine_seat(str(BOB))]}
+        assert set(CARD.findall(fake.private_texts(BOB)[-1])) <= mine
