@@ -29,6 +29,7 @@ from .config import Settings
 from .dealer import NO_CHIPS_MOVED, Dealer, Runtime, cancel_timers
 from .i18n import EN, LANGUAGE_NAMES, Translator, family, language_of, translator
 from .model import VIEWS, Seat, Table
+from .names import display_name, plain
 from .ports import Clock, Inbound, Messenger, Reply
 from .store import Store
 
@@ -196,7 +197,8 @@ class StudBot(Dealer):
             rt = Runtime(table=table)
             self.tables[key] = rt
         async with rt.lock:
-            await self._say(rt, "line.opens", name=msg.name, stakes=lambda tr: render.stakes_text(table, tr))
+            await self._say(rt, "line.opens", name=display_name(msg.name) or "player",
+                            stakes=lambda tr: render.stakes_text(table, tr))
             await self._publish(rt, new=True)
         return Reply(self._tr(msg)("reply.opened"))
 
@@ -493,10 +495,11 @@ def _community(msg: Inbound) -> str:
 
 
 def _unique_name(table: Table, name: str) -> str:
-    base = " ".join(name.split())[:24] or "player"
-    taken = {s.name.lower() for s in table.seats.values()}
+    """The name shown for a new seat (see :func:`~bot.names.display_name`), unlike any other at the table."""
+    base = display_name(name) or "player"
+    taken = {plain(s.name).lower() for s in table.seats.values()}
     candidate, n = base, 2
-    while candidate.lower() in taken:
+    while plain(candidate).lower() in taken:
         candidate, n = f"{base}{n}", n + 1
     return candidate
 

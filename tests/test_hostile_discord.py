@@ -15,7 +15,9 @@ from fakes.discord_server import GUILD_ID, FakeDiscord
 from test_discord_e2e import ANN, BOB, say, start_bot, until
 from test_discord_e2e import fake as fake  # the fixtures
 from test_discord_e2e import fast as fast
+from test_names import HOSTILE, assert_columns, assert_contained
 
+from bot.names import display_name
 from bot.service import MAX_TIMER, MIN_TIMER, STAKE_LIMIT
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("fast")]
@@ -63,5 +65,27 @@ async def test_a_button_that_is_none_of_ours_is_answered_as_stale(fake: FakeDisc
             assert interaction.callback is not None and interaction.callback["type"] == 4
         await asyncio.sleep(0.2)
         assert len(fake.channel_posts()) == posts  # nothing happened at the table
+    finally:
+        await bot.stop()
+
+
+async def test_names_built_to_disturb_stay_inside_themselves(fake: FakeDiscord, tmp_path: Path) -> None:
+    mallory, sun = fake.user(3001, HOSTILE["mallory"]), fake.user(3002, HOSTILE["sun"])
+    zed = fake.user(3003, HOSTILE["zed"])
+    bot = await start_bot(fake, tmp_path / "stud.db")
+    try:
+        assert "Table open" in await say(fake, mallory, "new")
+        assert await say(fake, mallory, "config", view="text") == "Done."
+        for user in (mallory, sun, zed):
+            assert "Seated" in await say(fake, user, "join")
+        assert "Dealing" in await say(fake, mallory, "start")
+        await until(lambda: "to act" in (fake.board().text if fake.board() else ""), what="the board")  # type: ignore[union-attr]
+        assert_contained(fake.lines())
+        assert f"{display_name(HOSTILE['mallory'])} opens a" in fake.lines()
+        assert "Zed sits down" in fake.lines() and "\u200b" not in fake.lines()
+        board = fake.board()
+        assert board is not None
+        assert_contained(board.text)
+        assert_columns(board.text, [display_name(HOSTILE[k]) for k in ("mallory", "sun", "zed")])
     finally:
         await bot.stop()

@@ -7,13 +7,16 @@ are those of ``test_telegram_e2e`` (the real bootstrap, python-telegram-bot, the
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pytest
-from fakes.telegram_server import FakeBotAPI
+from fakes.telegram_server import FakeBotAPI, text_of
+from test_names import HOSTILE, assert_columns, assert_contained
 from test_telegram_e2e import ANN, BOB, CARD, GROUP, Served, open_table, say
 from test_telegram_e2e import fake as fake  # the fixture
 
+from bot.names import display_name
 from bot.service import STAKE_LIMIT
 
 pytestmark = pytest.mark.asyncio
@@ -70,3 +73,25 @@ async def test_an_unstarted_join_is_told_in_the_group(fake: FakeBotAPI, tmp_path
         await fake.wait_for(lambda: any("your cards" in t for t in fake.private_texts(BOB)), what="Bob's cards")
         mine = {c.pretty for c in hand.cards[rt.engine_seat(str(BOB))]}
         assert set(CARD.findall(fake.private_texts(BOB)[-1])) <= mine
+
+
+async def test_names_built_to_disturb_stay_inside_themselves(fake: FakeBotAPI, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    users = {4001: "mallory", 4002: "dawid", 4003: "li", 4004: "sun"}
+    for uid, key in users.items():
+        fake.user(uid, HOSTILE[key])
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        await open_table(fake, tuple(users))
+        for uid in users:
+            await say(fake, uid, "/join")
+        await say(fake, 4001, "/stud start")
+        await fake.wait_for(lambda: "to act" in text_of(fake.board(GROUP)), what="the board")
+        await fake.wait_for(lambda: any("Door cards" in t for t in fake.group_texts(GROUP)), what="the doors")
+        for text in fake.group_texts(GROUP):
+            assert_contained(html.unescape(text))
+        names = [display_name(HOSTILE[key]) for key in users.values()]
+        assert served.runtime().names == names
+        board = html.unescape(text_of(fake.board(GROUP)).split("<pre>", 1)[1].split("</pre>", 1)[0])
+        assert_columns(board, names)
+        # the picture of the board is drawn from the same names, without their controls
+        assert fake.photos_in(GROUP)
