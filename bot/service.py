@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 
 from engine import Action, EngineError, IllegalActionError, Stakes, StakesError
 
-from . import render
+from . import delivery, render
 from .commands import Command, Message, UsageError, command_word, help_text, parse, rules_text
 from .config import Settings
 from .dealer import NO_CHIPS_MOVED, Dealer, Runtime, cancel_timers
@@ -70,6 +70,7 @@ class StudBot(Dealer):
         self.tables: dict[str, Runtime] = {}
         self._opening = asyncio.Lock()  # two 'new' in one channel at once: one table
         self.languages: dict[tuple[str, str], tuple[str, bool]] = {}
+        self.deliveries = delivery.Deliveries(store=store, messenger=messenger)
 
     # ------------------------------------------------------------------ start
 
@@ -83,6 +84,8 @@ class StudBot(Dealer):
                 await self._restore(rt)
 
     async def _restore(self, rt: Runtime) -> None:
+        for past in await delivery.unannounced_finished(self.store, rt.table.id):
+            await self._announce_again(rt, past)
         playing = await self.store.playing_hand(rt.table.id)
         if playing is not None:
             setup = playing.setup
@@ -90,10 +93,14 @@ class StudBot(Dealer):
             for action in playing.actions:
                 hand.act(Action(action))
             rt.hand, rt.hand_id, rt.setup = hand, playing.id, setup
-            rt.seen = len(hand.events)
+            announced = await delivery.announced_events(self.store, playing.id)
+            rt.seen = len(hand.events) if announced is None else min(announced, len(hand.events))
             rt.deadline = playing.deadline
             log.info("table %s: restored hand #%s after %d actions", rt.table.id, setup.hand_no, len(playing.actions))
-            if hand.is_over:
+            if rt.seen < len(hand.events):  # what a crash kept from the table: say it now, then go on
+                await self._say(rt, "line.restored")
+                await self._after_change(rt)
+            elif hand.is_over:
                 await self._finish_hand(rt)
             else:
                 self._arm_turn(rt)
@@ -125,6 +132,7 @@ class StudBot(Dealer):
     async def close(self) -> None:
         for rt in self.tables.values():
             cancel_timers(rt)
+        await self.deliveries.close()
 
     # ------------------------------------------------------------------ the funnel
 

@@ -78,6 +78,21 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (platform, user_id)
     );
     """,
+    # 5: what reached the table. A row per hand whose public lines are not all known to be
+    # delivered (events: how many of the hand's events are), written with the hand's start and
+    # dropped once its last lines are out; on start the rest is announced again. And each
+    # platform request (a Discord interaction) in flight, so that one cut off by a crash is
+    # still answered after the restart while its token lives.
+    """
+    CREATE TABLE announced (
+        hand_id INTEGER PRIMARY KEY REFERENCES hands (id), events INTEGER NOT NULL
+    );
+    CREATE TABLE pending_answers (
+        platform TEXT NOT NULL, id TEXT NOT NULL, token TEXT NOT NULL, user_id TEXT NOT NULL, locale TEXT,
+        channel TEXT NOT NULL, command TEXT NOT NULL, received_at REAL NOT NULL,
+        PRIMARY KEY (platform, id)
+    );
+    """,
 ]
 
 
@@ -147,6 +162,11 @@ class Store:
     async def fetch(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
         async with self._lock, self._db.execute(sql, params) as cur:
             return list(await cur.fetchall())
+
+    async def execute(self, sql: str, params: tuple[Any, ...] = ()) -> None:
+        """One statement, autocommitted (durable when this returns)."""
+        async with self._lock:
+            await self._db.execute(sql, params)
 
     # ---------------------------------------------------------------- reads
 
@@ -228,6 +248,9 @@ class Tx:
     async def _one(self, sql: str, params: tuple[Any, ...]) -> aiosqlite.Row | None:
         async with self._db.execute(sql, params) as cur:
             return await cur.fetchone()
+
+    async def execute(self, sql: str, params: tuple[Any, ...] = ()) -> None:
+        await self._db.execute(sql, params)
 
     async def create_table(self, *, platform: str, community: str, channel: str, creator: str, stakes: Stakes,
                            timer: int, now: float, lang: str = DEFAULT_LANGUAGE) -> int:

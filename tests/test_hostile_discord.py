@@ -8,11 +8,30 @@ board, and a press whose answer a crash cut off. The helpers are those of
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import sqlite3
+import sys
+import time
 from pathlib import Path
 
 import pytest
-from fakes.discord_server import GUILD_ID, FakeDiscord
-from test_discord_e2e import ANN, BOB, say, start_bot, until
+from fakes.discord_server import CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, Interaction
+from test_discord_e2e import (
+    ANN,
+    BOB,
+    NAMES,
+    ROOT,
+    action_buttons,
+    actor,
+    next_board,
+    passive,
+    say,
+    start_bot,
+    table_of_three,
+    token,
+    until,
+)
 from test_discord_e2e import fake as fake  # the fixtures
 from test_discord_e2e import fast as fast
 from test_names import HOSTILE, assert_columns, assert_contained
@@ -87,5 +106,119 @@ async def test_names_built_to_disturb_stay_inside_themselves(fake: FakeDiscord, 
         assert board is not None
         assert_contained(board.text)
         assert_columns(board.text, [display_name(HOSTILE[k]) for k in ("mallory", "sun", "zed")])
+    finally:
+        await bot.stop()
+
+
+class BotProcess:
+    """``python -m adapters.run`` against the fake, on a database that outlives it (killed with SIGKILL)."""
+
+    def __init__(self, fake: FakeDiscord, db: Path) -> None:
+        self.fake, self.db = fake, db
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "fake-token",
+               "DISCORD_GUILD_ID": str(GUILD_ID), "DISCORD_API_BASE": self.fake.api_base,
+               "DISCORD_GATEWAY_URL": self.fake.gateway_url, "STUDBOT_DB": str(self.db), "LOG_LEVEL": "INFO",
+               "STUDBOT_BOT_DELAY_MS": "0", "STUDBOT_NEXT_HAND_DELAY": "600", "STUDBOT_TURN_TIMER": "600"}
+        env.pop("TELEGRAM_TOKEN", None)
+        identified = self.fake.identify_count
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "adapters.run", cwd=self.db.parent, env=env,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        await until(lambda: self.fake.identify_count > identified and self.fake.identified.is_set(), timeout=30,
+                    what="the bot process to connect")
+
+    async def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        await self.process.wait()
+        await until(lambda: not self.fake.identified.is_set(), what="the gateway to drop")
+
+    async def stop(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.process.wait(), 20)
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+
+
+def actions_stored(db: Path) -> int:
+    with sqlite3.connect(db) as con:
+        return int(con.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+
+
+async def test_a_press_cut_off_by_kill_9_is_announced_and_answered_after_the_restart(
+        fake: FakeDiscord, tmp_path: Path) -> None:
+    db = tmp_path / "stud.db"
+    bot = BotProcess(fake, db)
+    await bot.start()
+    try:
+        await table_of_three(fake)
+        board = await next_board(fake, None)
+        who, choice = actor(board), passive(action_buttons(board))
+        await asyncio.sleep(3)  # the lines of the deal are out (the real coalescing interval is 2.5 s)
+        before = fake.lines()
+        # Discord stops answering: the press is deferred, the action committed, its line and answer hang
+        fake.held = {"channel", "answer"}
+        interaction = await fake.press(who, choice, message_id=board.message_id)
+        await until(lambda: actions_stored(db) == 1, what="the action to be committed")
+        await until(lambda: interaction.callback is not None, what="the defer")
+        await asyncio.sleep(0.5)
+        await bot.kill()
+        fake.release()
+        assert fake.lines() == before and not interaction.answers  # nothing of the press reached Discord
+        said = f"{NAMES[who]} brings in"
+        assert said not in before
+
+        await bot.start()  # the same database
+        await until(lambda: said in fake.lines(), timeout=15, what="the line of the action cut off")
+        lines = fake.lines()[len(before):]
+        assert lines.index("After a restart, what had not reached the table yet:") < lines.index(said)
+        await interaction.answer(timeout=15)
+        assert [kind for _, kind, _, _ in interaction.answers] == ["delete"]  # answered as any taken press is
+        after = await next_board(fake, token(board))
+        assert actor(after) != who and actions_stored(db) == 1  # applied once, and the hand goes on
+        await bot.stop()
+        await bot.start()  # a clean restart says nothing again
+        await asyncio.sleep(3)
+        assert fake.lines().count(said) == 1
+    finally:
+        await bot.stop()
+
+
+async def test_a_press_not_taken_before_the_crash_is_told_so(fake: FakeDiscord, tmp_path: Path) -> None:
+    """A press deferred and kept but killed before its action was committed: after the restart it
+    is answered 'press again' (its token still lives); one older than 15 minutes is not answered."""
+    db = tmp_path / "stud.db"
+    bot = await start_bot(fake, db)
+    try:
+        await table_of_three(fake)
+        board = await next_board(fake, None)
+        who, choice = actor(board), passive(action_buttons(board))
+    finally:
+        await bot.stop()
+    fresh, old = (Interaction(id=fake.new_id(), token=f"tok-cut-{i}", user=who, sent_at=time.monotonic(),
+                              custom_id=choice, callback={"type": 5, "data": {"flags": EPHEMERAL}})
+                  for i in range(2))
+    for record, age in ((fresh, 10), (old, 16 * 60)):
+        fake.interactions[record.token] = record
+        with sqlite3.connect(db) as con:
+            con.execute("INSERT INTO pending_answers (platform, id, token, user_id, locale, channel, command, "
+                        "received_at) VALUES ('discord', ?, ?, ?, 'pl', ?, ?, ?)",
+                        (str(record.id), record.token, str(who), str(CHANNEL_ID),
+                         choice.removeprefix("stud:").replace("@", " @"), time.time() - age))
+    bot = await start_bot(fake, db)
+    try:
+        assert await fresh.answer() == ("Bot zrestartował się, zanim przyjął to kliknięcie: spójrz na stół i "
+                                        "kliknij ponownie, jeśli to wciąż twój ruch.")
+        await asyncio.sleep(0.5)
+        assert not old.answers
+        with sqlite3.connect(db) as con:
+            assert con.execute("SELECT COUNT(*) FROM pending_answers").fetchone()[0] == 0
+        assert actions_stored(db) == 0 and token(fake.board()) == token(board)
     finally:
         await bot.stop()
