@@ -7,19 +7,39 @@ are those of ``test_telegram_e2e`` (the real bootstrap, python-telegram-bot, the
 
 from __future__ import annotations
 
+import asyncio
 import html
+import os
+import signal
+import sys
 from pathlib import Path
 
 import pytest
 from fakes.telegram_server import FakeBotAPI, text_of
+from test_hostile_discord import actions_stored
 from test_names import HOSTILE, assert_columns, assert_contained
-from test_telegram_e2e import ANN, BOB, CARD, GROUP, Served, open_table, say
+from test_telegram_e2e import (
+    ANN,
+    BOB,
+    CARD,
+    GROUP,
+    NAMES,
+    Served,
+    actor,
+    buttons,
+    next_turn,
+    open_table,
+    press,
+    say,
+    turn_of,
+)
 from test_telegram_e2e import fake as fake  # the fixture
 
 from bot.names import display_name
 from bot.service import STAKE_LIMIT
 
 pytestmark = pytest.mark.asyncio
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def last_group_message(fake: FakeBotAPI) -> dict[str, object]:
@@ -95,3 +115,50 @@ async def test_names_built_to_disturb_stay_inside_themselves(fake: FakeBotAPI, t
         assert_columns(board, names)
         # the picture of the board is drawn from the same names, without their controls
         assert fake.photos_in(GROUP)
+
+
+async def test_an_action_cut_off_by_kill_9_is_announced_after_the_restart(fake: FakeBotAPI, tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TELEGRAM_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
+           "STUDBOT_DB": str(db), "STUDBOT_BOT_DELAY_MS": "0", "STUDBOT_NEXT_HAND_DELAY": "600",
+           "STUDBOT_TURN_TIMER": "600", "LOG_LEVEL": "INFO"}
+    env.pop("DISCORD_TOKEN", None)
+
+    async def start() -> asyncio.subprocess.Process:
+        polls = len(fake.sent("getUpdates", ok=False))
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "adapters.run", cwd=tmp_path, env=env,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        await fake.wait_for(lambda: len(fake.sent("getUpdates", ok=False)) > polls, timeout=30, what="polling")
+        return process
+
+    process = await start()
+    try:
+        await open_table(fake, (ANN, BOB))
+        await say(fake, ANN, "/join")
+        await say(fake, BOB, "/join")
+        await say(fake, ANN, "/stud start")
+        turn, board = await next_turn(fake, None)
+        who = actor(board)
+        await asyncio.sleep(5)  # the deal's lines are out (the real interval and grace: 3.5 s and 4 s)
+        said = f"{NAMES[who]} brings in"
+        assert not any(said in t for t in fake.group_texts(GROUP))
+        fake.held_chats.add(GROUP)  # Telegram stops taking the group's messages: the line hangs
+        await press(fake, who, next(label for label in buttons(board) if label.startswith("Bring-in")))
+        await fake.wait_for(lambda: actions_stored(db) == 1, what="the action to be committed")
+        await asyncio.sleep(0.5)
+        process.send_signal(signal.SIGKILL)
+        await process.wait()
+        fake.release()
+        assert not any(said in t for t in fake.group_texts(GROUP))  # the committed action never reached the group
+
+        process = await start()  # the same database
+        await fake.wait_for(lambda: any(said in t for t in fake.group_texts(GROUP)), timeout=20,
+                            what="the line of the action cut off")
+        text = html.unescape(next(t for t in fake.group_texts(GROUP) if said in t))
+        assert text.index("After a restart, what had not reached the table yet:") < text.index(said)
+        assert actions_stored(db) == 1 and turn_of(fake.board(GROUP)) != turn
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(process.wait(), 20)
