@@ -123,7 +123,6 @@ class Dealer:
         now = self.clock.now()
         async with self.store.atomic() as tx:
             hand_id = await tx.begin_hand(table_id=table.id, setup=setup, now=now)
-            await delivery.begin(tx, hand_id=hand_id)
             await tx.set_deadline(hand_id=hand_id, deadline=now + table.timer)
             table.hand_no = setup.hand_no
             await tx.save_table(table)

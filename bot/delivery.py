@@ -3,14 +3,14 @@
 An action is committed before it is played and shown, but what it says to the table
 ("carol calls 2") waits in the outbox a moment (to stay within the platform's limits):
 a crash in that moment would lose the line while the pot keeps the chips. So each hand
-has a row in ``announced``: how many of its events are known to have reached the
-table. The row is written with the hand's start; :class:`Deliveries` moves it on once
-the messenger confirms the lines are out (:class:`~bot.ports.Confirming`; a messenger
-without holding sends before ``announce`` returns), and drops it once the hand's last
-lines are out. On start, the lines of the events after that count are announced again
-(at least once: a crash between sending and marking repeats a line, never loses one).
+keeps (``hands.announced``) how many of its events are known to have reached the
+table: 0 when it starts; :class:`Deliveries` moves it on once the messenger confirms
+the lines are out (:class:`~bot.ports.Confirming`; a messenger without holding sends
+before ``announce`` returns), and clears it (NULL) once the hand's last lines are out.
+On start, the lines of the events after that count are announced again (at least once:
+a crash between sending and marking repeats a line, never loses one).
 
-The same table keeps the platform requests in flight (``pending_answers``): a Discord
+The database also keeps the platform requests in flight (``pending_answers``): a Discord
 interaction whose answer a crash cut off is answered after the restart while its token
 lives (see ``adapters/discord/adapter.py``).
 """
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from .model import HandSetup
 from .ports import Confirming, Messenger, TableAddress
-from .store import Store, Tx
+from .store import Store
 
 log = logging.getLogger(__name__)
 
@@ -40,64 +40,105 @@ class Unannounced:
     """Events already announced."""
 
 
-async def begin(tx: Tx, *, hand_id: int) -> None:
-    """A new hand: none of its events announced yet (in the transaction that starts it)."""
-    await tx.execute("INSERT OR REPLACE INTO announced (hand_id, events) VALUES (?, 0)", (hand_id,))
-
-
 async def announced_events(store: Store, hand_id: int) -> int | None:
     """How many of the hand's events reached the table; None: all of them (or the hand predates this)."""
-    rows = await store.fetch("SELECT events FROM announced WHERE hand_id = ?", (hand_id,))
-    return int(rows[0]["events"]) if rows else None
+    rows = await store.fetch("SELECT announced FROM hands WHERE id = ?", (hand_id,))
+    return None if not rows or rows[0]["announced"] is None else int(rows[0]["announced"])
 
 
 async def unannounced_finished(store: Store, table_id: int) -> list[Unannounced]:
     """Finished hands of the table whose last lines are not known to be out."""
-    rows = await store.fetch(
-        "SELECT h.id AS id, h.setup AS setup, a.events AS events FROM hands h JOIN announced a ON a.hand_id = h.id "
-        "WHERE h.table_id = ? AND h.status = 'done' ORDER BY h.id", (table_id,))
+    rows = await store.fetch("SELECT id, setup, announced FROM hands WHERE table_id = ? AND status = 'done' "
+                             "AND announced IS NOT NULL ORDER BY id", (table_id,))
     out = []
     for row in rows:
         actions = await store.fetch("SELECT action FROM actions WHERE hand_id = ? ORDER BY seq", (row["id"],))
         out.append(Unannounced(hand_id=row["id"], setup=HandSetup.from_json(json.loads(row["setup"])),
-                               actions=tuple(r["action"] for r in actions), events=int(row["events"])))
+                               actions=tuple(r["action"] for r in actions), events=int(row["announced"])))
     return out
 
 
 class Deliveries:
-    """Marks each hand's lines as announced once the messenger has them out."""
+    """Marks each hand's lines as announced once the messenger has them out.
 
-    def __init__(self, *, store: Store, messenger: Messenger) -> None:
+    Marks are written together, at most every ``every`` seconds, off the tables' path: an
+    action costs no statement of its own. A crash in that window only repeats lines that
+    were out already (at least once, never lost); :meth:`close` writes what is confirmed.
+    """
+
+    def __init__(self, *, store: Store, messenger: Messenger, every: float = 0.005) -> None:
         self.store = store
         self.messenger = messenger
-        self._tasks: set[asyncio.Task[None]] = set()
+        self.every = every
+        self._waiting: set[asyncio.Task[None]] = set()
+        self._marks: dict[int, tuple[int, bool]] = {}
+        """hand id -> (events out, all of them): confirmed, not yet written."""
+        self._writer: asyncio.Task[None] | None = None
+        self._writing = False
 
     def track(self, *, table: TableAddress, hand_id: int, events: int, final: bool) -> None:
         """The lines of the hand's first ``events`` events are announced: mark them once they are out
         (``final``: the hand's last lines; its row goes)."""
-        task = asyncio.get_running_loop().create_task(self._mark(table, hand_id, events, final))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        if not isinstance(self.messenger, Confirming):  # sent before announce returned
+            self._confirmed(hand_id, events, final)
+            return
+        task = asyncio.get_running_loop().create_task(self._confirm(self.messenger, table, hand_id, events, final))
+        self._waiting.add(task)
+        task.add_done_callback(self._waiting.discard)
 
-    async def _mark(self, table: TableAddress, hand_id: int, events: int, final: bool) -> None:
+    async def _confirm(self, messenger: Confirming, table: TableAddress, hand_id: int, events: int,
+                       final: bool) -> None:
         try:
-            if isinstance(self.messenger, Confirming) and not await self.messenger.delivered(table=table):
-                return  # not out: announced again after a restart
-            if final:
-                await self.store.execute("DELETE FROM announced WHERE hand_id = ?", (hand_id,))
-            else:
-                await self.store.execute("UPDATE announced SET events = MAX(events, ?) WHERE hand_id = ?",
+            if await messenger.delivered(table=table):
+                self._confirmed(hand_id, events, final)
+        except Exception:  # not confirmed: said again after a restart
+            log.exception("confirming the lines of hand %s failed", hand_id)
+
+    def _confirmed(self, hand_id: int, events: int, final: bool) -> None:
+        known, done = self._marks.get(hand_id, (0, False))
+        self._marks[hand_id] = (max(known, events), done or final)
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_later())
+
+    async def _write_later(self) -> None:
+        await asyncio.sleep(self.every)
+        await self._write()
+
+    async def _write(self) -> None:
+        marks, self._marks = self._marks, {}
+        if not marks:
+            return
+        self._writing = True
+        try:
+            async with self.store.atomic() as tx:
+                for hand_id, (events, final) in marks.items():
+                    if final:
+                        await tx.execute("UPDATE hands SET announced = NULL WHERE id = ?", (hand_id,))
+                    else:
+                        await tx.execute("UPDATE hands SET announced = MAX(announced, ?) WHERE id = ?",
                                          (events, hand_id))
         except Exception:  # the worst outcome is a line said twice after a restart
-            log.exception("marking the lines of hand %s as delivered failed", hand_id)
+            log.exception("marking the lines of %d hands as delivered failed", len(marks))
+        finally:
+            self._writing = False
 
     async def close(self, timeout: float = 5.0) -> None:
-        """Let the marks of lines already out be written (the outboxes are drained first); then stop."""
-        if self._tasks:
-            _, pending = await asyncio.wait(set(self._tasks), timeout=timeout)
+        """Take the confirmations of lines already out (the outboxes are drained first), write them, stop."""
+        if self._waiting:
+            _, pending = await asyncio.wait(set(self._waiting), timeout=timeout)
             for task in pending:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
+        if self._writer is not None and not self._writer.done():
+            if not self._writing:
+                self._writer.cancel()  # still waiting: its marks are written just below
+            await asyncio.gather(self._writer, return_exceptions=True)
+        await self._write()
+
+    def abandon(self) -> None:
+        """Stop without writing anything more (what a SIGKILL does; for tests)."""
+        for task in [*self._waiting, *([self._writer] if self._writer is not None else [])]:
+            task.cancel()
 
 
 # ---------------------------------------------------------------------- requests in flight

@@ -78,15 +78,13 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (platform, user_id)
     );
     """,
-    # 5: what reached the table. A row per hand whose public lines are not all known to be
-    # delivered (events: how many of the hand's events are), written with the hand's start and
-    # dropped once its last lines are out; on start the rest is announced again. And each
-    # platform request (a Discord interaction) in flight, so that one cut off by a crash is
-    # still answered after the restart while its token lives.
+    # 5: what reached the table: how many of a hand's events are known to be announced (0 for
+    # a new hand; NULL once all are, and for the hands before this); on start the rest is
+    # announced again (bot/delivery.py). And each platform request (a Discord interaction) in
+    # flight, so that one cut off by a crash is still answered after the restart.
     """
-    CREATE TABLE announced (
-        hand_id INTEGER PRIMARY KEY REFERENCES hands (id), events INTEGER NOT NULL
-    );
+    ALTER TABLE hands ADD COLUMN announced INTEGER DEFAULT 0;
+    UPDATE hands SET announced = NULL;
     CREATE TABLE pending_answers (
         platform TEXT NOT NULL, id TEXT NOT NULL, token TEXT NOT NULL, user_id TEXT NOT NULL, locale TEXT,
         channel TEXT NOT NULL, command TEXT NOT NULL, received_at REAL NOT NULL,

@@ -102,7 +102,7 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path) -> None:
     rng = random.Random(int(os.environ.get("STUD_CRASH_SEED", "2026")))
     printed: list[tuple[str, str, bool]] = []  # (player, action, said again after a restart), in order
     prompt: tuple[str, str, str] | None = None
-    again = False  # between a restart's notice and its [ready]: lines a crash had kept from the table
+    again = False  # after a restart's notice, until the board: lines a crash had kept from the table
 
     def absorb(lines: list[str]) -> None:
         nonlocal prompt, again
@@ -111,8 +111,9 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path) -> None:
                 again = True
             elif line == "[ready]":
                 again = False
-            elif m := PROMPT.match(line):
+            elif m := PROMPT.match(line):  # the board after what was said again: the game goes on
                 prompt = (m.group(1), m.group(2), m.group(3))
+                again = False
             elif m := ACTION.match(line):
                 printed.append((m.group(1), VERB[m.group(2)], again))
                 prompt = None
