@@ -77,7 +77,8 @@ async def test_a_button_that_is_none_of_ours_is_answered_as_stale(fake: FakeDisc
         for custom_id, locale, expected in (("garbage", "en-US", "This button is no longer in use."),
                                             ("stud:", "ru", "Эта кнопка больше не работает."),
                                             ("stud:" + "x" * 95, "pl", "Ten przycisk już nie działa."),
-                                            ("stud:call@1.2.3", "en-GB", "This button is no longer in use.")):
+                                            ("stud:call@1.2.3", "en-GB", "This button is no longer in use."),
+                                            ("stud:stop", "en-US", "This button is no longer in use.")):
             interaction = await fake.press(BOB, custom_id, message_id=board.message_id, locale=locale)
             assert await interaction.answer() == expected, custom_id
             assert interaction.ephemeral and interaction.callback_status == 204
