@@ -196,10 +196,22 @@ def parse(text: str) -> Command:
     return Command(name=name, options=options)
 
 
+HUGE: Final = 10 ** 30
+"""Whole numbers of more than 30 digits read as this (past every limit, and past Python's
+limit on converting very long digit strings): each is refused for what it is, too much."""
+
+
 def _int(text: str, usage: Callable[[Translator], str]) -> int:
-    if not re.fullmatch(r"-?\d{1,9}", text):
+    """A whole number of any length ('1000000000', '-3', '0007').
+
+    >>> _int("99999999999999999999", _with_usage("join")), _int("-1" + "0" * 40, _with_usage("join")) == -HUGE
+    (99999999999999999999, True)
+    """
+    if not re.fullmatch(r"[-+]?\d+", text, flags=re.ASCII):
         raise UsageError("usage.not_number", text=repr(text), usage=usage)
-    return int(text)
+    sign = -1 if text.startswith("-") else 1
+    digits = text.lstrip("+-").lstrip("0") or "0"
+    return sign * HUGE if len(digits) > 30 else sign * int(digits)
 
 
 def _positive_int(text: str, usage: Callable[[Translator], str]) -> int:

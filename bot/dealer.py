@@ -20,7 +20,7 @@ from engine.cards import ALL_CARDS, Card
 from engine.events import CardDealt, CommunityCardDealt
 from engine.handfile import hand_file_of
 
-from . import images, render, results
+from . import delivery, images, render, results
 from .config import Settings
 from .i18n import Translator, language_of, translator
 from .ledger import Transfer, hand_transfers, net_by_account, seat_account
@@ -101,6 +101,7 @@ class Dealer:
     """Commands and timer callbacks in flight (a stop waits for them)."""
     stopping: bool
     """Set by a stop: no command is taken and no timer acts any more."""
+    deliveries: delivery.Deliveries
 
     def translator_for(self, *, platform: str, user: str, locale: str | None = None) -> Translator:
         """The language to write to ``user`` in: the one they chose with 'lang', else their
@@ -181,6 +182,8 @@ class Dealer:
             lines = []
         if lines:
             await self._say_text(rt, "\n".join(lines))
+        if (lines or hand.is_over) and rt.hand_id is not None:
+            self.deliveries.track(table=rt.address, hand_id=rt.hand_id, events=rt.seen, final=hand.is_over)
         dealt = {e.seat for e in events if isinstance(e, CardDealt)}
         if any(isinstance(e, CommunityCardDealt) for e in events):
             dealt |= set(hand.live_seats)
@@ -191,6 +194,20 @@ class Dealer:
         else:
             self._arm_turn(rt)
         await self._publish(rt)
+
+    async def _announce_again(self, rt: Runtime, past: delivery.Unannounced) -> None:
+        """The last lines of a finished hand that a crash kept from the table."""
+        hand = self._build_hand(past.setup)
+        for action in past.actions:
+            hand.act(Action(action))
+        try:
+            lines = render.describe(hand.events[past.events:], hand, [p[2] for p in past.setup.players], rt.tr)
+        except Exception:
+            log.exception("table %s: describing hand %s again failed", rt.table.id, past.hand_id)
+            lines = []
+        if lines:
+            await self._say_text(rt, "\n".join([rt.tr("line.restored"), *lines]))
+        self.deliveries.track(table=rt.address, hand_id=past.hand_id, events=len(hand.events), final=True)
 
     async def _send_cards(self, rt: Runtime, es: int) -> None:
         assert rt.hand is not None and rt.setup is not None

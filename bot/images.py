@@ -39,6 +39,7 @@ from engine import ALL_CARDS, Card, Hand, best_high, best_low
 from . import results
 from .i18n import EN, Translator
 from .model import Table
+from .names import plain
 from .render import action_options, pots_text, stakes_text, street_name, strength
 
 Box = tuple[int, int, int, int]
@@ -475,7 +476,9 @@ def _encode(img: Image.Image) -> bytes:
 
 def _text(d: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, size: int, lang: str, fill: RGB, anchor: str,
           width: int | None = None, stroke: int = 0) -> None:
-    """``text`` in the font for its language, cut to ``width`` with an ellipsis."""
+    """``text`` in the font for its language, cut to ``width`` with an ellipsis (no control character
+    is drawn: a name's bidi controls would show as boxes)."""
+    text = plain(text)
     f = text_font(text, size, lang)
     if width is not None:
         text = _fit(text, f, width)
@@ -686,6 +689,7 @@ def showdown_png(hand: Hand, *, names: Sequence[str], four_colour: bool = True, 
         d.rounded_rectangle((PAD, y, WIDTH - PAD, y + row_h), radius=14, fill=PANEL_TURN if seat in won else PANEL,
                             outline=GOLD if seat in won else None, width=3 if seat in won else 0)
         high, low, _, _ = _marks(hand.all_cards(seat), tr)
+        title = plain(title)
         f = text_font(title, 28, lang)
         d.text((PAD + 16, y + 10), title, font=f, fill=GOLD if seat in won else TEXT, anchor="lt")
         tx = PAD + 16 + _text_w(title, f) + 24

@@ -7,6 +7,8 @@ from typing import Any
 
 from engine import Stakes
 
+from .names import plain
+
 MAX_SEATS = 8
 VIEWS = ("image", "text")
 """The ways a table's board may be shown (``config view=...``)."""
@@ -51,8 +53,8 @@ class Table:
         return next((s for s in self.seats.values() if s.user == user), None)
 
     def seat_named(self, name: str) -> Seat | None:
-        lowered = name.lstrip("@").lower()
-        return next((s for s in self.seats.values() if s.name.lower() == lowered or s.user == name), None)
+        lowered = plain(name).lstrip("@").lower()
+        return next((s for s in self.seats.values() if plain(s.name).lower() == lowered or s.user == name), None)
 
     def free_seat(self) -> int | None:
         return next((n for n in range(MAX_SEATS) if n not in self.seats), None)

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .ports import BoardView, Messenger, TableAddress
+from .ports import BoardView, Confirming, Messenger, TableAddress
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,47 @@ class Router:
     async def send_private(self, *, platform: str, user: str, text: str, image: bytes | None = None) -> bool:
         return await self.get(platform).send_private(platform=platform, user=user, text=text, image=image)
 
+    async def delivered(self, *, table: TableAddress) -> bool:
+        inner = self.get(table.platform)
+        return await inner.delivered(table=table) if isinstance(inner, Confirming) else True
+
+
+class Tally:
+    """Lines a messenger holds back: how many were announced, how many are out, and who waits.
+
+    :meth:`wait` returns once every line announced before it was called is out: True, or
+    False if the sending of one of those lines failed after the last success before them.
+    """
+
+    def __init__(self) -> None:
+        self.queued = 0
+        self.sent = 0
+        self._failed = 0
+        self._waiters: list[tuple[int, asyncio.Future[bool]]] = []
+
+    def add(self, count: int) -> None:
+        self.queued += count
+
+    def done(self, count: int, *, ok: bool) -> None:
+        """``count`` lines (the oldest held) are out, or were given up on."""
+        self.sent += count
+        if not ok:
+            self._failed = self.sent
+        waiting = []
+        for target, future in self._waiters:
+            if target > self.sent:
+                waiting.append((target, future))
+            elif not future.done():
+                future.set_result(target > self._failed)
+        self._waiters = waiting
+
+    async def wait(self) -> bool:
+        if self.sent >= self.queued:
+            return True
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._waiters.append((self.queued, future))
+        return await future
+
 
 @dataclass
 class _Pending:
@@ -62,6 +103,7 @@ class _Pending:
     """A flush is talking to the platform: never cancel it (a post could be sent twice)."""
     urgent: bool = False
     """A final board came during a send: flush again at once after it."""
+    tally: Tally = field(default_factory=lambda: Tally())
 
 
 class Coalescer:
@@ -96,7 +138,16 @@ class Coalescer:
     async def announce(self, *, table: TableAddress, text: str) -> None:
         state = self._state(table)
         state.lines.append(text)
+        state.tally.add(1)
         self._schedule(state, now=False)
+
+    async def delivered(self, *, table: TableAddress) -> bool:
+        """Wait until the lines announced so far for ``table`` are sent (also by the messenger
+        behind, if it too holds lines back); False if sending some of them failed."""
+        ok = await self._state(table).tally.wait()
+        if isinstance(self.inner, Confirming):
+            ok = await self.inner.delivered(table=table) and ok
+        return ok
 
     async def send_private(self, *, platform: str, user: str, text: str, image: bytes | None = None) -> bool:
         return await self.inner.send_private(platform=platform, user=user, text=text, image=image)
@@ -130,7 +181,12 @@ class Coalescer:
         state.sending = True
         try:
             if lines:
-                await self.inner.announce(table=state.table, text="\n".join(lines))
+                try:
+                    await self.inner.announce(table=state.table, text="\n".join(lines))
+                except BaseException:
+                    state.tally.done(len(lines), ok=False)
+                    raise
+                state.tally.done(len(lines), ok=True)
             if board is not None:
                 ref = await self.inner.publish_board(table=state.table, board=board, ref=state.ref)
                 self._refs[state.table.key] = ref

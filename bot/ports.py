@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +106,16 @@ class Messenger(Protocol):
         ``image``: the same as a PNG (the player's cards), to show with the text as its
         caption; a messenger that cannot show images (the console) sends the text alone.
         """
+        ...
+
+
+@runtime_checkable
+class Confirming(Protocol):
+    """A messenger that holds public lines back (to coalesce them) and can say when they are out."""
+
+    async def delivered(self, *, table: TableAddress) -> bool:
+        """Wait until every line announced so far for ``table`` has been sent: True, or False if
+        sending some of them failed. A messenger without this sends a line before announce returns."""
         ...
 
 

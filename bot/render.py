@@ -24,6 +24,7 @@ from engine.pots import build_pots
 from . import handnames, results
 from .i18n import EN, Translator, family
 from .model import Table
+from .names import pad, width
 from .ports import Button
 
 BACK = "🂠"
@@ -100,7 +101,7 @@ def board(table: Table, hand: Hand | None, *, names: Sequence[str], turn: str | 
     street = street_name(tr, "showdown" if hand.is_over else hand.street)
     lines[0] = tr("board.title", no=table.hand_no, street=street, stakes=stakes)
     lines.append(pots_text(hand, tr))
-    width = max(len(n) for n in names)
+    column = max(width(n) for n in names)  # columns on screen: emoji are two, marks and controls none
     for seat, name in enumerate(names):
         cards = hand.cards[seat]
         shown = [c.pretty if i in (2, 3, 4, 5) else BACK for i, c in enumerate(cards)]
@@ -112,7 +113,7 @@ def board(table: Table, hand: Hand | None, *, names: Sequence[str], turn: str | 
         if hand.round_bets[seat] and not hand.is_over:
             state.append(tr("state.bet", amount=hand.round_bets[seat]))
         marker = "→" if hand.actor == seat else " "
-        row = f"{marker} {name:<{width}} {hand.stacks[seat]:>5}  {' '.join(shown):<20} {' · '.join(state)}"
+        row = f"{marker} {pad(name, column)} {hand.stacks[seat]:>5}  {' '.join(shown):<20} {' · '.join(state)}"
         lines.append(row.rstrip())
     if hand.community is not None:
         lines.append(tr("board.community", card=hand.community.pretty))

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 
 from engine import Action, EngineError, IllegalActionError, Stakes, StakesError
 
-from . import render, results
+from . import delivery, render, results
 from .audit import audit
 from .commands import Command, Message, UsageError, command_word, help_text, parse, rules_text
 from .config import Settings
@@ -31,6 +31,7 @@ from .dealer import Dealer, Runtime, cancel_timers
 from .i18n import EN, LANGUAGE_NAMES, Translator, family, language_of, translator
 from .lifecycle import Work
 from .model import VIEWS, Seat, Table
+from .names import display_name, plain
 from .ports import Clock, Inbound, Messenger, Reply
 from .store import Store
 
@@ -39,6 +40,10 @@ log = logging.getLogger(__name__)
 MIN_TIMER, MAX_TIMER = 10, 600
 STOP_GRACE = 10.0
 """Seconds a stop waits for the commands and timer callbacks in flight."""
+STAKE_LIMIT = 1_000_000
+"""The largest ante, bring-in or bet a table may set (Discord's config options allow the same)."""
+STAKE_RANGES = {"ante": (0, STAKE_LIMIT), "bring_in": (0, STAKE_LIMIT), "small": (1, STAKE_LIMIT),
+                "big": (1, STAKE_LIMIT)}
 BUY_IN_BIG_BETS = 20
 
 
@@ -71,6 +76,7 @@ class StudBot(Dealer):
         self.languages: dict[tuple[str, str], tuple[str, bool]] = {}
         self.work = Work()
         self.stopping = False
+        self.deliveries = delivery.Deliveries(store=store, messenger=messenger)
 
     # ------------------------------------------------------------------ start
 
@@ -87,6 +93,8 @@ class StudBot(Dealer):
                 await self._restore(rt)
 
     async def _restore(self, rt: Runtime) -> None:
+        for past in await delivery.unannounced_finished(self.store, rt.table.id):
+            await self._announce_again(rt, past)
         playing = await self.store.playing_hand(rt.table.id)
         if playing is not None:
             setup = playing.setup
@@ -94,10 +102,14 @@ class StudBot(Dealer):
             for action in playing.actions:
                 hand.act(Action(action))
             rt.hand, rt.hand_id, rt.setup = hand, playing.id, setup
-            rt.seen = len(hand.events)
+            announced = await delivery.announced_events(self.store, playing.id)
+            rt.seen = len(hand.events) if announced is None else min(announced, len(hand.events))
             rt.deadline = playing.deadline
             log.info("table %s: restored hand #%s after %d actions", rt.table.id, setup.hand_no, len(playing.actions))
-            if hand.is_over:
+            if rt.seen < len(hand.events):  # what a crash kept from the table: say it now, then go on
+                await self._say(rt, "line.restored")
+                await self._after_change(rt)
+            elif hand.is_over:
                 await self._finish_hand(rt)
             else:
                 self._arm_turn(rt)
@@ -144,6 +156,7 @@ class StudBot(Dealer):
             log.warning("stopping with %d commands or timers still running after %gs", self.work.count, grace)
         for rt in self.tables.values():  # work that finished meanwhile may have armed a timer
             cancel_timers(rt)
+        await self.deliveries.close()
 
     # ------------------------------------------------------------------ the funnel
 
@@ -222,7 +235,8 @@ class StudBot(Dealer):
             rt = Runtime(table=table)
             self.tables[key] = rt
         async with rt.lock:
-            await self._say(rt, "line.opens", name=msg.name, stakes=lambda tr: render.stakes_text(table, tr))
+            await self._say(rt, "line.opens", name=display_name(msg.name) or "player",
+                            stakes=lambda tr: render.stakes_text(table, tr))
             await self._publish(rt, new=True)
         return Reply(self._tr(msg)("reply.opened"))
 
@@ -398,6 +412,9 @@ class StudBot(Dealer):
         self._require_owner(rt, msg)
         table = rt.table
         o = {k: v for k, v in command.options.items() if isinstance(v, int)}
+        for key, (low, high) in STAKE_RANGES.items():
+            if key in o and not low <= o[key] <= high:
+                raise Refusal("refuse.stake_range", key=key, low=low, high=high)
         view = command.options.get("view", table.view)
         if view not in VIEWS:
             raise Refusal("refuse.view", choices=" | ".join(VIEWS))
@@ -524,10 +541,11 @@ def _community(msg: Inbound) -> str:
 
 
 def _unique_name(table: Table, name: str) -> str:
-    base = " ".join(name.split())[:24] or "player"
-    taken = {s.name.lower() for s in table.seats.values()}
+    """The name shown for a new seat (see :func:`~bot.names.display_name`), unlike any other at the table."""
+    base = display_name(name) or "player"
+    taken = {plain(s.name).lower() for s in table.seats.values()}
     candidate, n = base, 2
-    while candidate.lower() in taken:
+    while plain(candidate).lower() in taken:
         candidate, n = f"{base}{n}", n + 1
     return candidate
 

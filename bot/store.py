@@ -82,6 +82,19 @@ MIGRATIONS: list[str] = [
     """,
     # 5: the chip ledger (bot/ledger.py), opened with the wallets and seats as they are.
     ledger.MIGRATION,
+    # 6: what reached the table: how many of a hand's events are known to be announced (0 for
+    # a new hand; NULL once all are, and for the hands before this); on start the rest is
+    # announced again (bot/delivery.py). And each platform request (a Discord interaction) in
+    # flight, so that one cut off by a crash is still answered after the restart.
+    """
+    ALTER TABLE hands ADD COLUMN announced INTEGER DEFAULT 0;
+    UPDATE hands SET announced = NULL;
+    CREATE TABLE pending_answers (
+        platform TEXT NOT NULL, id TEXT NOT NULL, token TEXT NOT NULL, user_id TEXT NOT NULL, locale TEXT,
+        channel TEXT NOT NULL, command TEXT NOT NULL, received_at REAL NOT NULL,
+        PRIMARY KEY (platform, id)
+    );
+    """,
 ]
 
 
@@ -151,6 +164,11 @@ class Store:
     async def fetch(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
         async with self._lock, self._db.execute(sql, params) as cur:
             return list(await cur.fetchall())
+
+    async def execute(self, sql: str, params: tuple[Any, ...] = ()) -> None:
+        """One statement, autocommitted (durable when this returns)."""
+        async with self._lock:
+            await self._db.execute(sql, params)
 
     # ---------------------------------------------------------------- reads
 
@@ -232,6 +250,9 @@ class Tx:
     async def _one(self, sql: str, params: tuple[Any, ...]) -> aiosqlite.Row | None:
         async with self._db.execute(sql, params) as cur:
             return await cur.fetchone()
+
+    async def execute(self, sql: str, params: tuple[Any, ...] = ()) -> None:
+        await self._db.execute(sql, params)
 
     async def create_table(self, *, platform: str, community: str, channel: str, creator: str, stakes: Stakes,
                            timer: int, now: float, lang: str = DEFAULT_LANGUAGE) -> int:

@@ -19,6 +19,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,8 @@ from discord import app_commands
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from bot import delivery
+from bot.commands import parse
 from bot.config import Settings
 from bot.outbox import Coalescer
 from bot.ports import Inbound
@@ -41,6 +44,10 @@ from .messenger import DiscordMessenger
 log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
+INTERACTION_LIFETIME = 15 * 60 - 30
+"""Seconds an interaction's token lets the bot answer it (Discord: 15 minutes; a margin for clocks)."""
+ORIGINAL = "/webhooks/{application_id}/{token}/messages/@original"
+"""An interaction's first answer (the deferred 'thinking' message), by its token."""
 INTENTS = discord.Intents.none()
 INTENTS.guilds = True
 
@@ -70,7 +77,8 @@ class StudClient(discord.Client):
             return
         custom_id = interaction.data.get("custom_id")
         command = render.command_of(custom_id) if isinstance(custom_id, str) else None
-        if command is None:
+        if command is None:  # not a button we make ('garbage', 'stud:', 100 characters): answer it as stale
+            await self.adapter.answer_stale(interaction)
             return
         message = interaction.message
         if message is not None and custom_id in render.component_custom_ids(list(message.components)):
@@ -113,6 +121,7 @@ class DiscordAdapter:
 
     async def run(self, stop: asyncio.Event) -> None:
         """Receive interactions until ``stop``; then finish what is in flight and close the client."""
+        await self.answer_cut_off()
         gateway = asyncio.create_task(self.client.connect(reconnect=True), name="discord-gateway")
         stopped = asyncio.create_task(stop.wait(), name="discord-stop")
         try:
@@ -201,8 +210,21 @@ class DiscordAdapter:
                        admin=bool(permissions.manage_guild or permissions.administrator),
                        locale=_tag(interaction.locale), community_locale=_tag(interaction.guild_locale))
 
+    async def answer_stale(self, interaction: discord.Interaction[discord.Client]) -> None:
+        """A press on a button that is none of ours: 'this button is no longer in use' (ephemeral, in the
+        presser's language), so that Discord does not show "This interaction failed"."""
+        tr = self.bot.translator_for(platform=PLATFORM, user=str(interaction.user.id), locale=_tag(interaction.locale))
+        try:
+            await interaction.response.send_message(render.reply_text(tr("adapters.button_gone")), ephemeral=True)
+        except (discord.HTTPException, discord.InteractionResponded) as exc:
+            log.warning("interaction %s could not be answered (%s)", interaction.id, exc)
+
     async def handle_interaction(self, interaction: discord.Interaction[discord.Client], text: str) -> None:
-        """Defer (ephemeral), run the command through the bot, answer (ephemeral) or remove the answer."""
+        """Defer (ephemeral), run the command through the bot, answer (ephemeral) or remove the answer.
+
+        Between the defer and the answer the interaction is kept in the database: if a crash
+        cuts the answer off, :meth:`answer_cut_off` gives it after the restart.
+        """
         task = asyncio.current_task()
         if task is not None:
             self._inflight.add(task)
@@ -217,11 +239,68 @@ class DiscordAdapter:
                                              locale=_tag(interaction.locale))
                 await _answer(interaction, tr("adapters.restarting"))
                 return
-            reply = await self.bot.handle(self.inbound(interaction, text))
+            inbound = self.inbound(interaction, text)
+            kept = await self._keep(interaction, inbound.channel, text)
+            reply = await self.bot.handle(inbound)
             await _answer(interaction, reply.text)
+            if kept:
+                await self._drop(str(interaction.id))
         finally:
             if task is not None:
                 self._inflight.discard(task)
+
+    async def _keep(self, interaction: discord.Interaction[discord.Client], channel: str, text: str) -> bool:
+        request = delivery.PendingAnswer(platform=PLATFORM, id=str(interaction.id), token=interaction.token,
+                                         user=str(interaction.user.id), locale=_tag(interaction.locale),
+                                         channel=channel, command=text, received_at=time.time())
+        try:
+            await delivery.remember_request(self.bot.store, request)
+        except Exception:  # the answer still comes; only a crash before it would leave it unsaid
+            log.exception("keeping interaction %s failed", interaction.id)
+            return False
+        return True
+
+    async def _drop(self, interaction_id: str) -> None:
+        try:
+            await delivery.forget_request(self.bot.store, platform=PLATFORM, id=interaction_id)
+        except Exception:
+            log.exception("forgetting interaction %s failed", interaction_id)
+
+    async def answer_cut_off(self) -> None:
+        """Answer the interactions a crash left unanswered, while their tokens live (15 minutes).
+
+        A press on an action button carries its turn: if the database has that action by
+        that user, it was taken (the 'thinking' answer goes, as after any accepted press);
+        if not, the user is told to press again. Other commands cannot be told apart so
+        surely: the user is told to look at the table.
+        """
+        try:
+            pending = await delivery.pending_requests(self.bot.store, PLATFORM)
+        except Exception:
+            log.exception("reading the interactions in flight failed")
+            return
+        for request in pending:
+            try:
+                if time.time() - request.received_at < INTERACTION_LIFETIME:
+                    await self._answer_late(request)
+            except Exception:
+                log.exception("answering interaction %s after the restart failed", request.id)
+            await self._drop(request.id)
+
+    async def _answer_late(self, request: delivery.PendingAnswer) -> None:
+        tr = self.bot.translator_for(platform=PLATFORM, user=request.user, locale=request.locale)
+        try:
+            turn = parse(request.command).turn
+        except ValueError:
+            turn = None
+        original: dict[str, Any] = {"application_id": self.client.application_id, "token": request.token}
+        if turn is not None and await delivery.action_taken(self.bot.store, platform=PLATFORM,
+                                                             channel=request.channel, turn=turn, user=request.user):
+            await self.client.http.request(Route("DELETE", ORIGINAL, **original))  # taken: as after any press
+            return
+        text = tr("adapters.restarted_unknown") if turn is None else tr("adapters.restarted_not_taken")
+        await self.client.http.request(Route("PATCH", ORIGINAL, **original),
+                                       json={"content": render.reply_text(text)})
 
 
 async def _answer(interaction: discord.Interaction[discord.Client], text: str) -> None:

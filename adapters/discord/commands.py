@@ -24,6 +24,7 @@ from discord.app_commands import TranslationContextLocation as Where
 
 from bot.commands import COMMANDS, USAGE, WORD_KEYS, command_word, usage_text
 from bot.i18n import DEFAULT_LANGUAGE, EN, LANGUAGE_NAMES, LANGUAGES, Translator, family, language_of, translator
+from bot.service import MAX_TIMER, MIN_TIMER, STAKE_LIMIT
 
 from .render import command_text
 
@@ -144,11 +145,11 @@ async def join(interaction: discord.Interaction[discord.Client],
 @app_commands.choices(view=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["view"]],
                       lang=_LANGUAGE_CHOICES)
 async def config(interaction: discord.Interaction[discord.Client],
-                 ante: app_commands.Range[int, 0, 1_000_000] | None = None,
-                 bring_in: app_commands.Range[int, 0, 1_000_000] | None = None,
-                 small: app_commands.Range[int, 1, 1_000_000] | None = None,
-                 big: app_commands.Range[int, 1, 1_000_000] | None = None,
-                 timer: app_commands.Range[int, 10, 600] | None = None,
+                 ante: app_commands.Range[int, 0, STAKE_LIMIT] | None = None,
+                 bring_in: app_commands.Range[int, 0, STAKE_LIMIT] | None = None,
+                 small: app_commands.Range[int, 1, STAKE_LIMIT] | None = None,
+                 big: app_commands.Range[int, 1, STAKE_LIMIT] | None = None,
+                 timer: app_commands.Range[int, MIN_TIMER, MAX_TIMER] | None = None,
                  view: str | None = None, lang: str | None = None) -> None:
     await _run(interaction, command_text("config", ante=ante, bring_in=bring_in, small=small, big=big, timer=timer,
                                          view=view, lang=lang))

@@ -26,6 +26,7 @@ from typing import Literal
 
 import discord
 
+from bot.outbox import Tally
 from bot.ports import BoardView, TableAddress
 
 from . import render
@@ -66,6 +67,8 @@ class _Job:
     text: str = ""
     ref: str | None = None
     done: asyncio.Future[str | None] | None = None
+    lines: int = 0
+    """Announcements this message completes (the channel's :class:`~bot.outbox.Tally` counts them)."""
 
 
 @dataclass
@@ -74,6 +77,7 @@ class _Channel:
     jobs: collections.deque[_Job] = field(default_factory=collections.deque)
     window: Window = field(default_factory=Window)
     worker: asyncio.Task[None] | None = None
+    tally: Tally = field(default_factory=Tally)
 
 
 class DiscordMessenger:
@@ -106,12 +110,24 @@ class DiscordMessenger:
 
     async def announce(self, *, table: TableAddress, text: str) -> None:
         channel = self._channel(table)
+        channel.tally.add(1)
+        job: _Job | None = None
         for chunk in render.chunks(render.public_text(text)):
             last = channel.jobs[-1] if channel.jobs else None
             if last is not None and last.kind == "say" and len(last.text) + 1 + len(chunk) <= render.MESSAGE_LIMIT:
                 last.text += "\n" + chunk  # lines still waiting go out as one message
+                job = last
             else:
-                self._enqueue(channel, _Job("say", text=chunk))
+                job = _Job("say", text=chunk)
+                self._enqueue(channel, job)
+        if job is None:
+            channel.tally.done(1, ok=True)  # nothing to say
+        else:
+            job.lines += 1
+
+    async def delivered(self, *, table: TableAddress) -> bool:
+        """Wait until the lines announced so far in the channel are sent (:class:`~bot.ports.Confirming`)."""
+        return await self._channel(table).tally.wait()
 
     async def send_private(self, *, platform: str, user: str, text: str, image: bytes | None = None) -> bool:
         try:
@@ -162,6 +178,7 @@ class DiscordMessenger:
             for job in channel.jobs:
                 if job.done is not None and not job.done.done():
                     job.done.set_result(None)
+                channel.tally.done(job.lines, ok=False)
             channel.jobs.clear()
 
     # ------------------------------------------------------------------ the queues
@@ -196,10 +213,14 @@ class DiscordMessenger:
             except asyncio.CancelledError:
                 if job.done is not None and not job.done.done():
                     job.done.set_result(None)
+                channel.tally.done(job.lines, ok=False)
                 raise
             except Exception:
                 log.exception("sending a %s to channel %s failed", job.kind, channel.id)
                 result = None
+                channel.tally.done(job.lines, ok=False)
+            else:
+                channel.tally.done(job.lines, ok=True)
             if job.done is not None and not job.done.done():
                 job.done.set_result(result)
 

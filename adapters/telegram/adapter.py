@@ -64,7 +64,7 @@ from telegram.ext import (
 from bot.commands import ALIASES, USAGE, usage_text
 from bot.config import Settings
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, translator
-from bot.outbox import Coalescer
+from bot.outbox import Coalescer, Tally
 from bot.ports import BoardView, Button, Inbound, Reply, TableAddress
 from bot.service import StudBot
 
@@ -137,10 +137,23 @@ class TelegramMessenger:
         self._pending: dict[str, list[str]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._addresses: dict[str, TableAddress] = {}
+        self._tallies: dict[str, Tally] = {}
+        """Per table: lines announced, and lines out (folded into a board, or posted on their own)."""
 
     # ------------------------------------------------------------------ the port
 
     async def publish_board(self, *, table: TableAddress, board: BoardView, ref: str | None) -> str | None:
+        held = len(self._pending.get(table.key, []))  # the lines this board takes with it
+        shown = False
+        try:
+            ref, shown = await self._show_board(table=table, board=board, ref=ref)
+        finally:
+            self._tally(table.key).done(held, ok=shown)
+        return ref
+
+    async def _show_board(self, *, table: TableAddress, board: BoardView,
+                          ref: str | None) -> tuple[str | None, bool]:
+        """Edit or post the board (with the lines waiting); (its reference, whether it is shown)."""
         key = table.key
         state = self._boards.setdefault(key, _Board())
         pending = self._pending.pop(key, [])  # taken before any await: lines of the same flush go with the board
@@ -167,7 +180,7 @@ class TelegramMessenger:
         chat_id, thread_id = parse_channel(table.channel)
         if message_id is not None:
             if state.shown == signature and state.message_id == message_id:
-                return ref
+                return ref, True
             try:
                 await self._edit(chat_id, message_id, board, text, markup,
                                  same_image=state.message_id == message_id and state.photo and photo
@@ -178,7 +191,7 @@ class TelegramMessenger:
                     message_id = None
             except TelegramError as exc:
                 log.warning("editing the board of %s failed: %s", key, exc)
-                return ref
+                return ref, False
         if message_id is None:
             try:
                 if board.image is not None:
@@ -191,11 +204,11 @@ class TelegramMessenger:
                                                       link_preview_options=LinkPreviewOptions(is_disabled=True))
             except TelegramError as exc:
                 log.warning("posting the board of %s failed: %s", key, exc)
-                return ref
+                return ref, False
             message_id = sent.message_id
         state.message_id, state.hand_no, state.final, state.shown = message_id, board.hand_no, board.final, signature
         state.photo, state.image = photo, board.image
-        return str(message_id)
+        return str(message_id), True
 
     async def _edit(self, chat_id: int, message_id: int, board: BoardView, text: str, markup: InlineKeyboardMarkup,
                     *, same_image: bool) -> None:
@@ -219,10 +232,21 @@ class TelegramMessenger:
         if not lines:
             return
         self._pending.setdefault(table.key, []).extend(lines)
+        self._tally(table.key).add(len(lines))
         self._addresses[table.key] = table
         task = self._tasks.get(table.key)
         if task is None or task.done():
             self._tasks[table.key] = asyncio.get_running_loop().create_task(self._post_lines(table))
+
+    async def delivered(self, *, table: TableAddress) -> bool:
+        """Wait until the lines announced so far for the table are out (see :class:`~bot.ports.Confirming`)."""
+        return await self._tally(table.key).wait()
+
+    def _tally(self, key: str) -> Tally:
+        tally = self._tallies.get(key)
+        if tally is None:
+            tally = self._tallies[key] = Tally()
+        return tally
 
     async def send_private(self, *, platform: str, user: str, text: str, image: bytes | None = None) -> bool:
         if not user.isdigit():
@@ -278,7 +302,11 @@ class TelegramMessenger:
         if not lines:
             return
         chat_id, thread_id = parse_channel(table.channel)
-        await self.post(chat_id, thread_id, "\n".join(lines))
+        sent = None
+        try:
+            sent = await self.post(chat_id, thread_id, "\n".join(lines))
+        finally:
+            self._tally(table.key).done(len(lines), ok=sent is not None)
 
     async def post(self, chat_id: int, thread_id: int | None, text: str, *, reply_to: int | None = None,
                    markup: InlineKeyboardMarkup | None = None) -> Message | None:
@@ -544,12 +572,16 @@ class TelegramAdapter:
             # public answers, and refusals (usage, rules, turns: never cards) go to the group
             await self.messenger.post(chat_id, thread, reply.text, reply_to=message_id)
             return
-        if uid not in self.messenger.unreachable and await self.messenger.send_private(
-                platform=PLATFORM, user=uid, text=reply.text):
-            return
         url = self.messenger.link(channel, join=False)
         tr = self._translator(user)
         markup = InlineKeyboardMarkup([[InlineKeyboardButton(tr("adapters.open_private"), url=url)]]) if url else None
+        if reply.code == "unreachable":  # seated, but the private chat is closed: say so here, with the way in
+            await self.messenger.post(chat_id, thread, tr("adapters.seated_open_private"), reply_to=message_id,
+                                      markup=markup)
+            return
+        if uid not in self.messenger.unreachable and await self.messenger.send_private(
+                platform=PLATFORM, user=uid, text=reply.text):
+            return
         await self.messenger.post(chat_id, thread, tr("adapters.answer_privately"), reply_to=message_id,
                                   markup=markup)
 

@@ -115,7 +115,7 @@ class Interaction:
     callback: dict[str, Any] | None = None
     callback_status: int | None = None
     answers: list[tuple[float, str, str, bool]] = field(default_factory=list)
-    """(time, 'edit'|'delete'|'followup', content, ephemeral)."""
+    """(time, 'message'|'edit'|'delete'|'followup', content, ephemeral)."""
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
@@ -173,6 +173,11 @@ class FakeDiscord:
         self.retry_after = 0.3
         self.dm_delay = 0.0
         self.interaction_deadline = 3.0
+        self.held: set[str] = set()
+        """Requests that hang (as if Discord never answered) until :meth:`release`, then fail unstored:
+        'channel' (posts and edits of channel messages), 'answer' (an interaction's answer)."""
+        self.held_calls: list[Call] = []
+        self._release = asyncio.Event()
         # gateway
         self.identified = asyncio.Event()
         self.identify_count = 0
@@ -364,6 +369,19 @@ class FakeDiscord:
         """A moderator deletes a message (edits of it get 404 Unknown Message from now on)."""
         del self.messages[message_id]
 
+    def release(self) -> None:
+        """Stop holding: requests held so far fail (503) without being stored; new ones go through."""
+        self.held.clear()
+        self._release.set()
+        self._release = asyncio.Event()
+
+    async def _held(self, request: web.Request, kind: str) -> web.Response | None:
+        if kind not in self.held:
+            return None
+        self.held_calls.append(self.calls[-1])
+        await self._release.wait()  # a client killed meanwhile never learns; nothing is stored
+        return _error(503, 0, "held by the test")
+
     # ------------------------------------------------------------------ queries for tests
 
     def channel_posts(self, channel: int = CHANNEL_ID) -> list[Posted]:
@@ -420,6 +438,10 @@ class FakeDiscord:
             return _error(404, 10062, "Unknown interaction")
         record.callback_at, record.callback, record.callback_status = now, request[BODY], 204
         body = request[BODY] or {}
+        if body.get("type") == 4:  # answered at once with a message (no 'thinking' first)
+            data = body.get("data") or {}
+            record.answers.append((now, "message", data.get("content") or "", record.ephemeral))
+            record.done.set()
         return _json({"interaction": {
             "id": str(record.id), "type": 3 if record.custom_id else 2,
             "response_message_loading": body.get("type") == 5,
@@ -430,6 +452,8 @@ class FakeDiscord:
                                      webhook_id=str(APP_ID), interaction_token=record.token)
 
     async def _followup(self, request: web.Request) -> web.Response:
+        if (held := await self._held(request, "answer")) is not None:
+            return held
         record = self.interactions.get(request.match_info["token"])
         if record is None or record.callback is None:
             return _error(404, 10015, "Unknown Webhook")
@@ -440,6 +464,8 @@ class FakeDiscord:
         return _json(self._webhook_message(record, body.get("content") or "", flags))
 
     async def _edit_original(self, request: web.Request) -> web.Response:
+        if (held := await self._held(request, "answer")) is not None:
+            return held
         record = self.interactions.get(request.match_info["token"])
         if record is None or record.callback is None:
             return _error(404, 10008, "Unknown Message")
@@ -450,6 +476,8 @@ class FakeDiscord:
                                                        EPHEMERAL if record.ephemeral else 0))
 
     async def _delete_original(self, request: web.Request) -> web.Response:
+        if (held := await self._held(request, "answer")) is not None:
+            return held
         record = self.interactions.get(request.match_info["token"])
         if record is None or record.callback is None:
             return _error(404, 10008, "Unknown Message")
@@ -485,10 +513,14 @@ class FakeDiscord:
             self.dm_files.setdefault(dm_user, []).extend(list(request[FILES]))
             return _json(self._message_payload(self.new_id(), channel, body.get("content") or "",
                                                            [], []))
+        if (held := await self._held(request, "channel")) is not None:
+            return held
         message_id = self.new_id()
         return _json(self._store(channel, message_id, body, kind="post", files=list(request[FILES])))
 
     async def _edit_message(self, request: web.Request) -> web.Response:
+        if (held := await self._held(request, "channel")) is not None:
+            return held
         channel, message_id = int(request.match_info["channel"]), int(request.match_info["message"])
         if message_id not in self.messages:
             return _error(404, 10008, "Unknown Message")

@@ -93,6 +93,10 @@ class FakeBotAPI:
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.port = 0
+        self.held_chats: set[int] = set()
+        """Chats whose messages and edits hang (as if Telegram never answered) until :meth:`release`,
+        then fail (503) without being stored."""
+        self._release = asyncio.Event()
 
     # ------------------------------------------------------------------ server
 
@@ -133,6 +137,10 @@ class FakeBotAPI:
             call.status = 429
             self._changed.set()
             return _error(429, f"Too Many Requests: retry after {retry[0]}", parameters={"retry_after": retry.pop(0)})
+        if method in BOARD_METHODS and _chat(params) in self.held_chats:
+            call.status = 503
+            await self._release.wait()  # a client killed meanwhile never learns; nothing is stored
+            return _error(503, "Service Unavailable: held by the test")
         handler: Callable[[dict[str, Any]], Any] | None = getattr(self, "_m_" + method.lower(), None)
         if handler is None:
             self.unknown.append(method)
@@ -352,6 +360,12 @@ class FakeBotAPI:
             self.chats[chat_id]["is_forum"] = True
         return self.chats[chat_id]
 
+    def release(self) -> None:
+        """Stop holding chats: what was held fails unstored; new calls go through."""
+        self.held_chats.clear()
+        self._release.set()
+        self._release = asyncio.Event()
+
     def fail_next(self, method: str, *, retry_after: int = 1, times: int = 1) -> None:
         """Answer the next ``times`` calls of ``method`` with 429 Too Many Requests."""
         self._fail.setdefault(method, []).extend([retry_after] * times)
@@ -475,6 +489,13 @@ class FakeBotAPI:
 
 BOARD_METHODS = ("sendMessage", "editMessageText", "sendPhoto", "editMessageMedia", "editMessageCaption")
 EDIT_METHODS = ("editMessageText", "editMessageMedia", "editMessageCaption")
+
+
+def _chat(params: dict[str, Any]) -> int | None:
+    try:
+        return int(params.get("chat_id", 0))
+    except (TypeError, ValueError):
+        return None
 
 
 def text_of(message: dict[str, Any]) -> str:

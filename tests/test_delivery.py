@@ -1,0 +1,145 @@
+"""Every committed event reaches the table: lines an outbox held when the process died are said after the restart.
+
+The crash is simulated in process: the bot's outbox holds its lines (as the Coalescer
+does between two flushes) and the bot is dropped without closing, as a SIGKILL would
+leave it; a new bot on the same database file takes over. (The real ``kill -9`` of
+the real process is in ``test_hostile_discord.py``.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+from test_console import SETTINGS
+from test_console import Table as ConsoleTable
+
+from bot.clock import ManualClock
+from bot.outbox import Coalescer, Tally
+from bot.ports import BoardView, Inbound, TableAddress
+from bot.service import StudBot
+from bot.store import Store
+
+HEADER = "[table] After a restart, what had not reached the table yet:"
+TABLE = TableAddress(platform="console", community="local", channel="main")
+
+
+class Lines:
+    """A messenger that records what it sends."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    async def publish_board(self, *, table: TableAddress, board: BoardView, ref: str | None) -> str | None:
+        return ref or "board-1"
+
+    async def announce(self, *, table: TableAddress, text: str) -> None:
+        self.lines += text.splitlines()
+
+    async def send_private(self, *, platform: str, user: str, text: str, image: bytes | None = None) -> bool:
+        return True
+
+
+@pytest.mark.asyncio
+async def test_a_tally_confirms_lines_once_they_are_out() -> None:
+    tally = Tally()
+    assert await tally.wait()  # nothing held
+    tally.add(2)
+    first = asyncio.ensure_future(tally.wait())
+    await asyncio.sleep(0)  # it waits for the two lines announced so far
+    tally.add(1)
+    second = asyncio.ensure_future(tally.wait())
+    await asyncio.sleep(0)
+    tally.done(1, ok=True)
+    await asyncio.sleep(0)
+    assert not first.done()
+    tally.done(1, ok=False)
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    assert first.done() and first.result() is False and not second.done()
+    tally.done(1, ok=True)
+    assert await second is True  # a later line out: its own position is confirmed
+
+
+@pytest.mark.asyncio
+async def test_the_coalescer_confirms_after_its_flush() -> None:
+    inner = Lines()
+    outbox = Coalescer(inner, interval=0.3)
+    await outbox.announce(table=TABLE, text="ann brings in 1")
+    assert await asyncio.wait_for(outbox.delivered(table=TABLE), 2) is True  # the first line goes at once
+    await outbox.announce(table=TABLE, text="ann calls 2")  # the next waits for the interval
+    waiting = asyncio.ensure_future(outbox.delivered(table=TABLE))
+    await asyncio.sleep(0.05)
+    assert not waiting.done() and inner.lines == ["ann brings in 1"]
+    assert await asyncio.wait_for(waiting, 2) is True and inner.lines == ["ann brings in 1", "ann calls 2"]
+    assert await outbox.delivered(table=TABLE) is True
+
+
+async def crash_after(db: Path, lines: list[str], clock: ManualClock) -> None:
+    """Open the bot with an outbox that never flushes, play ``lines`` ('user: text'), and drop it unclosed."""
+    store = await Store.open(str(db))
+    held = Coalescer(Lines(), interval=10_000)
+    bot = StudBot(store=store, messenger=held, clock=clock, settings=SETTINGS, rng=random.Random(3))
+    await bot.start()
+    for line in lines:
+        user, _, text = line.partition(": ")
+        reply = await bot.handle(Inbound(platform="console", community="local", channel="main", user=user,
+                                         name=user, text=text))
+        assert reply.ok, (line, reply.text)
+    bot.deliveries.abandon()  # a SIGKILL: nothing more runs
+    await store.close()
+
+
+def acted(t: ConsoleTable) -> str:
+    hand = t.runtime.hand
+    assert hand is not None and hand.actor is not None
+    return str(t.runtime.setup.players[hand.actor][1])
+
+
+async def deal(t: ConsoleTable, players: tuple[str, ...]) -> str:
+    """Seat the players, deal, and bring in; who brought in."""
+    await t.say(players[0], "new")
+    for user in players:
+        await t.say(user, "join 100")
+    await t.say(players[0], "start")
+    first = acted(t)
+    await t.say(first, "bring-in")
+    return first
+
+
+@pytest.mark.asyncio
+async def test_lines_held_at_a_crash_are_said_after_the_restart(tmp_path: Path) -> None:
+    db, clock = tmp_path / "t.db", ManualClock()
+    async with ConsoleTable(db, clock=clock) as t:
+        await deal(t, ("ann", "bob", "cat"))
+        second = acted(t)
+    # the next action is committed, but its line dies in the outbox
+    await crash_after(db, [f"{second}: call"], clock)
+    async with ConsoleTable(db, clock=clock) as t:
+        said = [ln for ln in t.out if ln.startswith("[table]")]
+        assert HEADER in said
+        assert said[said.index(HEADER) + 1].startswith(f"[table] {second} calls"), said
+        assert len(t.runtime.hand.actions) == 2  # applied once
+    async with ConsoleTable(db, clock=clock) as t:  # said once: the restart after that says nothing again
+        assert HEADER not in t.out and not any(" calls" in ln for ln in t.out)
+
+
+@pytest.mark.asyncio
+async def test_the_showdown_held_at_a_crash_is_said_after_the_restart(tmp_path: Path) -> None:
+    db, clock = tmp_path / "t.db", ManualClock()
+    async with ConsoleTable(db, clock=clock) as t:
+        first = await deal(t, ("ann", "bob"))
+        last = acted(t)
+    # the last decision ends the hand (a fold): committed and finished, its lines held and lost
+    await crash_after(db, [f"{last}: fold"], clock)
+    async with ConsoleTable(db, clock=clock) as t:
+        said = [ln for ln in t.out if ln.startswith("[table]")]
+        assert HEADER in said, said
+        after = said[said.index(HEADER) + 1:]
+        assert after[0] == f"[table] {last} folds" and any(f"{first} wins" in ln or "Pot" in ln for ln in after)
+    async with ConsoleTable(db, clock=clock) as t:
+        assert HEADER not in t.out
+        rows = await t.store.fetch("SELECT COUNT(*) FROM hands WHERE announced IS NOT NULL")
+    assert rows[0][0] == 0  # the hand's lines are all out

@@ -1,0 +1,225 @@
+"""What an unlucky or hostile user meets on Discord, end to end against the loopback Discord.
+
+Big numbers, presses on buttons that are none of ours, names built to disturb the
+board, and a press whose answer a crash cut off. The helpers are those of
+``test_discord_e2e`` (the real bootstrap, the real discord.py client, the fake server).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from fakes.discord_server import CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, Interaction
+from test_discord_e2e import (
+    ANN,
+    BOB,
+    NAMES,
+    ROOT,
+    action_buttons,
+    actor,
+    next_board,
+    passive,
+    say,
+    start_bot,
+    table_of_three,
+    token,
+    until,
+)
+from test_discord_e2e import fake as fake  # the fixtures
+from test_discord_e2e import fast as fast
+from test_names import HOSTILE, assert_columns, assert_contained
+
+from bot.names import display_name
+from bot.service import MAX_TIMER, MIN_TIMER, STAKE_LIMIT
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("fast")]
+
+
+async def test_big_numbers_are_refused_for_what_they_are(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot = await start_bot(fake, tmp_path / "stud.db")
+    try:
+        [stud] = fake.commands[f"guild:{GUILD_ID}"]
+        options = {o["name"]: {p["name"]: p for p in o.get("options", [])} for o in stud["options"]}
+        assert options["join"]["buy_in"]["max_value"] == 1_000_000_000  # what Discord lets a user type
+        assert {k: (options["config"][k]["min_value"], options["config"][k]["max_value"])
+                for k in ("ante", "bring_in", "small", "big", "timer")} == {
+            "ante": (0, STAKE_LIMIT), "bring_in": (0, STAKE_LIMIT), "small": (1, STAKE_LIMIT),
+            "big": (1, STAKE_LIMIT), "timer": (MIN_TIMER, MAX_TIMER)}
+        assert "Table open" in await say(fake, ANN, "new")
+        answer = await say(fake, BOB, "join", buy_in=1_000_000_000)
+        assert answer == "You have only 1000 chips in your wallet.", answer
+        assert "У вас в кошельке всего 1000" in await say(fake, BOB, "join", buy_in=1_000_000_000, locale="ru")
+        # the option's range is Discord's to enforce; a value past it still gets the core's reason
+        answer = await say(fake, ANN, "config", ante=99999999999999999999)
+        assert answer == f"ante must be from 0 to {STAKE_LIMIT}.", answer
+        assert "Seated with 200 chips" in await say(fake, BOB, "join")
+        await asyncio.sleep(0.2)
+        assert "99999" not in fake.lines() and "Table set to" not in fake.lines()
+    finally:
+        await bot.stop()
+
+
+async def test_a_button_that_is_none_of_ours_is_answered_as_stale(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot = await start_bot(fake, tmp_path / "stud.db")
+    try:
+        assert "Table open" in await say(fake, ANN, "new")
+        await until(lambda: fake.board() is not None, what="the board")
+        board = fake.board()
+        assert board is not None
+        posts = len(fake.channel_posts())
+        for custom_id, locale, expected in (("garbage", "en-US", "This button is no longer in use."),
+                                            ("stud:", "ru", "Эта кнопка больше не работает."),
+                                            ("stud:" + "x" * 95, "pl", "Ten przycisk już nie działa."),
+                                            ("stud:call@1.2.3", "en-GB", "This button is no longer in use."),
+                                            ("stud:stop", "en-US", "This button is no longer in use.")):
+            interaction = await fake.press(BOB, custom_id, message_id=board.message_id, locale=locale)
+            assert await interaction.answer() == expected, custom_id
+            assert interaction.ephemeral and interaction.callback_status == 204
+            assert interaction.callback is not None and interaction.callback["type"] == 4
+        await asyncio.sleep(0.2)
+        assert len(fake.channel_posts()) == posts  # nothing happened at the table
+    finally:
+        await bot.stop()
+
+
+async def test_names_built_to_disturb_stay_inside_themselves(fake: FakeDiscord, tmp_path: Path) -> None:
+    mallory, sun = fake.user(3001, HOSTILE["mallory"]), fake.user(3002, HOSTILE["sun"])
+    zed = fake.user(3003, HOSTILE["zed"])
+    bot = await start_bot(fake, tmp_path / "stud.db")
+    try:
+        assert "Table open" in await say(fake, mallory, "new")
+        assert await say(fake, mallory, "config", view="text") == "Done."
+        for user in (mallory, sun, zed):
+            assert "Seated" in await say(fake, user, "join")
+        assert "Dealing" in await say(fake, mallory, "start")
+        await until(lambda: "to act" in (fake.board().text if fake.board() else ""), what="the board")  # type: ignore[union-attr]
+        assert_contained(fake.lines())
+        assert f"{display_name(HOSTILE['mallory'])} opens a" in fake.lines()
+        assert "Zed sits down" in fake.lines() and "\u200b" not in fake.lines()
+        board = fake.board()
+        assert board is not None
+        assert_contained(board.text)
+        assert_columns(board.text, [display_name(HOSTILE[k]) for k in ("mallory", "sun", "zed")])
+    finally:
+        await bot.stop()
+
+
+class BotProcess:
+    """``python -m adapters.run`` against the fake, on a database that outlives it (killed with SIGKILL)."""
+
+    def __init__(self, fake: FakeDiscord, db: Path) -> None:
+        self.fake, self.db = fake, db
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "fake-token",
+               "DISCORD_GUILD_ID": str(GUILD_ID), "DISCORD_API_BASE": self.fake.api_base,
+               "DISCORD_GATEWAY_URL": self.fake.gateway_url, "STUDBOT_DB": str(self.db), "LOG_LEVEL": "INFO",
+               "STUDBOT_BOT_DELAY_MS": "0", "STUDBOT_NEXT_HAND_DELAY": "600", "STUDBOT_TURN_TIMER": "600"}
+        env.pop("TELEGRAM_TOKEN", None)
+        identified = self.fake.identify_count
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "adapters.run", cwd=self.db.parent, env=env,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        await until(lambda: self.fake.identify_count > identified and self.fake.identified.is_set(), timeout=30,
+                    what="the bot process to connect")
+
+    async def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        await self.process.wait()
+        await until(lambda: not self.fake.identified.is_set(), what="the gateway to drop")
+
+    async def stop(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.process.wait(), 20)
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+
+
+def actions_stored(db: Path) -> int:
+    with sqlite3.connect(db) as con:
+        return int(con.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+
+
+async def test_a_press_cut_off_by_kill_9_is_announced_and_answered_after_the_restart(
+        fake: FakeDiscord, tmp_path: Path) -> None:
+    db = tmp_path / "stud.db"
+    bot = BotProcess(fake, db)
+    await bot.start()
+    try:
+        await table_of_three(fake)
+        board = await next_board(fake, None)
+        who, choice = actor(board), passive(action_buttons(board))
+        await asyncio.sleep(3)  # the lines of the deal are out (the real coalescing interval is 2.5 s)
+        before = fake.lines()
+        # Discord stops answering: the press is deferred, the action committed, its line and answer hang
+        fake.held = {"channel", "answer"}
+        interaction = await fake.press(who, choice, message_id=board.message_id)
+        await until(lambda: actions_stored(db) == 1, what="the action to be committed")
+        await until(lambda: interaction.callback is not None, what="the defer")
+        await asyncio.sleep(0.5)
+        await bot.kill()
+        fake.release()
+        assert fake.lines() == before and not interaction.answers  # nothing of the press reached Discord
+        said = f"{NAMES[who]} brings in"
+        assert said not in before
+
+        await bot.start()  # the same database
+        await until(lambda: said in fake.lines(), timeout=15, what="the line of the action cut off")
+        lines = fake.lines()[len(before):]
+        assert lines.index("After a restart, what had not reached the table yet:") < lines.index(said)
+        await interaction.answer(timeout=15)
+        assert [kind for _, kind, _, _ in interaction.answers] == ["delete"]  # answered as any taken press is
+        after = await next_board(fake, token(board))
+        assert actor(after) != who and actions_stored(db) == 1  # applied once, and the hand goes on
+        await bot.stop()
+        await bot.start()  # a clean restart says nothing again
+        await asyncio.sleep(3)
+        assert fake.lines().count(said) == 1
+    finally:
+        await bot.stop()
+
+
+async def test_a_press_not_taken_before_the_crash_is_told_so(fake: FakeDiscord, tmp_path: Path) -> None:
+    """A press deferred and kept but killed before its action was committed: after the restart it
+    is answered 'press again' (its token still lives); one older than 15 minutes is not answered."""
+    db = tmp_path / "stud.db"
+    bot = await start_bot(fake, db)
+    try:
+        await table_of_three(fake)
+        board = await next_board(fake, None)
+        who, choice = actor(board), passive(action_buttons(board))
+    finally:
+        await bot.stop()
+    fresh, old = (Interaction(id=fake.new_id(), token=f"tok-cut-{i}", user=who, sent_at=time.monotonic(),
+                              custom_id=choice, callback={"type": 5, "data": {"flags": EPHEMERAL}})
+                  for i in range(2))
+    for record, age in ((fresh, 10), (old, 16 * 60)):
+        fake.interactions[record.token] = record
+        with sqlite3.connect(db) as con:
+            con.execute("INSERT INTO pending_answers (platform, id, token, user_id, locale, channel, command, "
+                        "received_at) VALUES ('discord', ?, ?, ?, 'pl', ?, ?, ?)",
+                        (str(record.id), record.token, str(who), str(CHANNEL_ID),
+                         choice.removeprefix("stud:").replace("@", " @"), time.time() - age))
+    bot = await start_bot(fake, db)
+    try:
+        assert await fresh.answer() == ("Bot zrestartował się, zanim przyjął to kliknięcie: spójrz na stół i "
+                                        "kliknij ponownie, jeśli to wciąż twój ruch.")
+        await asyncio.sleep(0.5)
+        assert not old.answers
+        with sqlite3.connect(db) as con:
+            assert con.execute("SELECT COUNT(*) FROM pending_answers").fetchone()[0] == 0
+        assert actions_stored(db) == 0 and token(fake.board()) == token(board)
+    finally:
+        await bot.stop()

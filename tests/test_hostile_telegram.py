@@ -1,0 +1,164 @@
+"""What an unlucky or hostile user meets on Telegram, end to end against the fake Bot API.
+
+Big numbers, a ``/join`` from a user who never opened the private chat, names built
+to disturb the board, and the announcement of an action a crash cut off. The helpers
+are those of ``test_telegram_e2e`` (the real bootstrap, python-telegram-bot, the fake).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+from fakes.telegram_server import FakeBotAPI, text_of
+from test_hostile_discord import actions_stored
+from test_names import HOSTILE, assert_columns, assert_contained
+from test_telegram_e2e import (
+    ANN,
+    BOB,
+    CARD,
+    GROUP,
+    NAMES,
+    Served,
+    actor,
+    buttons,
+    next_turn,
+    open_table,
+    press,
+    say,
+    turn_of,
+)
+from test_telegram_e2e import fake as fake  # the fixture
+
+from bot.names import display_name
+from bot.service import STAKE_LIMIT
+
+pytestmark = pytest.mark.asyncio
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def last_group_message(fake: FakeBotAPI) -> dict[str, object]:
+    return fake.sent("sendMessage", chat_id=GROUP)[-1].params
+
+
+async def test_big_numbers_are_refused_for_what_they_are(fake: FakeBotAPI, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        await open_table(fake, (ANN, BOB))
+        await say(fake, BOB, "/join 1000000000")
+        assert last_group_message(fake)["text"] == "You have only 1000 chips in your wallet."
+        await say(fake, BOB, "/stud join 99999999999999999999999999999999999999999999")
+        assert last_group_message(fake)["text"] == "You have only 1000 chips in your wallet."
+        await say(fake, ANN, "/stud config ante=99999999999999999999")
+        assert last_group_message(fake)["text"] == f"ante must be from 0 to {STAKE_LIMIT}."
+        await say(fake, ANN, "/stud config big=-10000000000")
+        assert last_group_message(fake)["text"] == f"big must be from 1 to {STAKE_LIMIT}."
+        await say(fake, ANN, "/stud config timer=10000000000")
+        assert last_group_message(fake)["text"] == "The timer must be 10 to 600 seconds."
+        assert served.runtime().table.seat_of(str(BOB)) is None
+        assert served.runtime().table.stakes.ante == 1 and served.runtime().table.timer == 60
+        assert not any("not a whole number" in t for t in fake.group_texts(GROUP))
+
+
+async def test_an_unstarted_join_is_told_in_the_group(fake: FakeBotAPI, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    pl_user = 1301
+    fake.user(pl_user, "Ola", language_code="pl")
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        await open_table(fake, (ANN,))
+        await say(fake, ANN, "/join")
+        await say(fake, BOB, "/join")  # Bob never opened the private chat
+        seat = served.runtime().table.seat_of(str(BOB))
+        assert seat is not None and seat.unreachable
+        told = last_group_message(fake)
+        assert str(told["text"]).startswith("You are seated.") and "My cards" in str(told["text"])
+        assert "only answer that privately" not in str(told["text"])
+        assert told["reply_parameters"]["message_id"]  # type: ignore[index]  # an answer to his /join
+        [[link]] = told["reply_markup"]["inline_keyboard"]  # type: ignore[index]
+        assert link["url"].startswith("https://t.me/studbot_test?start=c")
+        await say(fake, pl_user, "/join")
+        assert str(last_group_message(fake)["text"]).startswith("Siedzisz przy stole. Nie mogę pisać")
+        await say(fake, ANN, "/stud start")
+        await fake.wait_for(lambda: served.runtime().hand is not None, what="the hand")
+        hand, rt = served.runtime().hand, served.runtime()
+        secret = {c.pretty for es in range(hand.seat_count) for i, c in enumerate(hand.cards[es]) if i in (0, 1)}
+        assert not secret & {c for t in fake.group_texts(GROUP) for c in CARD.findall(t)}
+        # the link does what the message says: Start there, and his cards come privately
+        fake.command(BOB, BOB, f"/start {link['url'].split('start=')[1]}")
+        await fake.wait_for(lambda: any("your cards" in t for t in fake.private_texts(BOB)), what="Bob's cards")
+        mine = {c.pretty for c in hand.cards[rt.engine_seat(str(BOB))]}
+        assert set(CARD.findall(fake.private_texts(BOB)[-1])) <= mine
+
+
+async def test_names_built_to_disturb_stay_inside_themselves(fake: FakeBotAPI, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    users = {4001: "mallory", 4002: "dawid", 4003: "li", 4004: "sun"}
+    for uid, key in users.items():
+        fake.user(uid, HOSTILE[key])
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        await open_table(fake, tuple(users))
+        for uid in users:
+            await say(fake, uid, "/join")
+        await say(fake, 4001, "/stud start")
+        await fake.wait_for(lambda: "to act" in text_of(fake.board(GROUP)), what="the board")
+        await fake.wait_for(lambda: any("Door cards" in t for t in fake.group_texts(GROUP)), what="the doors")
+        for text in fake.group_texts(GROUP):
+            assert_contained(html.unescape(text))
+        names = [display_name(HOSTILE[key]) for key in users.values()]
+        assert served.runtime().names == names
+        board = html.unescape(text_of(fake.board(GROUP)).split("<pre>", 1)[1].split("</pre>", 1)[0])
+        assert_columns(board, names)
+        # the picture of the board is drawn from the same names, without their controls
+        assert fake.photos_in(GROUP)
+
+
+async def test_an_action_cut_off_by_kill_9_is_announced_after_the_restart(fake: FakeBotAPI, tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TELEGRAM_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
+           "STUDBOT_DB": str(db), "STUDBOT_BOT_DELAY_MS": "0", "STUDBOT_NEXT_HAND_DELAY": "600",
+           "STUDBOT_TURN_TIMER": "600", "LOG_LEVEL": "INFO"}
+    env.pop("DISCORD_TOKEN", None)
+
+    async def start() -> asyncio.subprocess.Process:
+        polls = len(fake.sent("getUpdates", ok=False))
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "adapters.run", cwd=tmp_path, env=env,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        await fake.wait_for(lambda: len(fake.sent("getUpdates", ok=False)) > polls, timeout=30, what="polling")
+        return process
+
+    process = await start()
+    try:
+        await open_table(fake, (ANN, BOB))
+        await say(fake, ANN, "/join")
+        await say(fake, BOB, "/join")
+        await say(fake, ANN, "/stud start")
+        turn, board = await next_turn(fake, None)
+        who = actor(board)
+        await asyncio.sleep(5)  # the deal's lines are out (the real interval and grace: 3.5 s and 4 s)
+        said = f"{NAMES[who]} brings in"
+        assert not any(said in t for t in fake.group_texts(GROUP))
+        fake.held_chats.add(GROUP)  # Telegram stops taking the group's messages: the line hangs
+        await press(fake, who, next(label for label in buttons(board) if label.startswith("Bring-in")))
+        await fake.wait_for(lambda: actions_stored(db) == 1, what="the action to be committed")
+        await asyncio.sleep(0.5)
+        process.send_signal(signal.SIGKILL)
+        await process.wait()
+        fake.release()
+        assert not any(said in t for t in fake.group_texts(GROUP))  # the committed action never reached the group
+
+        process = await start()  # the same database
+        await fake.wait_for(lambda: any(said in t for t in fake.group_texts(GROUP)), timeout=20,
+                            what="the line of the action cut off")
+        text = html.unescape(next(t for t in fake.group_texts(GROUP) if said in t))
+        assert text.index("After a restart, what had not reached the table yet:") < text.index(said)
+        assert actions_stored(db) == 1 and turn_of(fake.board(GROUP)) != turn
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(process.wait(), 20)
