@@ -122,9 +122,13 @@ def test_public_text_shows_names_as_typed() -> None:
     assert len(render.reply_text("x" * 5000)) == render.MESSAGE_LIMIT
 
 
+SUBCOMMANDS = [c for c in COMMANDS if c not in ACTIONS] + ["act"]
+"""Every command but the actions has its own subcommand; the actions are ``/stud act`` (Discord allows 25)."""
+
+
 def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
     group = stud_group()
-    assert [c.name for c in group.commands] == list(COMMANDS)
+    assert [c.name for c in group.commands] == SUBCOMMANDS
     assert len(group.commands) <= 25 and all(len(c.description) <= 100 for c in group.commands)
     options = {c.name: {p.name: p for p in c.parameters} for c in group.commands}  # type: ignore[union-attr]
     assert options["join"]["buy_in"].type is discord.AppCommandOptionType.integer
@@ -134,8 +138,10 @@ def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
     assert [c.value for c in options["config"]["view"].choices] == ["image", "text"]
     assert options["config"]["timer"].min_value == 10 and options["config"]["timer"].max_value == 600
     assert options["kick"]["name"].required
-    assert [c.value for c in options["help"]["command"].choices] == list(COMMANDS)
-    assert options["fold"] == {} and options["bring-in"] == {}
+    assert [c.value for c in options["help"]["command"].choices] == SUBCOMMANDS[:-1]
+    assert [c.value for c in options["act"]["action"].choices] == list(ACTIONS) and options["act"]["action"].required
+    assert set(options["export"]) == {"number", "last"} and options["export"]["last"].max_value == 100
+    assert set(options["hand"]) == {"number"} and not options["hand"]["number"].required
 
 
 @pytest.mark.asyncio
@@ -266,7 +272,7 @@ async def test_the_synced_commands_carry_russian_and_polish_names_and_descriptio
     assert stud["description"] == "Seven Card Stud Hi-Lo, eight or better"
     _assert_localized(stud, what="/stud", names=False)
     subcommands = {o["name"]: o for o in stud["options"]}
-    assert list(subcommands) == list(COMMANDS)  # the English names, as before
+    assert list(subcommands) == SUBCOMMANDS  # the English names, as before
     assert subcommands["join"]["description"] == "Take a seat, buying in from your wallet"
     for lang in ("ru", "pl"):
         names = [o.get("name_localizations", {}).get(lang, o["name"]) for o in stud["options"]]

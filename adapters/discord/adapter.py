@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import io
 import json
 import logging
 from pathlib import Path
@@ -30,7 +31,7 @@ from discord.http import Route
 
 from bot.config import Settings
 from bot.outbox import Coalescer
-from bot.ports import Inbound
+from bot.ports import Attachment, Inbound
 from bot.service import StudBot
 
 from . import render
@@ -218,15 +219,21 @@ class DiscordAdapter:
                 await _answer(interaction, tr("adapters.restarting"))
                 return
             reply = await self.bot.handle(self.inbound(interaction, text))
-            await _answer(interaction, reply.text)
+            await _answer(interaction, reply.text, reply.files if reply.private else ())
         finally:
             if task is not None:
                 self._inflight.discard(task)
 
 
-async def _answer(interaction: discord.Interaction[discord.Client], text: str) -> None:
+async def _answer(interaction: discord.Interaction[discord.Client], text: str,
+                  files: tuple[Attachment, ...] = ()) -> None:
+    """Edit the deferred (ephemeral) answer: the text, and the files attached to it (only the asker sees them)."""
     try:
-        if text.strip():
+        if files:
+            await interaction.edit_original_response(
+                content=render.reply_text(text),
+                attachments=[discord.File(io.BytesIO(f.data), filename=f.name) for f in files])
+        elif text.strip():
             await interaction.edit_original_response(content=render.reply_text(text))
         else:
             await interaction.delete_original_response()
