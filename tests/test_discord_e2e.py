@@ -611,3 +611,67 @@ async def test_the_board_is_an_image_until_config_view_text(fake: FakeDiscord, t
         await running.stop()
     assert all(c.status < 400 for c in fake.channel_calls())
     assert_no_public_leak(fake, down_cards(fake))
+
+
+# ---------------------------------------------------------------------- hand history (issue 12)
+
+
+async def test_hand_and_export_answer_privately_with_ephemeral_files(fake: FakeDiscord, tmp_path: Path,
+                                                                     fast: None) -> None:
+    import sqlite3
+
+    from pokerstars_reader import read_file
+    from test_export_phh import pokerkit_replay
+
+    from engine import HandFile, replay_hand
+
+    bot = await start_bot(fake, tmp_path / "stud.db")
+    try:
+        await table_of_three(fake)
+        last: str | None = None
+        while True:
+            board = await next_board(fake, last)
+            if "showdown" in title(board):
+                break
+            buttons = action_buttons(board)
+            who = actor(board)
+            last = token(board)
+            if who == CAT and "fold" in buttons:
+                choice = buttons["fold"]  # Cat gives up facing the completion
+            elif who != CAT and "complete" in buttons:
+                choice = buttons["complete"]
+            else:
+                choice = passive(buttons)
+            await press(fake, who, choice)
+        secret = down_cards(fake)
+        with sqlite3.connect(tmp_path / "stud.db") as db:
+            [(stored,)] = db.execute("SELECT hand_file FROM hands WHERE hand_no = 1").fetchall()
+        hand = replay_hand(HandFile.from_json(stored))
+        story = await say(fake, CAT, "hand", number=1)
+        assert story.startswith("Hand #1 — ") and "Cat folds" in story
+        assert all(card in story for card in secret[CAT])  # her own, though she folded
+        assert "Your down cards" in story and " shows " in story
+        # export: the answer carries both files, ephemeral, read back as the bot played the hand
+        interaction = await fake.slash(ANN, "export")
+        assert (await interaction.answer()).startswith("Hand #1: PokerStars text and PHH")
+        assert [(f.filename, ephemeral) for f, ephemeral in interaction.files] == [
+            ("stud-hand-1.txt", True), ("stud-hand-1.phh", True)]
+        [read] = read_file(interaction.files[0][0].data.decode())
+        assert read.viewer == "Ann" and read.up["Ann"][:2] == [str(c) for c in hand.cards[0][:2]]
+        assert len(read.acts) == len(hand.actions)
+        paid: dict[str, int] = {}
+        for award in hand.pot_results:
+            for seat, chips in award.shares.items():
+                paid[hand.names[seat]] = paid.get(hand.names[seat], 0) + chips
+        assert read.collected_by() == paid
+        stacks, refused, why = pokerkit_replay(interaction.files[1][0].data.decode())
+        assert refused is None and stacks == list(hand.stacks), why
+        # bad input: answered, no file
+        for options, answer in (({"number": 9}, "There is no finished hand #9"), ({"last": 1000}, "at most 100"),
+                                ({"number": 1, "last": 2}, "usage: export")):
+            bad = await fake.slash(ANN, "export", **options)  # type: ignore[arg-type]
+            assert answer in await bad.answer() and not bad.files and bad.ephemeral
+        # nothing went to the channel: its only files are the board pictures
+        assert {a.filename for p in fake.channel_posts() for a in p.attachments} <= {"board.png"}
+    finally:
+        await bot.stop()
