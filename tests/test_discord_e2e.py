@@ -173,6 +173,32 @@ def passive(buttons: dict[str, str]) -> str:
     raise AssertionError(f"no passive action in {buttons}")
 
 
+async def cat_folds_to_a_completion(fake: FakeDiscord) -> tuple[set[str], int]:
+    """Play the hand to the showdown with buttons: Ann or Bob completes, Cat folds to it, the rest
+    check or call. Returns the streets the board showed and how many buttons were pressed."""
+    seen_streets: set[str] = set()
+    last: str | None = None
+    presses = 0
+    while True:
+        board = await next_board(fake, last)
+        if "showdown" in title(board):
+            return seen_streets, presses
+        seen_streets |= {s for s in STREETS if s in title(board)}
+        buttons = action_buttons(board)
+        who = actor(board)
+        if who == CAT and "fold" in buttons:
+            choice = buttons["fold"]  # Cat gives up facing the completion
+        elif who != CAT and "complete" in buttons:
+            choice = buttons["complete"]
+        else:
+            choice = passive(buttons)
+        last = token(board)
+        interaction = await press(fake, who, choice)
+        assert interaction.content == "", interaction.content  # accepted: the 'thinking' message is removed
+        assert interaction.callback is not None and interaction.callback["type"] == 5
+        presses += 1
+
+
 def down_cards(fake: FakeDiscord) -> dict[int, set[str]]:
     """Each user's down cards, read from their DMs ('[K♣]')."""
     return {user: {"".join(m) for text in texts for m in CARD.findall(text)} for user, texts in fake.dms.items()}
@@ -208,27 +234,7 @@ async def test_three_players_play_a_hand_to_the_showdown(fake: FakeDiscord, tmp_
         assert [c.path for c in fake.calls if c.method == "PUT"] == [
             f"/applications/{900000000000000001}/guilds/{GUILD_ID}/commands"]
         await table_of_three(fake)
-        seen_streets: set[str] = set()
-        last: str | None = None
-        presses = 0
-        while True:
-            board = await next_board(fake, last)
-            if "showdown" in title(board):
-                break
-            seen_streets |= {s for s in STREETS if s in title(board)}
-            buttons = action_buttons(board)
-            who = actor(board)
-            if who == CAT and "fold" in buttons:
-                choice = buttons["fold"]  # Cat gives up facing the completion
-            elif who != CAT and "complete" in buttons:
-                choice = buttons["complete"]
-            else:
-                choice = passive(buttons)
-            last = token(board)
-            interaction = await press(fake, who, choice)
-            assert interaction.content == "", interaction.content  # accepted: the 'thinking' message is removed
-            assert interaction.callback is not None and interaction.callback["type"] == 5
-            presses += 1
+        seen_streets, presses = await cat_folds_to_a_completion(fake)
         assert seen_streets == set(STREETS)
         lines = fake.lines()
         assert "Cat folds" in lines
@@ -628,21 +634,7 @@ async def test_hand_and_export_answer_privately_with_ephemeral_files(fake: FakeD
     bot = await start_bot(fake, tmp_path / "stud.db")
     try:
         await table_of_three(fake)
-        last: str | None = None
-        while True:
-            board = await next_board(fake, last)
-            if "showdown" in title(board):
-                break
-            buttons = action_buttons(board)
-            who = actor(board)
-            last = token(board)
-            if who == CAT and "fold" in buttons:
-                choice = buttons["fold"]  # Cat gives up facing the completion
-            elif who != CAT and "complete" in buttons:
-                choice = buttons["complete"]
-            else:
-                choice = passive(buttons)
-            await press(fake, who, choice)
+        await cat_folds_to_a_completion(fake)
         secret = down_cards(fake)
         with sqlite3.connect(tmp_path / "stud.db") as db:
             [(stored,)] = db.execute("SELECT hand_file FROM hands WHERE hand_no = 1").fetchall()
