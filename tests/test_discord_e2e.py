@@ -440,7 +440,7 @@ async def test_rate_rules_over_a_fast_hand(fake: FakeDiscord, tmp_path: Path,
             user = int(setup.players[hand.actor][1])
             legal = {a.value for a in hand.legal_actions()}
             choice = next(a for a in ("raise", "bet", "complete", "call", "check", "bring-in") if a in legal)
-            assert await say(fake, user, choice) == ""
+            assert await say(fake, user, "act", action=choice) == ""  # /stud act action:raise ...
             actions += 1
             await asyncio.sleep(0.12)  # quick players: about six actions a second, for ten seconds
         played = time.monotonic() - started
