@@ -119,7 +119,40 @@ def test_command_text_builds_the_grammar() -> None:
 
 def test_public_text_shows_names_as_typed() -> None:
     assert render.public_text("**Bo_b** calls 5") == r"\*\*Bo\_b\*\* calls 5"
-    assert len(render.reply_text("x" * 5000)) == render.MESSAGE_LIMIT
+    assert [len(c) for c in render.chunks("x" * 5000)] == [render.MESSAGE_LIMIT, render.MESSAGE_LIMIT, 1000]
+
+
+class _Answered:
+    """An interaction that keeps what the adapter answered (its edit, and its follow-ups)."""
+
+    id = 1
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.followup = self
+
+    async def edit_original_response(self, **kw: Any) -> None:
+        self.calls.append(("edit", kw))
+
+    async def delete_original_response(self) -> None:
+        self.calls.append(("delete", {}))
+
+    async def send(self, **kw: Any) -> None:
+        self.calls.append(("followup", kw))
+
+
+def test_a_long_private_answer_goes_on_in_ephemeral_follow_ups() -> None:
+    from adapters.discord.adapter import _answer
+
+    story = "\n".join(f"line {i}: Bo_b calls 5" for i in range(200))  # a long hand, told street by street
+    answered = _Answered()
+    asyncio.run(_answer(answered, story))  # type: ignore[arg-type]
+    kinds = [kind for kind, _ in answered.calls]
+    assert kinds[0] == "edit" and len(kinds) > 2 and set(kinds[1:]) == {"followup"}
+    assert all(kw.get("ephemeral") for kind, kw in answered.calls if kind == "followup")
+    texts = [kw["content"] for _, kw in answered.calls]
+    assert all(len(t) <= render.MESSAGE_LIMIT for t in texts)
+    assert "\n".join(texts) == render.public_text(story)
 
 
 SUBCOMMANDS = [c for c in COMMANDS if c not in ACTIONS] + ["act"]

@@ -227,16 +227,19 @@ class DiscordAdapter:
 
 async def _answer(interaction: discord.Interaction[discord.Client], text: str,
                   files: tuple[Attachment, ...] = ()) -> None:
-    """Edit the deferred (ephemeral) answer: the text, and the files attached to it (only the asker sees them)."""
+    """Edit the deferred (ephemeral) answer: the text, and the files attached to it (only the asker sees them).
+    An answer longer than one message (a hand told street by street) goes on in ephemeral follow-ups."""
     try:
+        first, *rest = render.chunks(render.public_text(text)) or [""]
         if files:
             await interaction.edit_original_response(
-                content=render.reply_text(text),
-                attachments=[discord.File(io.BytesIO(f.data), filename=f.name) for f in files])
+                content=first, attachments=[discord.File(io.BytesIO(f.data), filename=f.name) for f in files])
         elif text.strip():
-            await interaction.edit_original_response(content=render.reply_text(text))
+            await interaction.edit_original_response(content=first)
         else:
             await interaction.delete_original_response()
+        for chunk in rest:
+            await interaction.followup.send(content=chunk, ephemeral=True)
     except discord.HTTPException:
         log.exception("answering interaction %s failed", interaction.id)
 

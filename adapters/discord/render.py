@@ -136,11 +136,6 @@ def public_text(text: str) -> str:
     return discord.utils.escape_markdown(text)
 
 
-def reply_text(text: str) -> str:
-    """An ephemeral answer, clipped to one message."""
-    return _clip(discord.utils.escape_markdown(text), MESSAGE_LIMIT)
-
-
 def command_text(name: str, *args: object, **options: object) -> str:
     """The grammar's command string for a subcommand and its options.
 
