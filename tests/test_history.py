@@ -218,6 +218,10 @@ async def test_export_writes_both_formats_for_the_asker_at_the_printed_paths(tmp
         assert refused is None, why
         assert stacks == list(hand.stacks)
         assert HandHistory.loads(phh).seats == [1, 3, 4]
+        # a watcher who did not play gets the hand with nobody's down cards
+        [watched] = read_file(saved(await chat.say("dan", "export 1"), "dan")[0].read_text())
+        assert watched.viewer is None and watched.acts == read.acts
+        assert all(watched.up[name] == [str(c) for c in hand.up_cards(s)] for s, name in enumerate(hand.names))
 
 
 async def test_export_last_n_keeps_each_name_and_seat_across_its_hands(tmp_path: Path) -> None:
