@@ -69,9 +69,11 @@ WORD_KEYS: Final = {"view": ("image", "text")}
 """Config keys whose values are words, and the words they take."""
 
 COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
-                   "top", "history", "rules", "help", "lang", "addbot", "fold", "check", "call", "bet", "raise",
-                   "complete", "bring-in")
+                   "top", "history", "hand", "export", "rules", "help", "lang", "addbot", "fold", "check", "call",
+                   "bet", "raise", "complete", "bring-in")
 """Every command, in the order help lists them."""
+MAX_EXPORT: Final = 100
+"""The most hands one ``export last N`` writes."""
 _USAGE = family("usage", COMMANDS)
 _WORD = family("cmd", COMMANDS)
 
@@ -158,6 +160,8 @@ def parse(text: str) -> Command:
             raise UsageError("usage.only", usage=usage)
         count = _positive_int(rest[0], usage) if rest else 5
         return Command(name=name, args=(min(count, 20),))
+    if name in ("hand", "export"):
+        return _hand_command(name, rest, usage)
     if name == "kick":  # the rest of the line: display names may hold spaces
         if not rest:
             raise UsageError("usage.only", usage=usage)
@@ -199,6 +203,24 @@ def parse(text: str) -> Command:
 HUGE: Final = 10 ** 30
 """Whole numbers of more than 30 digits read as this (past every limit, and past Python's
 limit on converting very long digit strings): each is refused for what it is, too much."""
+
+
+def _hand_command(name: str, rest: list[str], usage: Callable[[Translator], str]) -> Command:
+    """'hand [N]' (the last hand without N); 'export [N | last N]', N of last in 1..MAX_EXPORT.
+
+    >>> parse("hand 12").args, parse("export").args, parse("export last 5").options
+    ((12,), (), {'last': 5})
+    """
+    if name == "export" and rest and rest[0].lower() == "last":
+        if len(rest) != 2:
+            raise UsageError("usage.only", usage=usage)
+        count = _positive_int(rest[1], usage)
+        if count > MAX_EXPORT:
+            raise UsageError("usage.export_max", most=MAX_EXPORT, usage=usage)
+        return Command(name=name, options={"last": count})
+    if len(rest) > 1:
+        raise UsageError("usage.only", usage=usage)
+    return Command(name=name, args=(_positive_int(rest[0], usage),) if rest else ())
 
 
 def _int(text: str, usage: Callable[[Translator], str]) -> int:

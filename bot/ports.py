@@ -39,6 +39,15 @@ class Inbound:
 
 
 @dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file for the sender alone (a hand-history export): its name, bytes and MIME type."""
+
+    name: str
+    data: bytes
+    mime: str = "text/plain"
+
+
+@dataclass(frozen=True, slots=True)
 class Reply:
     """The answer to the sender. ``private``: only the sender may see it (it can hold cards)."""
 
@@ -48,6 +57,9 @@ class Reply:
     code: str = ""
     """What happened, for adapters that act on it (the text is in the user's language):
     'seated', 'already_seated', 'unreachable', or ''."""
+    files: tuple[Attachment, ...] = ()
+    """Files for the sender (only with ``private``): Discord attaches them to the ephemeral answer,
+    Telegram sends them as documents in the private chat, the console writes them and prints the paths."""
 
 
 @dataclass(frozen=True, slots=True)

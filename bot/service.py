@@ -28,6 +28,7 @@ from .audit import audit
 from .commands import Command, Message, UsageError, command_word, help_text, parse, rules_text
 from .config import Settings
 from .dealer import Dealer, Runtime, cancel_timers
+from .history import History
 from .i18n import EN, LANGUAGE_NAMES, Translator, family, language_of, translator
 from .lifecycle import Work
 from .model import VIEWS, Seat, Table
@@ -77,6 +78,7 @@ class StudBot(Dealer):
         self.work = Work()
         self.stopping = False
         self.deliveries = delivery.Deliveries(store=store, messenger=messenger)
+        self.history = History(store)
 
     # ------------------------------------------------------------------ start
 
@@ -207,6 +209,8 @@ class StudBot(Dealer):
             return await self._top(msg)
         if name == "new":
             return await self._new(msg)
+        if name in ("hand", "export"):  # finished hands: no open table needed
+            return await self.history.handle(msg, command, tr)
         rt = self.tables.get(f"{msg.platform}:{msg.channel}")
         if rt is None:
             raise Refusal("refuse.no_table")

@@ -173,6 +173,32 @@ def passive(buttons: dict[str, str]) -> str:
     raise AssertionError(f"no passive action in {buttons}")
 
 
+async def cat_folds_to_a_completion(fake: FakeDiscord) -> tuple[set[str], int]:
+    """Play the hand to the showdown with buttons: Ann or Bob completes, Cat folds to it, the rest
+    check or call. Returns the streets the board showed and how many buttons were pressed."""
+    seen_streets: set[str] = set()
+    last: str | None = None
+    presses = 0
+    while True:
+        board = await next_board(fake, last)
+        if "showdown" in title(board):
+            return seen_streets, presses
+        seen_streets |= {s for s in STREETS if s in title(board)}
+        buttons = action_buttons(board)
+        who = actor(board)
+        if who == CAT and "fold" in buttons:
+            choice = buttons["fold"]  # Cat gives up facing the completion
+        elif who != CAT and "complete" in buttons:
+            choice = buttons["complete"]
+        else:
+            choice = passive(buttons)
+        last = token(board)
+        interaction = await press(fake, who, choice)
+        assert interaction.content == "", interaction.content  # accepted: the 'thinking' message is removed
+        assert interaction.callback is not None and interaction.callback["type"] == 5
+        presses += 1
+
+
 def down_cards(fake: FakeDiscord) -> dict[int, set[str]]:
     """Each user's down cards, read from their DMs ('[K♣]')."""
     return {user: {"".join(m) for text in texts for m in CARD.findall(text)} for user, texts in fake.dms.items()}
@@ -208,27 +234,7 @@ async def test_three_players_play_a_hand_to_the_showdown(fake: FakeDiscord, tmp_
         assert [c.path for c in fake.calls if c.method == "PUT"] == [
             f"/applications/{900000000000000001}/guilds/{GUILD_ID}/commands"]
         await table_of_three(fake)
-        seen_streets: set[str] = set()
-        last: str | None = None
-        presses = 0
-        while True:
-            board = await next_board(fake, last)
-            if "showdown" in title(board):
-                break
-            seen_streets |= {s for s in STREETS if s in title(board)}
-            buttons = action_buttons(board)
-            who = actor(board)
-            if who == CAT and "fold" in buttons:
-                choice = buttons["fold"]  # Cat gives up facing the completion
-            elif who != CAT and "complete" in buttons:
-                choice = buttons["complete"]
-            else:
-                choice = passive(buttons)
-            last = token(board)
-            interaction = await press(fake, who, choice)
-            assert interaction.content == "", interaction.content  # accepted: the 'thinking' message is removed
-            assert interaction.callback is not None and interaction.callback["type"] == 5
-            presses += 1
+        seen_streets, presses = await cat_folds_to_a_completion(fake)
         assert seen_streets == set(STREETS)
         lines = fake.lines()
         assert "Cat folds" in lines
@@ -434,7 +440,7 @@ async def test_rate_rules_over_a_fast_hand(fake: FakeDiscord, tmp_path: Path,
             user = int(setup.players[hand.actor][1])
             legal = {a.value for a in hand.legal_actions()}
             choice = next(a for a in ("raise", "bet", "complete", "call", "check", "bring-in") if a in legal)
-            assert await say(fake, user, choice) == ""
+            assert await say(fake, user, "act", action=choice) == ""  # /stud act action:raise ...
             actions += 1
             await asyncio.sleep(0.12)  # quick players: about six actions a second, for ten seconds
         played = time.monotonic() - started
@@ -611,3 +617,53 @@ async def test_the_board_is_an_image_until_config_view_text(fake: FakeDiscord, t
         await running.stop()
     assert all(c.status < 400 for c in fake.channel_calls())
     assert_no_public_leak(fake, down_cards(fake))
+
+
+# ---------------------------------------------------------------------- hand history (issue 12)
+
+
+async def test_hand_and_export_answer_privately_with_ephemeral_files(fake: FakeDiscord, tmp_path: Path,
+                                                                     fast: None) -> None:
+    import sqlite3
+
+    from pokerstars_reader import read_file
+    from test_export_phh import pokerkit_replay
+
+    from engine import HandFile, replay_hand
+
+    bot = await start_bot(fake, tmp_path / "stud.db")
+    try:
+        await table_of_three(fake)
+        await cat_folds_to_a_completion(fake)
+        secret = down_cards(fake)
+        with sqlite3.connect(tmp_path / "stud.db") as db:
+            [(stored,)] = db.execute("SELECT hand_file FROM hands WHERE hand_no = 1").fetchall()
+        hand = replay_hand(HandFile.from_json(stored))
+        story = await say(fake, CAT, "hand", number=1)
+        assert story.startswith("Hand #1 — ") and "Cat folds" in story
+        assert all(card in story for card in secret[CAT])  # her own, though she folded
+        assert "Your down cards" in story and " shows " in story
+        # export: the answer carries both files, ephemeral, read back as the bot played the hand
+        interaction = await fake.slash(ANN, "export")
+        assert (await interaction.answer()).startswith("Hand #1: PokerStars text and PHH")
+        assert [(f.filename, ephemeral) for f, ephemeral in interaction.files] == [
+            ("stud-hand-1.txt", True), ("stud-hand-1.phh", True)]
+        [read] = read_file(interaction.files[0][0].data.decode())
+        assert read.viewer == "Ann" and read.up["Ann"][:2] == [str(c) for c in hand.cards[0][:2]]
+        assert len(read.acts) == len(hand.actions)
+        paid: dict[str, int] = {}
+        for award in hand.pot_results:
+            for seat, chips in award.shares.items():
+                paid[hand.names[seat]] = paid.get(hand.names[seat], 0) + chips
+        assert read.collected_by() == paid
+        stacks, refused, why = pokerkit_replay(interaction.files[1][0].data.decode())
+        assert refused is None and stacks == list(hand.stacks), why
+        # bad input: answered, no file
+        for options, answer in (({"number": 9}, "There is no finished hand #9"), ({"last": 1000}, "at most 100"),
+                                ({"number": 1, "last": 2}, "usage: export")):
+            bad = await fake.slash(ANN, "export", **options)  # type: ignore[arg-type]
+            assert answer in await bad.answer() and not bad.files and bad.ephemeral
+        # nothing went to the channel: its only files are the board pictures
+        assert {a.filename for p in fake.channel_posts() for a in p.attachments} <= {"board.png"}
+    finally:
+        await bot.stop()

@@ -119,12 +119,49 @@ def test_command_text_builds_the_grammar() -> None:
 
 def test_public_text_shows_names_as_typed() -> None:
     assert render.public_text("**Bo_b** calls 5") == r"\*\*Bo\_b\*\* calls 5"
-    assert len(render.reply_text("x" * 5000)) == render.MESSAGE_LIMIT
+    assert [len(c) for c in render.chunks("x" * 5000)] == [render.MESSAGE_LIMIT, render.MESSAGE_LIMIT, 1000]
+
+
+class _Answered:
+    """An interaction that keeps what the adapter answered (its edit, and its follow-ups)."""
+
+    id = 1
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.followup = self
+
+    async def edit_original_response(self, **kw: Any) -> None:
+        self.calls.append(("edit", kw))
+
+    async def delete_original_response(self) -> None:
+        self.calls.append(("delete", {}))
+
+    async def send(self, **kw: Any) -> None:
+        self.calls.append(("followup", kw))
+
+
+def test_a_long_private_answer_goes_on_in_ephemeral_follow_ups() -> None:
+    from adapters.discord.adapter import _answer
+
+    story = "\n".join(f"line {i}: Bo_b calls 5" for i in range(200))  # a long hand, told street by street
+    answered = _Answered()
+    asyncio.run(_answer(answered, story))  # type: ignore[arg-type]
+    kinds = [kind for kind, _ in answered.calls]
+    assert kinds[0] == "edit" and len(kinds) > 2 and set(kinds[1:]) == {"followup"}
+    assert all(kw.get("ephemeral") for kind, kw in answered.calls if kind == "followup")
+    texts = [kw["content"] for _, kw in answered.calls]
+    assert all(len(t) <= render.MESSAGE_LIMIT for t in texts)
+    assert "\n".join(texts) == render.public_text(story)
+
+
+SUBCOMMANDS = [c for c in COMMANDS if c not in ACTIONS] + ["act"]
+"""Every command but the actions has its own subcommand; the actions are ``/stud act`` (Discord allows 25)."""
 
 
 def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
     group = stud_group()
-    assert [c.name for c in group.commands] == list(COMMANDS)
+    assert [c.name for c in group.commands] == SUBCOMMANDS
     assert len(group.commands) <= 25 and all(len(c.description) <= 100 for c in group.commands)
     options = {c.name: {p.name: p for p in c.parameters} for c in group.commands}  # type: ignore[union-attr]
     assert options["join"]["buy_in"].type is discord.AppCommandOptionType.integer
@@ -134,8 +171,10 @@ def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
     assert [c.value for c in options["config"]["view"].choices] == ["image", "text"]
     assert options["config"]["timer"].min_value == 10 and options["config"]["timer"].max_value == 600
     assert options["kick"]["name"].required
-    assert [c.value for c in options["help"]["command"].choices] == list(COMMANDS)
-    assert options["fold"] == {} and options["bring-in"] == {}
+    assert [c.value for c in options["help"]["command"].choices] == SUBCOMMANDS[:-1]
+    assert [c.value for c in options["act"]["action"].choices] == list(ACTIONS) and options["act"]["action"].required
+    assert set(options["export"]) == {"number", "last"} and options["export"]["last"].max_value == 100
+    assert set(options["hand"]) == {"number"} and not options["hand"]["number"].required
 
 
 @pytest.mark.asyncio
@@ -266,7 +305,7 @@ async def test_the_synced_commands_carry_russian_and_polish_names_and_descriptio
     assert stud["description"] == "Seven Card Stud Hi-Lo, eight or better"
     _assert_localized(stud, what="/stud", names=False)
     subcommands = {o["name"]: o for o in stud["options"]}
-    assert list(subcommands) == list(COMMANDS)  # the English names, as before
+    assert list(subcommands) == SUBCOMMANDS  # the English names, as before
     assert subcommands["join"]["description"] == "Take a seat, buying in from your wallet"
     for lang in ("ru", "pl"):
         names = [o.get("name_localizations", {}).get(lang, o["name"]) for o in stud["options"]]

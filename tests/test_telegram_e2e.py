@@ -635,3 +635,49 @@ async def test_a_polish_user_hears_the_adapter_in_polish(fake: FakeBotAPI, tmp_p
         await say(fake, ANN, "/stud config lang=pl")
         await fake.wait_for(lambda: fake.board(GROUP)["reply_markup"]["inline_keyboard"][-1][0]["text"]
                             == "🔒 Karty na czacie prywatnym", what="the Polish board")
+
+
+# ---------------------------------------------------------------------- hand history (issue 12)
+
+
+@pytest.mark.asyncio
+async def test_hand_and_export_go_to_the_private_chat(fake: FakeBotAPI, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from pokerstars_reader import read_file
+    from test_export_phh import pokerkit_replay
+
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        assert {"hand", "export"} <= {c["command"] for c in fake.commands}
+        await open_table(fake, (ANN, BOB, CAT))
+        for uid in (ANN, BOB, CAT):
+            await say(fake, uid, "/join")
+        await say(fake, ANN, "/start")
+        await play_out(fake)
+        hand = served.runtime().hand
+        assert hand is not None and hand.is_over
+        in_group = len(fake.group_texts(GROUP))
+        await say(fake, BOB, "/hand 1")
+        story = await fake.wait_for(lambda: [t for t in fake.private_texts(BOB) if t.startswith("Hand #1 — ")],
+                                    what="the story in Bob's private chat")
+        assert "Your down cards" in story[0]
+        await say(fake, ANN, "/export@studbot_test")
+        docs = await fake.wait_for(lambda: len(fake.documents) >= 2 and fake.documents, what="two documents")
+        assert [(d.chat_id, d.filename) for d in docs] == [(ANN, "stud-hand-1.txt"), (ANN, "stud-hand-1.phh")]
+        [read] = read_file(docs[0].data.decode())
+        assert read.viewer == "Ann" and read.up["Ann"][:2] == [str(c) for c in hand.cards[0][:2]]
+        assert len(read.acts) == len(hand.actions)
+        stacks, refused, why = pokerkit_replay(docs[1].data.decode())
+        assert refused is None and stacks == list(hand.stacks), why
+        assert any(t.startswith("Hand #1: PokerStars text and PHH") for t in fake.private_texts(ANN))
+        assert len(fake.group_texts(GROUP)) == in_group  # nothing of it in the group
+        # Dan never opened the private chat: no file anywhere, and the group tells him how to open it
+        await say(fake, DAN, "/export")
+        await fake.wait_for(lambda: len(fake.group_texts(GROUP)) > in_group, what="the answer to Dan")
+        assert len(fake.documents) == 2
+        answer = fake.sent("sendMessage", chat_id=GROUP)[-1]
+        assert "open our private chat" in text_of_call(answer)
+        assert "url" in str(answer.params.get("reply_markup"))
+        # bad input is answered in the group, and sends nothing
+        await say(fake, ANN, "/export last 1000")
+        assert "at most 100 hands" in text_of_call(fake.sent("sendMessage", chat_id=GROUP)[-1])
+        assert len(fake.documents) == 2

@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 from bot.clock import ManualClock, RealClock
 from bot.config import Settings
@@ -91,7 +92,8 @@ class ScriptSession:
                       rng=rng)
         await bot.start()
         await clock.settle()
-        return cls(store=store, bot=bot, clock=clock, chat=ConsoleChat(bot, messenger, after=clock.settle),
+        return cls(store=store, bot=bot, clock=clock, chat=ConsoleChat(bot, messenger, after=clock.settle,
+                                                                        files_dir=exports_dir(db)),
                    write=write)
 
     async def feed(self, raw: str) -> None:
@@ -119,6 +121,11 @@ class ScriptSession:
     async def close(self) -> None:
         await self.bot.close()
         await self.store.close()
+
+
+def exports_dir(db: str) -> Path | None:
+    """Exports go to 'exports' beside the database file (a temporary directory for ':memory:')."""
+    return None if db == ":memory:" or not db else Path(db).resolve().parent / "exports"
 
 
 async def run_script(*, db: str, seed: int | None, settings: Settings) -> int:
@@ -153,7 +160,7 @@ async def run_interactive(*, db: str, user: str, settings: Settings, bots: int =
     bot = StudBot(store=store, messenger=messenger, clock=clock, settings=settings)
     try:
         await bot.start()
-        chat = ConsoleChat(bot, messenger)
+        chat = ConsoleChat(bot, messenger, files_dir=exports_dir(db))
         if f"console:{CHANNEL}" not in bot.tables:
             await chat.say(user, "new")
             await chat.say(user, "join")

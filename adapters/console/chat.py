@@ -8,7 +8,10 @@ buttons would carry, so that a script can answer exactly that turn).
 
 from __future__ import annotations
 
+import re
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
 from bot.ports import BoardView, Inbound, Reply, TableAddress
 from bot.service import StudBot
@@ -71,8 +74,11 @@ class ConsoleChat:
     terminal's to keep, not the process's (a long session would grow without end).
     """
 
-    def __init__(self, bot: StudBot, messenger: ConsoleMessenger, *, after: Callable[[], object] | None = None) -> None:
+    def __init__(self, bot: StudBot, messenger: ConsoleMessenger, *, after: Callable[[], object] | None = None,
+                 files_dir: Path | None = None) -> None:
         self.bot = bot
+        self.files_dir = files_dir if files_dir is not None else Path(tempfile.gettempdir()) / "studbot-exports"
+        """Where files for a user (exports) are written; their paths are printed to that user."""
         self.messenger = messenger
         self._after = after
         self._listening: dict[int, list[str]] = {}
@@ -108,3 +114,11 @@ class ConsoleChat:
     def show_reply(self, user: str, reply: Reply) -> None:
         for line in reply.text.splitlines():
             self.messenger.write(f"[dm {user}] {line}")
+        if reply.files and reply.private:
+            tr = self.bot.translator_for(platform=PLATFORM, user=user)
+            folder = self.files_dir / (re.sub(r"[^\w.-]+", "_", user) or "user")
+            folder.mkdir(parents=True, exist_ok=True)
+            for file in reply.files:
+                path = folder / file.name
+                path.write_bytes(file.data)
+                self.messenger.write(f"[dm {user}] {tr('adapters.file_saved', path=str(path.resolve()))}")

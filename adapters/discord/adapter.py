@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import io
 import json
 import logging
 import time
@@ -33,7 +34,7 @@ from bot import delivery
 from bot.commands import parse
 from bot.config import Settings
 from bot.outbox import Coalescer
-from bot.ports import Inbound
+from bot.ports import Attachment, Inbound
 from bot.service import StudBot
 
 from . import render
@@ -242,7 +243,7 @@ class DiscordAdapter:
             inbound = self.inbound(interaction, text)
             kept = await self._keep(interaction, inbound.channel, text)
             reply = await self.bot.handle(inbound)
-            await _answer(interaction, reply.text)
+            await _answer(interaction, reply.text, reply.files if reply.private else ())
             if kept:
                 await self._drop(str(interaction.id))
         finally:
@@ -303,12 +304,21 @@ class DiscordAdapter:
                                        json={"content": render.reply_text(text)})
 
 
-async def _answer(interaction: discord.Interaction[discord.Client], text: str) -> None:
+async def _answer(interaction: discord.Interaction[discord.Client], text: str,
+                  files: tuple[Attachment, ...] = ()) -> None:
+    """Edit the deferred (ephemeral) answer: the text, and the files attached to it (only the asker sees them).
+    An answer longer than one message (a hand told street by street) goes on in ephemeral follow-ups."""
     try:
-        if text.strip():
-            await interaction.edit_original_response(content=render.reply_text(text))
+        first, *rest = render.chunks(render.public_text(text)) or [""]
+        if files:
+            await interaction.edit_original_response(
+                content=first, attachments=[discord.File(io.BytesIO(f.data), filename=f.name) for f in files])
+        elif text.strip():
+            await interaction.edit_original_response(content=first)
         else:
             await interaction.delete_original_response()
+        for chunk in rest:
+            await interaction.followup.send(content=chunk, ephemeral=True)
     except discord.HTTPException:
         log.exception("answering interaction %s failed", interaction.id)
 

@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.commands import COMMANDS, USAGE, WORD_KEYS, command_word, usage_text
+from bot.commands import ACTIONS, COMMANDS, MAX_EXPORT, USAGE, WORD_KEYS, command_word, usage_text
 from bot.i18n import DEFAULT_LANGUAGE, EN, LANGUAGE_NAMES, LANGUAGES, Translator, family, language_of, translator
 from bot.service import MAX_TIMER, MIN_TIMER, STAKE_LIMIT
 
@@ -38,10 +38,12 @@ NAME: Final = re.compile(r"^[-_\w]{1,32}$")
 DESCRIPTION_LIMIT: Final = 100
 OPTION_DESCRIPTIONS: Final = family("adapters.option", [
     "join.buy_in", "config.ante", "config.bring_in", "config.small", "config.big", "config.timer", "config.view",
-    "config.lang", "kick.name", "history.count", "help.command", "addbot.name", "lang.language"])
+    "config.lang", "kick.name", "history.count", "help.command", "addbot.name", "lang.language", "hand.number",
+    "export.number", "export.last", "act.action"])
 """Each option's description, by ``command.option``."""
 OPTION_NAMES: Final = family("adapters.option_name", [
-    "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "lang", "name", "count", "command", "language"])
+    "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "lang", "name", "count", "command", "language",
+    "number", "last", "action"])
 VIEW_CHOICES: Final = family("adapters.view", WORD_KEYS["view"])
 
 
@@ -92,6 +94,8 @@ def localized(tr: Translator, where: Where, data: Any) -> str | None:
         return _clip(tr("adapters.stud_description"))
     if where is Where.command_name and isinstance(data, app_commands.Command):
         return command_names(tr.lang).get(data.name)
+    if where is Where.command_description and isinstance(data, app_commands.Command) and data.name == ACT:
+        return _clip(tr("adapters.act_description"))
     if where is Where.command_description and isinstance(data, app_commands.Command) and data.name in USAGE:
         return description(tr, data.name)
     if where is Where.parameter_name and isinstance(data, app_commands.Parameter):
@@ -168,7 +172,7 @@ async def history(interaction: discord.Interaction[discord.Client],
 
 
 @app_commands.describe(command=_option("help.command"))
-@app_commands.choices(command=[app_commands.Choice(name=c, value=c) for c in COMMANDS])
+@app_commands.choices(command=[app_commands.Choice(name=c, value=c) for c in COMMANDS if c not in ACTIONS])
 async def help_(interaction: discord.Interaction[discord.Client], command: str | None = None) -> None:
     await _run(interaction, command_text("help", command))
 
@@ -185,14 +189,45 @@ async def addbot(interaction: discord.Interaction[discord.Client],
     await _run(interaction, command_text("addbot", name))
 
 
+# ------------------------------------------------------------------ hand history (issue 12)
+
+
+@app_commands.describe(number=_option("hand.number"))
+async def hand(interaction: discord.Interaction[discord.Client],
+               number: app_commands.Range[int, 1, 1_000_000_000] | None = None) -> None:
+    await _run(interaction, command_text("hand", number))
+
+
+@app_commands.describe(number=_option("export.number"), last=_option("export.last"))
+async def export(interaction: discord.Interaction[discord.Client],
+                 number: app_commands.Range[int, 1, 1_000_000_000] | None = None,
+                 last: app_commands.Range[int, 1, MAX_EXPORT] | None = None) -> None:
+    words = ["export"] + ([str(number)] if number is not None else []) + (["last", str(last)] if last else [])
+    await _run(interaction, " ".join(words))  # both: the grammar answers with the usage
+
+
+ACT: Final = "act"
+"""One subcommand for the betting actions (the buttons under the board are the usual way), so that
+every other command keeps its own subcommand within Discord's 25."""
+
+
+@app_commands.describe(action=_option("act.action"))
+@app_commands.choices(action=[app_commands.Choice(name=a, value=a) for a in ACTIONS])
+async def act(interaction: discord.Interaction[discord.Client], action: str) -> None:
+    await _run(interaction, action)
+
+
 _WITH_OPTIONS: dict[str, Callback] = {"join": join, "config": config, "kick": kick, "history": history,
-                                      "help": help_, "addbot": addbot, "lang": lang}
+                                      "help": help_, "addbot": addbot, "lang": lang, "hand": hand, "export": export}
 
 
 def stud_group() -> app_commands.Group:
-    """``/stud <command>`` for every command of the grammar (24 of Discord's 25 subcommands)."""
+    """``/stud <command>`` for every command of the grammar but the actions, and ``/stud act <action>``."""
     group = app_commands.Group(name="stud", description=EN("adapters.stud_description"), guild_only=True)
     for name in COMMANDS:
+        if name in ACTIONS:
+            continue
         callback = _WITH_OPTIONS.get(name) or _plain(name)
         group.add_command(app_commands.Command(name=name, description=description(EN, name), callback=callback))
+    group.add_command(app_commands.Command(name=ACT, description=EN("adapters.act_description"), callback=act))
     return group

@@ -142,14 +142,14 @@ def chunks(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     return [c for c in out if c.strip()]
 
 
+def reply_text(text: str) -> str:
+    """A short ephemeral answer (one line of the bot's own), escaped and clipped to one message."""
+    return _clip(discord.utils.escape_markdown(text), MESSAGE_LIMIT)
+
+
 def public_text(text: str) -> str:
     """A line for everyone: markdown shown as typed (player names may hold * or _)."""
     return discord.utils.escape_markdown(text)
-
-
-def reply_text(text: str) -> str:
-    """An ephemeral answer, clipped to one message."""
-    return _clip(discord.utils.escape_markdown(text), MESSAGE_LIMIT)
 
 
 def command_text(name: str, *args: object, **options: object) -> str:

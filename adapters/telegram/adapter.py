@@ -65,7 +65,7 @@ from bot.commands import ALIASES, USAGE, usage_text
 from bot.config import Settings
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, translator
 from bot.outbox import Coalescer, Tally
-from bot.ports import BoardView, Button, Inbound, Reply, TableAddress
+from bot.ports import Attachment, BoardView, Button, Inbound, Reply, TableAddress
 from bot.service import StudBot
 
 from .codec import (
@@ -94,8 +94,8 @@ FINAL_LINES_SHOWN: Final = 14
 ACTION_ROW: Final = 3
 OWNER_COMMANDS: Final = frozenset({"config", "kick", "stop"})
 SHORT_COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
-                         "top", "history", "rules", "help", "lang", "addbot", "fold", "check", "call", "bet", "raise",
-                         "complete", "bringin")
+                         "top", "history", "hand", "export", "rules", "help", "lang", "addbot", "fold", "check", "call",
+                         "bet", "raise", "complete", "bringin")
 ALLOWED_UPDATES: Final = ["message", "callback_query"]
 MAX_DESCRIPTION: Final = 256
 
@@ -271,6 +271,18 @@ class TelegramMessenger:
             log.warning("private message to %s failed: %s", user, exc)  # a hiccup is not a blocked user
             return True
         self.mark(user, reachable=True)
+        return True
+
+    async def send_files(self, user: str, files: tuple[Attachment, ...]) -> bool:
+        """Each file as a document in the user's private chat; False if that chat is closed to the bot."""
+        for file in files:
+            try:
+                await self.tg.send_document(chat_id=int(user), document=file.data, filename=file.name)
+            except TelegramError as exc:
+                if _refused(exc):
+                    self.mark(user, reachable=False)
+                    return False
+                log.warning("sending %s to %s failed: %s", file.name, user, exc)
         return True
 
     # ------------------------------------------------------------------ helpers
@@ -580,7 +592,7 @@ class TelegramAdapter:
                                       markup=markup)
             return
         if uid not in self.messenger.unreachable and await self.messenger.send_private(
-                platform=PLATFORM, user=uid, text=reply.text):
+                platform=PLATFORM, user=uid, text=reply.text) and await self.messenger.send_files(uid, reply.files):
             return
         await self.messenger.post(chat_id, thread, tr("adapters.answer_privately"), reply_to=message_id,
                                   markup=markup)

@@ -116,6 +116,8 @@ class Interaction:
     callback_status: int | None = None
     answers: list[tuple[float, str, str, bool]] = field(default_factory=list)
     """(time, 'message'|'edit'|'delete'|'followup', content, ephemeral)."""
+    files: list[tuple[Attachment, bool]] = field(default_factory=list)
+    """Files uploaded with an answer (multipart ``files[n]``), each with whether that answer was ephemeral."""
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
@@ -460,6 +462,7 @@ class FakeDiscord:
         body = request[BODY] or {}
         flags = int(body.get("flags", 0))
         record.answers.append((time.monotonic(), "followup", body.get("content") or "", bool(flags & EPHEMERAL)))
+        record.files += [(f, bool(flags & EPHEMERAL)) for f in request[FILES]]
         record.done.set()
         return _json(self._webhook_message(record, body.get("content") or "", flags))
 
@@ -471,6 +474,7 @@ class FakeDiscord:
             return _error(404, 10008, "Unknown Message")
         body = request[BODY] or {}
         record.answers.append((time.monotonic(), "edit", body.get("content") or "", record.ephemeral))
+        record.files += [(f, record.ephemeral) for f in request[FILES]]
         record.done.set()
         return _json(self._webhook_message(record, body.get("content") or "",
                                                        EPHEMERAL if record.ephemeral else 0))

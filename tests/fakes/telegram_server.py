@@ -51,6 +51,21 @@ CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
 MAX_CAPTION = 1024
 
 
+FILENAMES = "_filenames"
+"""The params key holding each uploaded field's file name (multipart)."""
+
+
+@dataclass(frozen=True)
+class Document:
+    """A file the bot sent with ``sendDocument``."""
+
+    chat_id: int
+    message_id: int
+    filename: str
+    data: bytes
+    caption: str
+
+
 @dataclass
 class Call:
     t: float
@@ -73,6 +88,8 @@ class FakeBotAPI:
         self.messages: dict[tuple[int, int], dict[str, Any]] = {}
         self.photos: dict[tuple[int, int], bytes] = {}
         """The image each photo message shows now (PNG bytes as uploaded)."""
+        self.documents: list[Document] = []
+        """Every file sent with ``sendDocument`` (multipart upload), in order."""
         self._file_ids = itertools.count(1)
         self.updates: list[dict[str, Any]] = []
         self.answers: dict[str, dict[str, Any]] = {}
@@ -130,6 +147,7 @@ class FakeBotAPI:
         if request.content_type == "application/json":
             raw = await request.json()
         params = {k: v.file.read() if isinstance(v, web.FileField) else _decode(k, v) for k, v in raw.items()}
+        params[FILENAMES] = {k: v.filename for k, v in raw.items() if isinstance(v, web.FileField)}
         call = Call(t=time.monotonic(), method=method, params=params)
         self.calls.append(call)
         retry = self._fail.get(method)
@@ -225,6 +243,24 @@ class FakeBotAPI:
             msg["reply_markup"] = p["reply_markup"]
         self.messages[(chat_id, msg["message_id"])] = msg
         self.photos[(chat_id, msg["message_id"])] = data
+        return msg
+
+    async def _m_senddocument(self, p: dict[str, Any]) -> Any:
+        chat_id = int(p["chat_id"])
+        self._check_private(chat_id)
+        ref = p.get("document")
+        field = ref.removeprefix("attach://") if isinstance(ref, str) and ref.startswith("attach://") else "document"
+        data = self._upload(p, ref)
+        filename = str(p[FILENAMES].get(field) or "")
+        caption = self._check_caption(p.get("caption"))
+        msg = self._message(chat_id, self.bot_user, "", thread=p.get("message_thread_id"))
+        del msg["text"]
+        uid = f"doc{next(self._file_ids)}"
+        msg.update({"document": {"file_id": uid, "file_unique_id": uid, "file_name": filename,
+                                 "file_size": len(data)}, "caption": caption})
+        self.messages[(chat_id, msg["message_id"])] = msg
+        self.documents.append(Document(chat_id=chat_id, message_id=msg["message_id"], filename=filename, data=data,
+                                       caption=caption))
         return msg
 
     async def _m_editmessagemedia(self, p: dict[str, Any]) -> Any:
