@@ -48,6 +48,14 @@ class UsageError(Message, ValueError):
     """Malformed input: answered with usage text, changes nothing."""
 
 
+class Refusal(Message):
+    """A friendly reason why a well-formed command cannot be done now (a catalog key and its fields)."""
+
+    def __init__(self, key: str, /, *, code: str = "", **fields: object) -> None:
+        super().__init__(key, **fields)
+        self.code = code
+
+
 def _either(words: tuple[str, ...]) -> Callable[[Translator], str]:
     return lambda tr: tr("list.or", head=", ".join(words[:-1]), last=words[-1])
 
@@ -69,8 +77,8 @@ WORD_KEYS: Final = {"view": ("image", "text")}
 """Config keys whose values are words, and the words they take."""
 
 COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
-                   "top", "history", "rules", "help", "lang", "addbot", "fold", "check", "call", "bet", "raise",
-                   "complete", "bring-in")
+                   "top", "history", "rules", "help", "lang", "addbot", "tourney", "register", "unregister", "fold",
+                   "check", "call", "bet", "raise", "complete", "bring-in")
 """Every command, in the order help lists them."""
 _USAGE = family("usage", COMMANDS)
 _WORD = family("cmd", COMMANDS)
@@ -138,8 +146,11 @@ def parse(text: str) -> Command:
         turn = m.group(1)
         rest = rest[:-1]
     usage = _with_usage(name)
+    if name == "tourney":  # sit-and-go tournaments: bot/tourney/words.py
+        from .tourney.words import parse_tourney
+        return parse_tourney(rest, usage=usage)
     if name in ACTIONS or name in ("new", "leave", "sitout", "back", "start", "stop", "cards", "board", "top",
-                                   "rules"):
+                                   "rules", "register", "unregister"):
         if rest:
             raise UsageError("usage.no_arguments", name=name, usage=usage)
         return Command(name=name, turn=turn)

@@ -25,7 +25,7 @@ from engine import Action, EngineError, IllegalActionError, Stakes, StakesError
 
 from . import render, results
 from .audit import audit
-from .commands import Command, Message, UsageError, command_word, help_text, parse, rules_text
+from .commands import Command, Refusal, UsageError, command_word, help_text, parse, rules_text
 from .config import Settings
 from .dealer import Dealer, Runtime, cancel_timers
 from .i18n import EN, LANGUAGE_NAMES, Translator, family, language_of, translator
@@ -33,6 +33,7 @@ from .lifecycle import Work
 from .model import VIEWS, Seat, Table
 from .ports import Clock, Inbound, Messenger, Reply
 from .store import Store
+from .tourney.service import AT_TABLE, Tourneys
 
 log = logging.getLogger(__name__)
 
@@ -40,14 +41,6 @@ MIN_TIMER, MAX_TIMER = 10, 600
 STOP_GRACE = 10.0
 """Seconds a stop waits for the commands and timer callbacks in flight."""
 BUY_IN_BIG_BETS = 20
-
-
-class Refusal(Message):
-    """A friendly reason why a well-formed command cannot be done now (a catalog key and its fields)."""
-
-    def __init__(self, key: str, /, *, code: str = "", **fields: object) -> None:
-        super().__init__(key, **fields)
-        self.code = code
 
 
 def _chips(n: int) -> Callable[[Translator], str]:
@@ -71,6 +64,8 @@ class StudBot(Dealer):
         self.languages: dict[tuple[str, str], tuple[str, bool]] = {}
         self.work = Work()
         self.stopping = False
+        self.tourneys = Tourneys(self)
+        self.hooks = self.tourneys
 
     # ------------------------------------------------------------------ start
 
@@ -80,7 +75,9 @@ class StudBot(Dealer):
         report = await audit(self.store)
         (log.info if report.ok else log.error)("%s", report.summary())
         self.languages = await self.store.user_langs()
+        await self.tourneys.load()
         for table in await self.store.open_tables():
+            self.tourneys.attach(table)
             rt = Runtime(table=table)
             self.tables[f"{table.platform}:{table.channel}"] = rt
             async with rt.lock:
@@ -194,12 +191,16 @@ class StudBot(Dealer):
             return await self._top(msg)
         if name == "new":
             return await self._new(msg)
+        if name in ("tourney", "register", "unregister"):
+            return await self.tourneys.command(msg, command)
         rt = self.tables.get(f"{msg.platform}:{msg.channel}")
         if rt is None:
             raise Refusal("refuse.no_table")
         async with rt.lock:
             if rt.closed:
                 raise Refusal("refuse.closed")
+            if rt.table.tournament is not None and name in AT_TABLE:
+                return await self.tourneys.at_table(rt, msg, command)
             handler: Callable[[Runtime, Inbound, Command], Awaitable[Reply]] = getattr(
                 self, "_cmd_" + name.replace("-", "_"), self._cmd_action)
             return await handler(rt, msg, command)

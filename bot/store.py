@@ -22,6 +22,7 @@ from . import ledger
 from .i18n import DEFAULT_LANGUAGE, language_of
 from .ledger import HOUSE, Transfer, seat_account, wallet_account
 from .model import VIEWS, HandSetup, Seat, Table
+from .tourney.store import TOURNEY_MIGRATION
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -82,6 +83,8 @@ MIGRATIONS: list[str] = [
     """,
     # 5: the chip ledger (bot/ledger.py), opened with the wallets and seats as they are.
     ledger.MIGRATION,
+    # 6 (tourney): sit-and-go tournaments, their players, places and prizes (bot/tourney/store.py).
+    TOURNEY_MIGRATION,
 ]
 
 
@@ -228,6 +231,11 @@ class Tx:
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
+
+    async def execute(self, sql: str, params: tuple[Any, ...] = ()) -> int | None:
+        """One statement of a feature's own repository in this transaction; the new row's id."""
+        cur = await self._db.execute(sql, params)
+        return cur.lastrowid
 
     async def _one(self, sql: str, params: tuple[Any, ...]) -> aiosqlite.Row | None:
         async with self._db.execute(sql, params) as cur:
