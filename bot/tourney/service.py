@@ -100,6 +100,8 @@ class Tourneys:
         if name == "addbot":
             base = str(command.args[0]) if command.args else f"Bot{len(t.entrants) + 1}"
             taken = {e.name.lower() for e in t.entrants.values()}
+            if command.args and base.lower() in taken:
+                raise Refusal("refuse.name_taken", name=base)
             bot_name, n = base, 2
             while bot_name.lower() in taken:
                 bot_name, n = f"{base}{n}", n + 1
