@@ -40,8 +40,9 @@ def figures(db: Path) -> dict[str, int | str]:
         pool = con.execute("SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE account = 'tournament:1'"
                            ).fetchone()[0]
         wallets, count = con.execute("SELECT SUM(balance), COUNT(*) FROM wallets").fetchone()
-        prizes = con.execute("SELECT COUNT(*), COALESCE(SUM(e.amount), 0) FROM ledger_transfers t JOIN ledger_entries e "
-                             "ON e.transfer_id = t.id WHERE t.kind = 'prize' AND e.amount > 0").fetchone()
+        prizes = con.execute("SELECT COUNT(*), COALESCE(SUM(e.amount), 0) FROM ledger_transfers t "
+                             "JOIN ledger_entries e ON e.transfer_id = t.id WHERE t.kind = 'prize' AND e.amount > 0"
+                             ).fetchone()
         hands = con.execute("SELECT COUNT(*) FROM hands WHERE table_id = ?", (table_id,)).fetchone()[0]
     return {"status": status, "players": players, "in_play": in_play, "pool": pool, "wallets": wallets or 0,
             "wallet_count": count, "prizes": prizes[0], "prize_total": prizes[1], "hands": hands,
