@@ -77,8 +77,8 @@ WORD_KEYS: Final = {"view": ("image", "text")}
 """Config keys whose values are words, and the words they take."""
 
 COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
-                   "top", "history", "rules", "help", "lang", "addbot", "tourney", "register", "unregister", "fold",
-                   "check", "call", "bet", "raise", "complete", "bring-in")
+                   "top", "history", "rules", "help", "lang", "addbot", "tourney", "fold", "check", "call", "bet",
+                   "raise", "complete", "bring-in")
 """Every command, in the order help lists them."""
 _USAGE = family("usage", COMMANDS)
 _WORD = family("cmd", COMMANDS)
@@ -137,6 +137,10 @@ def parse(text: str) -> Command:
     if head in ("stud", "poker") and len(words) > 1:
         words = words[1:]
         head = words[0].lstrip("/!").lower()
+    if head in ("register", "unregister"):  # short for 'tourney register' (Telegram's /register)
+        if len(words) > 1:
+            raise UsageError("usage.no_arguments", name=head, usage=_with_usage("tourney"))
+        return Command(name="tourney", args=(head,))
     name = ALIASES.get(head) or LOCAL_NAMES.get(head, head)
     if name not in USAGE:
         raise UsageError("usage.unknown", word=repr(words[0]))
@@ -150,7 +154,7 @@ def parse(text: str) -> Command:
         from .tourney.words import parse_tourney
         return parse_tourney(rest, usage=usage)
     if name in ACTIONS or name in ("new", "leave", "sitout", "back", "start", "stop", "cards", "board", "top",
-                                   "rules", "register", "unregister"):
+                                   "rules"):
         if rest:
             raise UsageError("usage.no_arguments", name=name, usage=usage)
         return Command(name=name, turn=turn)

@@ -191,7 +191,7 @@ class StudBot(Dealer):
             return await self._top(msg)
         if name == "new":
             return await self._new(msg)
-        if name in ("tourney", "register", "unregister"):
+        if name == "tourney":
             return await self.tourneys.command(msg, command)
         rt = self.tables.get(f"{msg.platform}:{msg.channel}")
         if rt is None:

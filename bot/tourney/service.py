@@ -62,9 +62,8 @@ class Tourneys:
     # ------------------------------------------------------------------ commands
 
     async def command(self, msg: Inbound, command: Command) -> Reply:
-        """'tourney ...', 'register', 'unregister'."""
-        sub = "register" if command.name == "register" else "unregister" if command.name == "unregister" \
-            else str(command.args[0])
+        """'tourney ...' (and 'register', 'unregister', short for 'tourney register' ...)."""
+        sub = str(command.args[0])
         if sub == "new":
             return await self._new(msg, command)
         if sub == "levels":
