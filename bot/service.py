@@ -351,6 +351,8 @@ class StudBot(Dealer):
         async with self.store.atomic() as tx:
             await tx.save_seat(rt.table.id, seat)
         await self._say(rt, "line.sits_out", name=seat.name)
+        if rt.table.tournament is not None and rt.hand is not None and not rt.hand.is_over:
+            self._arm_turn(rt)  # in a sit-and-go a sat-out player's turn is taken at once
         await self._publish(rt)
         return Reply(self._tr(msg)("reply.sit_out"), private=True)
 

@@ -635,3 +635,30 @@ async def test_a_polish_user_hears_the_adapter_in_polish(fake: FakeBotAPI, tmp_p
         await say(fake, ANN, "/stud config lang=pl")
         await fake.wait_for(lambda: fake.board(GROUP)["reply_markup"]["inline_keyboard"][-1][0]["text"]
                             == "🔒 Karty na czacie prywatnym", what="the Polish board")
+
+
+@pytest.mark.asyncio
+async def test_a_sit_and_go_registered_by_button_played_to_its_standings(fake: FakeBotAPI, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    async with Served(fake, tmp_path / "t.db", monkeypatch, next_hand_delay=0.01) as served:
+        assert {"tourney", "register", "unregister"} <= {c["command"] for c in fake.commands}
+        for uid in (ANN, BOB):
+            await say(fake, uid, "/start", chat=uid)
+        await say(fake, ANN, "/tourney new seats=3 stack=200 buyin=50 levels=hands:1 payout=winner")
+        lobby = fake.board(GROUP)
+        assert "registration 0/3" in text_of(lobby) and "Register" in buttons(lobby)
+        assert (await press(fake, ANN, "Register"))["text"].startswith("You are registered")
+        assert (await press(fake, BOB, "Register"))["text"].startswith("You are registered")
+        await say(fake, BOB, "/register")  # twice: refused, nothing changes
+        await say(fake, ANN, "/addbot Robo")
+        await fake.wait_for(lambda: any("starts: 3 players" in t for t in fake.group_texts(GROUP)), what="the start")
+        await say(fake, ANN, "/sitout")
+        await say(fake, BOB, "/sitout")
+        await fake.wait_for(lambda: any("final standings" in t for t in fake.group_texts(GROUP)), timeout=60,
+                            what="the final standings")
+        texts = "\n".join(fake.group_texts(GROUP))
+        assert "Level 2 from this hand" in texts and "is out in place 3 of 3" in texts
+        assert re.search(r"1\. \S+ — 150 chips", texts), texts[-600:]
+        assert not served.bot.tables
+        await say(fake, ANN, "/tourney results")
+        assert any("final standings" in t for t in fake.private_texts(ANN) + fake.group_texts(GROUP))
