@@ -141,6 +141,7 @@ def test_registration_buy_ins_refunds_and_refusals(tmp_path: Path) -> None:
             assert any("level 1: ante 2, bring-in 3, bets 10/20; next level in: 3 minutes" in x for x in status), status
             levels = await s.say("ann: tourney levels")
             assert any(" 5     8    12     40/80" in x for x in levels), levels
+            assert any(x.endswith("10/20 ◀") for x in "\n".join(levels).splitlines()), levels  # level 1 now
         report = await audit_file(str(db))
         assert report.ok and report.tournaments == 2, report.summary()
 

@@ -66,10 +66,11 @@ class Tourneys:
         sub = str(command.args[0])
         if sub == "new":
             return await self._new(msg, command)
-        if sub == "levels":
-            return Reply(self._levels(self.bot.translator_for(platform=msg.platform, user=msg.user,
-                                                                locale=msg.locale), None), private=True)
         rt = self.bot.tables.get(f"{msg.platform}:{msg.channel}")
+        if sub == "levels":  # the schedule, the level being played marked
+            here = self.by_table.get(rt.table.id) if rt is not None else None
+            current = here.level if here is not None and here.status == "running" else None
+            return Reply(self._levels(self._tr(msg), current), private=True)
         if rt is None or rt.table.tournament is None:
             if sub in ("status", "results"):
                 return await self._past(msg)
