@@ -171,3 +171,35 @@ def test_the_words_in_every_language(tmp_path: Path, lang: str, word: str) -> No
             assert any(("Уровень" if lang == "ru" else "Poziom") in x for x in out), out
 
     asyncio.run(go())
+
+
+def test_levels_by_the_minute_on_the_manual_clock(tmp_path: Path) -> None:
+    """levels=minutes:2: the level changes with the first hand dealt after two minutes of play,
+    never before. (Script mode's manual clock starts again at the wall clock's time on each run,
+    so a restart is not tried here: tests/test_crash_tourney.py restarts hand-counted levels.)"""
+    db = tmp_path / "minutes.db"
+
+    def levels(out: list[str]) -> list[int]:
+        return [int(m.group(1)) for line in out if (m := LEVEL.match(line))]
+
+    async def go() -> None:
+        async with Script(db) as s:
+            await s.say("ann: tourney new seats=2 stack=5000 buyin=10 levels=minutes:2")
+            await s.say("ann: register")
+            assert levels(await s.say("ann: addbot Robo")) == [1]  # full: it starts at level 1
+            await s.say("ann: sitout")  # her turns are taken at once: hands follow each other
+            seen: list[str] = []
+            for _ in range(22):  # 110 seconds
+                seen += await s.say("/sleep 5")
+            assert levels(seen) == [] and sum(bool(HAND.match(x)) for x in seen) >= 3
+            status = await s.say("ann: tourney")
+            assert any("level 1:" in x and "next level in: 1 minute." in x for x in status), status
+            seen = []
+            for _ in range(6):
+                seen += await s.say("/sleep 5")
+            assert levels(seen) == [2], seen
+            first = next(i for i, x in enumerate(seen) if LEVEL.match(x))
+            assert HAND.match(next(x for x in seen[first:] if x.startswith("[table] Hand #")))
+        assert (await audit_file(str(db))).ok
+
+    asyncio.run(go())
