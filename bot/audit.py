@@ -24,6 +24,7 @@ from engine import HandFile, ReplayError, replay_hand, result_of
 
 from .ledger import HOUSE, pot_account, seat_account
 from .store import Store
+from .tourney.audit import tournament_problems
 
 _BALANCES = "SELECT account, SUM(amount) AS total FROM ledger_entries GROUP BY account"
 _HOLDERS = """
@@ -58,6 +59,8 @@ class AuditReport:
     """Settled hands whose pots were checked."""
     replayed: int = 0
     """Settled hands replayed through the engine (``replay=True``)."""
+    tournaments: int = 0
+    """Sit-and-go tournaments checked (bot/tourney/audit.py)."""
 
     @property
     def ok(self) -> bool:
@@ -66,6 +69,7 @@ class AuditReport:
     def summary(self) -> str:
         figures = (f"{self.accounts} accounts, {self.transfers} transfers, {self.hands} settled hands"
                    + (f" ({self.replayed} replayed)" if self.replayed else "")
+                   + (f", {self.tournaments} tournaments" if self.tournaments else "")
                    + f", {self.issued} chips issued by the house")
         if self.ok:
             return f"audit passed: {figures}"
@@ -126,13 +130,15 @@ async def audit(store: Store, *, replay: bool = False) -> AuditReport:
     if in_play != issued:
         found.append(Discrepancy(HOUSE, None, f"the house issued {issued} chips; wallets, seats and pots hold "
                                               f"{in_play}"))
+    problems_of_tournaments, tournaments = await tournament_problems(store)
+    found += [Discrepancy(account, None, problem) for account, problem in problems_of_tournaments]
     replayed = 0
     if replay:
         problems, replayed = await _replayed(store)
         found += problems
     transfers = await store.fetch("SELECT COUNT(*) FROM ledger_transfers")
     return AuditReport(discrepancies=tuple(found), accounts=len(held), transfers=int(transfers[0][0]),
-                       issued=issued, hands=settled, replayed=replayed)
+                       issued=issued, hands=settled, replayed=replayed, tournaments=tournaments)
 
 
 async def _replayed(store: Store) -> tuple[list[Discrepancy], int]:

@@ -48,6 +48,14 @@ class UsageError(Message, ValueError):
     """Malformed input: answered with usage text, changes nothing."""
 
 
+class Refusal(Message):
+    """A friendly reason why a well-formed command cannot be done now (a catalog key and its fields)."""
+
+    def __init__(self, key: str, /, *, code: str = "", **fields: object) -> None:
+        super().__init__(key, **fields)
+        self.code = code
+
+
 def _either(words: tuple[str, ...]) -> Callable[[Translator], str]:
     return lambda tr: tr("list.or", head=", ".join(words[:-1]), last=words[-1])
 
@@ -69,8 +77,8 @@ WORD_KEYS: Final = {"view": ("image", "text")}
 """Config keys whose values are words, and the words they take."""
 
 COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
-                   "top", "history", "hand", "export", "rules", "help", "lang", "addbot", "fold", "check", "call",
-                   "bet", "raise", "complete", "bring-in")
+                   "top", "history", "hand", "export", "rules", "help", "lang", "addbot", "tourney", "fold", "check",
+                   "call", "bet", "raise", "complete", "bring-in")
 """Every command, in the order help lists them."""
 MAX_EXPORT: Final = 100
 """The most hands one ``export last N`` writes."""
@@ -131,6 +139,10 @@ def parse(text: str) -> Command:
     if head in ("stud", "poker") and len(words) > 1:
         words = words[1:]
         head = words[0].lstrip("/!").lower()
+    if head in ("register", "unregister"):  # short for 'tourney register' (Telegram's /register)
+        if len(words) > 1:
+            raise UsageError("usage.no_arguments", name=head, usage=_with_usage("tourney"))
+        return Command(name="tourney", args=(head,))
     name = ALIASES.get(head) or LOCAL_NAMES.get(head, head)
     if name not in USAGE:
         raise UsageError("usage.unknown", word=repr(words[0]))
@@ -140,6 +152,9 @@ def parse(text: str) -> Command:
         turn = m.group(1)
         rest = rest[:-1]
     usage = _with_usage(name)
+    if name == "tourney":  # sit-and-go tournaments: bot/tourney/words.py
+        from .tourney.words import parse_tourney
+        return parse_tourney(rest, usage=usage)
     if name in ACTIONS or name in ("new", "leave", "sitout", "back", "start", "stop", "cards", "board", "top",
                                    "rules"):
         if rest:

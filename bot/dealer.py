@@ -12,8 +12,9 @@ import asyncio
 import json
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from engine import Action, Deck, DeckDealer, Hand
 from engine.cards import ALL_CARDS, Card
@@ -27,7 +28,7 @@ from .ledger import Transfer, hand_transfers, net_by_account, seat_account
 from .lifecycle import Work
 from .model import HandSetup, Seat, Table
 from .ports import BoardView, Clock, Messenger, TableAddress, TimerHandle
-from .store import Store
+from .store import Store, Tx
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +87,20 @@ class Runtime:
 
 
 
+class TableHooks(Protocol):
+    """What a feature adds to the life of a hand (sit-and-go tournaments: bot/tourney)."""
+
+    async def before_deal(self, rt: Runtime) -> None:
+        """Before a hand is dealt (its stakes may change)."""
+
+    async def settled(self, rt: Runtime, tx: Tx, *, setup: HandSetup, stacks: Sequence[int],
+                      now: float) -> Callable[[], Awaitable[None]] | None:
+        """Inside the settlement's transaction; what to announce once it is committed."""
+
+    def lobby(self, rt: Runtime) -> BoardView | None:
+        """The board to show instead of the table's, if any."""
+
+
 class Dealer:
     """Hands, timers and output for the tables of a :class:`~bot.service.StudBot`."""
 
@@ -102,6 +117,7 @@ class Dealer:
     stopping: bool
     """Set by a stop: no command is taken and no timer acts any more."""
     deliveries: delivery.Deliveries
+    hooks: TableHooks
 
     def translator_for(self, *, platform: str, user: str, locale: str | None = None) -> Translator:
         """The language to write to ``user`` in: the one they chose with 'lang', else their
@@ -128,6 +144,7 @@ class Dealer:
                 await tx.save_table(table)
             await self._say(rt, "line.waiting")
             return
+        await self.hooks.before_deal(rt)
         deck = list(ALL_CARDS)
         self.rng.shuffle(deck)
         setup = HandSetup(hand_no=table.hand_no + 1, stakes=table.stakes,
@@ -258,6 +275,7 @@ class Dealer:
             for seat in stay:
                 await tx.save_seat(table.id, seat)
                 table.seats[seat.seat_no] = seat
+            after = await self.hooks.settled(rt, tx, setup=setup, stacks=hand.stacks, now=now)
             if table.running and len(table.ready_seats()) >= 2:
                 table.next_hand_at = now + self.settings.next_hand_delay
             await tx.save_table(table)
@@ -268,6 +286,8 @@ class Dealer:
                                 chips=render.chips(seat.stack, rt.tr))
             else:
                 await self._say(rt, "line.busted", name=seat.name)
+        if after is not None:
+            await after()
         if table.next_hand_at is not None:
             self._arm_next_hand(rt, table.next_hand_at)
         elif table.running:
@@ -294,7 +314,7 @@ class Dealer:
         now = self.clock.now()
         if seat is not None and seat.is_bot:
             rt.turn_timer = self._call_at(now + self.settings.bot_delay, lambda: self._bot_turn(rt, token))
-        elif seat is None or seat.leaving:
+        elif seat is None or seat.leaving or (seat.sitting_out and rt.table.tournament is not None):
             rt.turn_timer = self._call_at(now, lambda: self._timeout(rt, token, leaving=True))
         else:
             when = rt.deadline if rt.deadline is not None else now + rt.table.timer
@@ -352,8 +372,8 @@ class Dealer:
             seconds = max(0, round(rt.deadline - self.clock.now()))
         text, buttons = render.board(rt.table, hand, names=rt.names, turn=rt.turn, seconds_left=seconds,
                                      tr=rt.tr)
-        view = BoardView(text=text, buttons=buttons, hand_no=rt.table.hand_no,
-                         final=hand is not None and hand.is_over, image=self._board_image(rt))
+        view = self.hooks.lobby(rt) or BoardView(text=text, buttons=buttons, hand_no=rt.table.hand_no,
+                                                 final=hand is not None and hand.is_over, image=self._board_image(rt))
         ref = await self.messenger.publish_board(table=rt.address, board=view, ref=None if new else rt.table.board_ref)
         if ref != rt.table.board_ref and not rt.closed:
             rt.table.board_ref = ref

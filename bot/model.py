@@ -48,6 +48,9 @@ class Table:
     lang: str = "en"
     """The language of the public board and lines (``config lang=``)."""
     seats: dict[int, Seat] = field(default_factory=dict)
+    tournament: int | None = None
+    """The sit-and-go played at this table (bot/tourney), if any: its players cannot leave, and
+    those sitting out are dealt in (and fold at once when facing a bet), so that it always ends."""
 
     def seat_of(self, user: str) -> Seat | None:
         return next((s for s in self.seats.values() if s.user == user), None)
@@ -61,7 +64,8 @@ class Table:
 
     def ready_seats(self) -> list[Seat]:
         """Seats that will be dealt into the next hand."""
-        return [s for _, s in sorted(self.seats.items()) if s.stack > 0 and not s.sitting_out and not s.leaving]
+        return [s for _, s in sorted(self.seats.items())
+                if s.stack > 0 and (not s.sitting_out or self.tournament is not None) and not s.leaving]
 
 
 @dataclass

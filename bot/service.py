@@ -25,7 +25,7 @@ from engine import Action, EngineError, IllegalActionError, Stakes, StakesError
 
 from . import delivery, render, results
 from .audit import audit
-from .commands import Command, Message, UsageError, command_word, help_text, parse, rules_text
+from .commands import Command, Refusal, UsageError, command_word, help_text, parse, rules_text
 from .config import Settings
 from .dealer import Dealer, Runtime, cancel_timers
 from .history import History
@@ -35,6 +35,7 @@ from .model import VIEWS, Seat, Table
 from .names import display_name, plain
 from .ports import Clock, Inbound, Messenger, Reply
 from .store import Store
+from .tourney.service import AT_TABLE, Tourneys
 
 log = logging.getLogger(__name__)
 
@@ -46,14 +47,6 @@ STAKE_LIMIT = 1_000_000
 STAKE_RANGES = {"ante": (0, STAKE_LIMIT), "bring_in": (0, STAKE_LIMIT), "small": (1, STAKE_LIMIT),
                 "big": (1, STAKE_LIMIT)}
 BUY_IN_BIG_BETS = 20
-
-
-class Refusal(Message):
-    """A friendly reason why a well-formed command cannot be done now (a catalog key and its fields)."""
-
-    def __init__(self, key: str, /, *, code: str = "", **fields: object) -> None:
-        super().__init__(key, **fields)
-        self.code = code
 
 
 def _chips(n: int) -> Callable[[Translator], str]:
@@ -79,6 +72,8 @@ class StudBot(Dealer):
         self.stopping = False
         self.deliveries = delivery.Deliveries(store=store, messenger=messenger)
         self.history = History(store)
+        self.tourneys = Tourneys(self)
+        self.hooks = self.tourneys
 
     # ------------------------------------------------------------------ start
 
@@ -88,7 +83,9 @@ class StudBot(Dealer):
         report = await audit(self.store)
         (log.info if report.ok else log.error)("%s", report.summary())
         self.languages = await self.store.user_langs()
+        await self.tourneys.load()
         for table in await self.store.open_tables():
+            self.tourneys.attach(table)
             rt = Runtime(table=table)
             self.tables[f"{table.platform}:{table.channel}"] = rt
             async with rt.lock:
@@ -211,12 +208,16 @@ class StudBot(Dealer):
             return await self._new(msg)
         if name in ("hand", "export"):  # finished hands: no open table needed
             return await self.history.handle(msg, command, tr)
+        if name == "tourney":
+            return await self.tourneys.command(msg, command)
         rt = self.tables.get(f"{msg.platform}:{msg.channel}")
         if rt is None:
             raise Refusal("refuse.no_table")
         async with rt.lock:
             if rt.closed:
                 raise Refusal("refuse.closed")
+            if rt.table.tournament is not None and name in AT_TABLE:
+                return await self.tourneys.at_table(rt, msg, command)
             handler: Callable[[Runtime, Inbound, Command], Awaitable[Reply]] = getattr(
                 self, "_cmd_" + name.replace("-", "_"), self._cmd_action)
             return await handler(rt, msg, command)
@@ -368,6 +369,8 @@ class StudBot(Dealer):
         async with self.store.atomic() as tx:
             await tx.save_seat(rt.table.id, seat)
         await self._say(rt, "line.sits_out", name=seat.name)
+        if rt.table.tournament is not None and rt.hand is not None and not rt.hand.is_over:
+            self._arm_turn(rt)  # in a sit-and-go a sat-out player's turn is taken at once
         await self._publish(rt)
         return Reply(self._tr(msg)("reply.sit_out"), private=True)
 

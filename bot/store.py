@@ -22,6 +22,7 @@ from . import ledger
 from .i18n import DEFAULT_LANGUAGE, language_of
 from .ledger import HOUSE, Transfer, seat_account, wallet_account
 from .model import VIEWS, HandSetup, Seat, Table
+from .tourney.store import TOURNEY_MIGRATION
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -95,6 +96,8 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (platform, id)
     );
     """,
+    # 7: sit-and-go tournaments, their players, places and prizes (bot/tourney/store.py).
+    TOURNEY_MIGRATION,
 ]
 
 
@@ -247,12 +250,14 @@ class Tx:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
 
+    async def execute(self, sql: str, params: tuple[Any, ...] = ()) -> int | None:
+        """One statement of a feature's own repository in this transaction; the new row's id."""
+        cur = await self._db.execute(sql, params)
+        return cur.lastrowid
+
     async def _one(self, sql: str, params: tuple[Any, ...]) -> aiosqlite.Row | None:
         async with self._db.execute(sql, params) as cur:
             return await cur.fetchone()
-
-    async def execute(self, sql: str, params: tuple[Any, ...] = ()) -> None:
-        await self._db.execute(sql, params)
 
     async def create_table(self, *, platform: str, community: str, channel: str, creator: str, stakes: Stakes,
                            timer: int, now: float, lang: str = DEFAULT_LANGUAGE) -> int:

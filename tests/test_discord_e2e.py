@@ -667,3 +667,32 @@ async def test_hand_and_export_answer_privately_with_ephemeral_files(fake: FakeD
         assert {a.filename for p in fake.channel_posts() for a in p.attachments} <= {"board.png"}
     finally:
         await bot.stop()
+
+
+async def test_a_sit_and_go_registered_by_button_played_to_its_standings(fake: FakeDiscord, tmp_path: Path,
+                                                                          fast: None) -> None:
+    bot = await start_bot(fake, tmp_path / "stud.db", next_hand_delay=0.01)
+    try:
+        stud = next(c for c in fake.commands[f"guild:{GUILD_ID}"] if c["name"] == "stud")
+        spec = next(o for o in stud["options"] if o["name"] == "tourney")
+        choices = {o["name"]: [c["value"] for c in o.get("choices", [])] for o in spec["options"]}
+        assert choices["pace"] == ["normal", "turbo"] and choices["payout"] == ["winner", "65/35", "50/30/20"]
+        assert "is open for registration" in await say(fake, ANN, "tourney", seats=3, stack=200, buyin=50,
+                                                       levels="hands:1", payout="winner")
+        lobby = fake.board()
+        assert lobby is not None and "stud:register" in lobby.custom_ids and "registration 0/3" in lobby.text
+        for user in (ANN, BOB):
+            interaction = await press(fake, user, "stud:register")
+            assert "You are registered" in interaction.content, interaction.content
+        assert "Already registered" in await say(fake, BOB, "tourney", action="register")
+        assert "registered" in await say(fake, ANN, "addbot", name="Robo")
+        await until(lambda: "starts: 3 players" in fake.lines(), what="the start")
+        await say(fake, ANN, "sitout")
+        await say(fake, BOB, "sitout")
+        await until(lambda: "final standings" in fake.lines(), timeout=60, what="the final standings")
+        lines = fake.lines()
+        assert "Level 2 from this hand" in lines and "is out in place 3 of 3" in lines
+        assert re.search(r"1\. \S+ — 150 chips", lines), lines[-600:]
+        assert "final standings" in await say(fake, CAT, "tourney", action="results")
+    finally:
+        await bot.stop()

@@ -234,7 +234,8 @@ async def test_an_existing_database_opens_its_ledger_with_what_it_holds(tmp_path
         await _script(t, "ann: new\nann: join 300\nbob: join\ncat: join\nann: start\nann: complete\nbob: call")
     with sqlite3.connect(db) as con:  # what the build before the ledger left: schema version 4
         con.executescript("DROP TABLE ledger_entries; DROP TABLE ledger_transfers; DROP TABLE pending_answers; "
-                          "ALTER TABLE hands DROP COLUMN announced; PRAGMA user_version = 4;")
+                          "ALTER TABLE hands DROP COLUMN announced; DROP TABLE tourney_players; "
+                          "DROP TABLE tournaments; PRAGMA user_version = 4;")
     caplog.set_level("INFO")
     async with Table(db, seed=6) as t:
         assert "audit passed: 7 accounts, 1 transfers, 0 settled hands, 3000 chips issued" in caplog.text

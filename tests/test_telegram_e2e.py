@@ -589,7 +589,9 @@ async def test_each_language_has_its_command_list(fake: FakeBotAPI, tmp_path: Pa
         assert en["bringin"] == usage_text(translator("en"), "bring-in")
         for lang, described in (("ru", ru), ("pl", pl)):
             tr = translator(lang)
-            assert all(described[c] == usage_text(tr, ALIASES.get(c, c)) for c in names if c != "stud")
+            assert all(described[c] == usage_text(tr, ALIASES.get(c, c)) for c in names
+                       if c not in ("stud", "register", "unregister"))
+            assert described["register"] == tr("usage.register")  # 'tourney register' for short
             assert all(described[c] != en[c] for c in ("join", "fold", "leave", "stud")), (lang, described)
         assert ru["stud"].startswith("stud КОМАНДА") and pl["stud"].startswith("stud KOMENDA")
 
@@ -681,3 +683,30 @@ async def test_hand_and_export_go_to_the_private_chat(fake: FakeBotAPI, tmp_path
         await say(fake, ANN, "/export last 1000")
         assert "at most 100 hands" in text_of_call(fake.sent("sendMessage", chat_id=GROUP)[-1])
         assert len(fake.documents) == 2
+
+
+@pytest.mark.asyncio
+async def test_a_sit_and_go_registered_by_button_played_to_its_standings(fake: FakeBotAPI, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    async with Served(fake, tmp_path / "t.db", monkeypatch, next_hand_delay=0.01) as served:
+        assert {"tourney", "register", "unregister"} <= {c["command"] for c in fake.commands}
+        for uid in (ANN, BOB):
+            await say(fake, uid, "/start", chat=uid)
+        await say(fake, ANN, "/tourney new seats=3 stack=200 buyin=50 levels=hands:1 payout=winner")
+        lobby = fake.board(GROUP)
+        assert "registration 0/3" in text_of(lobby) and "Register" in buttons(lobby)
+        assert (await press(fake, ANN, "Register"))["text"].startswith("You are registered")
+        assert (await press(fake, BOB, "Register"))["text"].startswith("You are registered")
+        await say(fake, BOB, "/register")  # twice: refused, nothing changes
+        await say(fake, ANN, "/addbot Robo")
+        await fake.wait_for(lambda: any("starts: 3 players" in t for t in fake.group_texts(GROUP)), what="the start")
+        await say(fake, ANN, "/sitout")
+        await say(fake, BOB, "/sitout")
+        await fake.wait_for(lambda: any("final standings" in t for t in fake.group_texts(GROUP)), timeout=60,
+                            what="the final standings")
+        texts = "\n".join(fake.group_texts(GROUP))
+        assert "Level 2 from this hand" in texts and "is out in place 3 of 3" in texts
+        assert re.search(r"1\. \S+ — 150 chips", texts), texts[-600:]
+        assert not served.bot.tables
+        await say(fake, ANN, "/tourney results")
+        assert any("final standings" in t for t in fake.private_texts(ANN) + fake.group_texts(GROUP))

@@ -25,6 +25,8 @@ from discord.app_commands import TranslationContextLocation as Where
 from bot.commands import ACTIONS, COMMANDS, MAX_EXPORT, USAGE, WORD_KEYS, command_word, usage_text
 from bot.i18n import DEFAULT_LANGUAGE, EN, LANGUAGE_NAMES, LANGUAGES, Translator, family, language_of, translator
 from bot.service import MAX_TIMER, MIN_TIMER, STAKE_LIMIT
+from bot.tourney.schedule import MAX_BUYIN, MAX_SEATS, MAX_STACK, MIN_SEATS, MIN_STACK, PACES, PAYOUTS
+from bot.tourney.words import SUBCOMMANDS
 
 from .render import command_text
 
@@ -39,12 +41,19 @@ DESCRIPTION_LIMIT: Final = 100
 OPTION_DESCRIPTIONS: Final = family("adapters.option", [
     "join.buy_in", "config.ante", "config.bring_in", "config.small", "config.big", "config.timer", "config.view",
     "config.lang", "kick.name", "history.count", "help.command", "addbot.name", "lang.language", "hand.number",
-    "export.number", "export.last", "act.action"])
+    "export.number", "export.last", "act.action",
+    "tourney.action", "tourney.seats", "tourney.stack", "tourney.buyin", "tourney.levels", "tourney.pace",
+    "tourney.payout"])
 """Each option's description, by ``command.option``."""
 OPTION_NAMES: Final = family("adapters.option_name", [
     "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "lang", "name", "count", "command", "language",
-    "number", "last", "action"])
+    "number", "last", "action", "seats", "stack", "buyin", "levels", "pace", "payout"])
 VIEW_CHOICES: Final = family("adapters.view", WORD_KEYS["view"])
+TOURNEY_CHOICES: Final = {**family("adapters.tourney_action", SUBCOMMANDS), **family("adapters.pace", PACES),
+                          **{p: k for p, k in zip(PAYOUTS, family("adapters.payout", [p.replace("/", "-")
+                                                                                       for p in PAYOUTS]).values(),
+                                                  strict=True)}}
+"""The choices of /stud tourney (its actions, paces and payouts) -> their catalog keys."""
 
 
 async def _run(interaction: discord.Interaction[discord.Client], text: str) -> None:
@@ -111,6 +120,8 @@ def localized(tr: Translator, where: Where, data: Any) -> str | None:
             return None  # each language is named in itself, whoever reads it
         if value in VIEW_CHOICES:
             return _clip(tr(VIEW_CHOICES[value]))
+        if value in TOURNEY_CHOICES:
+            return _clip(tr(TOURNEY_CHOICES[value]))
         if value in USAGE:
             return _clip(command_word(tr, value)) or None
     return None
@@ -217,8 +228,28 @@ async def act(interaction: discord.Interaction[discord.Client], action: str) -> 
     await _run(interaction, action)
 
 
+# Sit-and-go tournaments (bot/tourney): one subcommand, its action and the options of 'new'.
+@app_commands.describe(action=_option("tourney.action"), seats=_option("tourney.seats"),
+                       stack=_option("tourney.stack"), buyin=_option("tourney.buyin"),
+                       levels=_option("tourney.levels"), pace=_option("tourney.pace"),
+                       payout=_option("tourney.payout"))
+@app_commands.choices(action=[app_commands.Choice(name=a, value=a) for a in SUBCOMMANDS],
+                      pace=[app_commands.Choice(name=p, value=p) for p in PACES],
+                      payout=[app_commands.Choice(name=p, value=p) for p in PAYOUTS])
+async def tourney(interaction: discord.Interaction[discord.Client], action: str | None = None,
+                  seats: app_commands.Range[int, MIN_SEATS, MAX_SEATS] | None = None,
+                  stack: app_commands.Range[int, MIN_STACK, MAX_STACK] | None = None,
+                  buyin: app_commands.Range[int, 0, MAX_BUYIN] | None = None,
+                  levels: app_commands.Range[str, 7, 12] | None = None,
+                  pace: str | None = None, payout: str | None = None) -> None:
+    new = any(v is not None for v in (seats, stack, buyin, levels, pace, payout))
+    await _run(interaction, command_text("tourney", action or ("new" if new else None), seats=seats, stack=stack,
+                                         buyin=buyin, levels=levels, pace=pace, payout=payout))
+
+
 _WITH_OPTIONS: dict[str, Callback] = {"join": join, "config": config, "kick": kick, "history": history,
-                                      "help": help_, "addbot": addbot, "lang": lang, "hand": hand, "export": export}
+                                      "help": help_, "addbot": addbot, "lang": lang, "hand": hand, "export": export,
+                                      "tourney": tourney}
 
 
 def stud_group() -> app_commands.Group:

@@ -92,10 +92,13 @@ LINES_SHOWN: Final = 6
 FINAL_LINES_SHOWN: Final = 14
 """... and under a hand's final board (the showdown lines), at least those of its last flush."""
 ACTION_ROW: Final = 3
-OWNER_COMMANDS: Final = frozenset({"config", "kick", "stop"})
+OWNER_COMMANDS: Final = frozenset({"config", "kick", "stop", "start", "tourney"})
+"""Commands that may need the sender's admin rights ('start' and 'tourney start' of a sit-and-go too)."""
 SHORT_COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
-                         "top", "history", "hand", "export", "rules", "help", "lang", "addbot", "fold", "check", "call",
-                         "bet", "raise", "complete", "bringin")
+                         "top", "history", "hand", "export", "rules", "help", "lang", "addbot", "tourney", "fold",
+                         "check", "call", "bet", "raise", "complete", "bringin")
+TOURNEY_COMMANDS: Final = ("register", "unregister")
+"""Sit-and-go shorthands: /register is 'tourney register'."""
 ALLOWED_UPDATES: Final = ["message", "callback_query"]
 MAX_DESCRIPTION: Final = 256
 
@@ -636,6 +639,8 @@ def command_list(tr: Translator) -> list[BotCommand]:
     """The commands Telegram suggests, described in ``tr``'s language (the names stay: Latin only)."""
     commands = [BotCommand("stud", clip(tr("adapters.stud_command"), MAX_DESCRIPTION))]
     commands += [BotCommand(c, clip(usage_text(tr, ALIASES.get(c, c)), MAX_DESCRIPTION)) for c in SHORT_COMMANDS]
+    commands += [BotCommand("register", clip(tr("usage.register"), MAX_DESCRIPTION)),
+                 BotCommand("unregister", clip(tr("usage.unregister"), MAX_DESCRIPTION))]
     return commands
 
 
@@ -663,7 +668,7 @@ def grammar_text(name: str, rest: str) -> str | None:
     if name in ("stud", "poker"):
         return rest or "help"
     canon = ALIASES.get(name, name)
-    if canon not in USAGE:
+    if canon not in USAGE and name not in TOURNEY_COMMANDS:
         return None
     return f"{name} {rest}".strip()
 

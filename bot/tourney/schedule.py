@@ -1,0 +1,143 @@
+"""The structure of a sit-and-go: its levels, its pace, its payouts and how places are given.
+
+Pure functions and values (no I/O): the property tests drive them directly.
+
+The levels follow the stud tournaments of the big online rooms: the ante is about a fifth of
+the small bet and the bring-in about a third of it (5/10 with bets of 25/50, 8/12 with 40/80,
+10/15 with 50/100, ...). A starting stack of 1500 is 75 big bets of the first level. Past the
+last row every amount doubles each level, so a tournament always ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine import Stakes
+
+LEVELS: tuple[tuple[int, int, int, int], ...] = (
+    # ante, bring-in, small bet, big bet
+    (2, 3, 10, 20),
+    (3, 5, 15, 30),
+    (4, 8, 20, 40),
+    (5, 10, 25, 50),
+    (8, 12, 40, 80),
+    (10, 15, 50, 100),
+    (15, 25, 75, 150),
+    (20, 30, 100, 200),
+    (30, 50, 150, 300),
+    (40, 60, 200, 400),
+    (50, 75, 250, 500),
+    (60, 100, 300, 600),
+    (80, 125, 400, 800),
+    (100, 150, 500, 1000),
+    (150, 250, 750, 1500),
+    (200, 300, 1000, 2000),
+    (300, 500, 1500, 3000),
+    (400, 600, 2000, 4000),
+)
+"""The schedule, level 1 first."""
+
+PACES: dict[str, dict[str, int]] = {"normal": {"hands": 10, "minutes": 10}, "turbo": {"hands": 5, "minutes": 5}}
+"""How long a level lasts, by pace and unit (hands dealt, or minutes since the start)."""
+
+PAYOUTS: dict[str, tuple[int, ...]] = {"winner": (100,), "65/35": (65, 35), "50/30/20": (50, 30, 20)}
+"""Percentages of the prize pool by place, for each payout a tournament may choose."""
+
+DEFAULT_STACK = 1500
+MIN_STACK, MAX_STACK = 200, 1_000_000
+MAX_BUYIN = 1_000_000
+MIN_SEATS, MAX_SEATS = 2, 8
+
+
+def level_stakes(level: int) -> Stakes:
+    """The stakes of ``level`` (1-based); past the table every amount doubles each level.
+
+    >>> level_stakes(4)
+    Stakes(ante=5, bring_in=10, small_bet=25, big_bet=50)
+    >>> level_stakes(len(LEVELS) + 1).big_bet
+    8000
+    """
+    if level < 1:
+        raise ValueError(f"levels start at 1, not {level}")
+    row = LEVELS[min(level, len(LEVELS)) - 1]
+    factor = 2 ** max(0, level - len(LEVELS))
+    ante, bring_in, small, big = (v * factor for v in row)
+    return Stakes(ante=ante, bring_in=bring_in, small_bet=small, big_bet=big)
+
+
+@dataclass(frozen=True, slots=True)
+class Clocking:
+    """When levels change: every ``length`` hands, or every ``length`` minutes of play."""
+
+    unit: str
+    """'hands' or 'minutes'."""
+    length: int
+
+    def level_at(self, *, hands_played: int, seconds: float) -> int:
+        """The level (1-based) of the next hand, after ``hands_played`` hands and ``seconds`` of play.
+
+        >>> Clocking("hands", 5).level_at(hands_played=10, seconds=0)
+        3
+        >>> Clocking("minutes", 5).level_at(hands_played=0, seconds=299.0)
+        1
+        """
+        done = hands_played if self.unit == "hands" else int(max(0.0, seconds) // (self.length * 60))
+        return 1 + done // self.length if self.unit == "hands" else 1 + done
+
+
+def places_paid(payout: str, players: int) -> tuple[int, ...]:
+    """The percentages paid: the chosen payout, but never paying as many places as there are
+    players (the last place always loses its buy-in), at least the winner.
+
+    >>> places_paid("50/30/20", 6), places_paid("50/30/20", 3), places_paid("65/35", 2)
+    ((50, 30, 20), (65, 35), (100,))
+    """
+    paid = max(1, min(len(PAYOUTS[payout]), players - 1))
+    return next(p for p in PAYOUTS.values() if len(p) == paid) if paid != len(PAYOUTS[payout]) \
+        else PAYOUTS[payout]
+
+
+def prizes(pool: int, percentages: Sequence[int]) -> list[int]:
+    """The prize of each place paid: each its share of the pool rounded down, the odd chips to
+    the winner. They add up to the pool.
+
+    >>> prizes(400, (65, 35)), prizes(101, (50, 30, 20))
+    ([260, 140], [51, 30, 20])
+    """
+    out = [pool * p // 100 for p in percentages]
+    out[0] += pool - sum(out)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    user: str
+    place: int
+    """The best place of those shared (3 for players sharing 3rd and 4th)."""
+    shared: int
+    """How many share the place (1: alone)."""
+    prize: int
+
+
+def place_out(*, out: Sequence[tuple[str, int]], left: int, table: Sequence[int]) -> list[Placing]:
+    """Places and prizes of the players out in one hand: ``out`` lists (user, chips they started
+    the hand with) in seat order, ``left`` is how many still have chips, ``table`` is the prize of
+    each place (1st first). More chips at the start of the hand is the better place; equal ones
+    share their places' prizes (split evenly, any odd chips to the earlier seats).
+
+    >>> [(p.user, p.place, p.prize) for p in place_out(out=[("a", 50), ("b", 80)], left=1, table=[70, 30])]
+    [('b', 2, 30), ('a', 3, 0)]
+    >>> [(p.user, p.place, p.shared, p.prize) for p in place_out(out=[("a", 50), ("b", 50)], left=1, table=[70, 31])]
+    [('a', 2, 2, 16), ('b', 2, 2, 15)]
+    """
+    placings: list[Placing] = []
+    place = left + 1
+    for chips in sorted({c for _, c in out}, reverse=True):
+        group = [user for user, c in out if c == chips]
+        share = sum(table[p - 1] for p in range(place, place + len(group)) if p <= len(table))
+        each, odd = divmod(share, len(group))
+        placings += [Placing(user=u, place=place, shared=len(group), prize=each + (i < odd))
+                     for i, u in enumerate(group)]
+        place += len(group)
+    return placings

@@ -1,0 +1,427 @@
+"""Sit-and-go tournaments at work: the commands, and the hooks into the life of a hand.
+
+A tournament is played at a table of its own in a channel (``tables``), with a row in
+``tournaments`` and one per player in ``tourney_players``. Registering moves the buy-in from
+the wallet to the prize pool; the start issues every player the same stack of tournament
+chips; each hand is dealt at the level the schedule gives (by hands dealt, or minutes since
+the start); a settled hand that leaves players without chips places them in the same
+transaction; the last one's settlement pays every prize and closes the table. Every step
+is one transaction, so a restart at any moment resumes it (bot/dealer.py restores the hand).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Final
+
+from ..commands import Command, Refusal
+from ..dealer import Runtime, cancel_timers
+from ..i18n import Translator
+from ..ledger import Transfer, seat_account
+from ..model import HandSetup, Seat, Table
+from ..ports import BoardView, Button, Inbound, Reply
+from ..render import chips
+from .schedule import DEFAULT_STACK, LEVELS, PACES, Clocking, level_stakes, place_out, places_paid, prizes
+from .store import Entrant, Tournament, TourneyRepo, chips_account
+
+if TYPE_CHECKING:
+    from ..service import StudBot
+    from ..store import Tx
+
+log = logging.getLogger(__name__)
+
+DEFAULTS: Final[dict[str, int | str]] = {"seats": 6, "stack": DEFAULT_STACK, "buyin": 100, "pace": "normal",
+                                        "payout": "65/35"}
+AT_TABLE: Final = ("join", "addbot", "start", "leave", "kick", "stop", "config")
+"""Cash-table commands that mean something else (or nothing) at a tournament's table."""
+
+
+class Tourneys:
+    """The sit-and-go tournaments of a :class:`~bot.service.StudBot` (it holds one)."""
+
+    def __init__(self, bot: StudBot) -> None:
+        self.bot = bot
+        self.repo = TourneyRepo(bot.store)
+        self.by_table: dict[int, Tournament] = {}
+
+    async def load(self) -> None:
+        """The tournaments registering or running (before their tables are restored)."""
+        self.by_table = {t.table_id: t for t in await self.repo.active()}
+
+    def attach(self, table: Table) -> None:
+        if table.id in self.by_table:
+            table.tournament = self.by_table[table.id].id
+
+    def of(self, rt: Runtime) -> Tournament:
+        t = self.by_table.get(rt.table.id)
+        if t is None:
+            raise Refusal("tourney.refuse_none")
+        return t
+
+    # ------------------------------------------------------------------ commands
+
+    async def command(self, msg: Inbound, command: Command) -> Reply:
+        """'tourney ...' (and 'register', 'unregister', short for 'tourney register' ...)."""
+        sub = str(command.args[0])
+        if sub == "new":
+            return await self._new(msg, command)
+        rt = self.bot.tables.get(f"{msg.platform}:{msg.channel}")
+        if sub == "levels":  # the schedule, the level being played marked
+            here = self.by_table.get(rt.table.id) if rt is not None else None
+            current = here.level if here is not None and here.status == "running" else None
+            return Reply(self._levels(self._tr(msg), current), private=True)
+        if rt is None or rt.table.tournament is None:
+            if sub in ("status", "results"):
+                return await self._past(msg)
+            raise Refusal("tourney.refuse_none")
+        async with rt.lock:
+            if rt.closed:
+                raise Refusal("refuse.closed")
+            t = self.of(rt)
+            tr = self._tr(msg)
+            if sub == "status":
+                return Reply(self.status_text(rt, t, tr), private=True)
+            if sub == "results":
+                return Reply(self._results_text(t, tr), private=True)
+            if sub == "register":
+                return await self._register(rt, t, user=msg.user, name=msg.name, is_bot=False, msg=msg)
+            if sub == "unregister":
+                return await self._unregister(rt, t, msg)
+            if sub == "start":
+                return await self._start_cmd(rt, t, msg)
+            assert sub == "cancel"
+            return await self._cancel(rt, t, msg)
+
+    async def at_table(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        """A cash-table command at a tournament's table (the table's lock is held)."""
+        t = self.of(rt)
+        name = command.name
+        if name == "addbot":
+            base = str(command.args[0]) if command.args else f"Bot{len(t.entrants) + 1}"
+            taken = {e.name.lower() for e in t.entrants.values()}
+            if command.args and base.lower() in taken:
+                raise Refusal("refuse.name_taken", name=base)
+            bot_name, n = base, 2
+            while bot_name.lower() in taken:
+                bot_name, n = f"{base}{n}", n + 1
+            return await self._register(rt, t, user=f"bot:{bot_name.lower()}", name=bot_name, is_bot=True, msg=msg)
+        if name == "start":
+            return await self._start_cmd(rt, t, msg)
+        if name == "leave" and t.status == "registering":
+            return await self._unregister(rt, t, msg)
+        if name == "stop" and t.status == "registering":
+            return await self._cancel(rt, t, msg)
+        if name == "config" and not any(isinstance(v, int) for v in command.options.values()):
+            return await self.bot._cmd_config(rt, msg, command)  # its view and language may change
+        if name == "join":
+            raise Refusal("tourney.refuse_join")
+        raise Refusal("tourney.refuse_running")
+
+    async def _new(self, msg: Inbound, command: Command) -> Reply:
+        from ..service import _community  # the one rule for a community's name
+
+        o = {**DEFAULTS, **command.options}
+        unit, _, length = str(o.get("levels", "")).partition(":")
+        pace = str(o["pace"])
+        if not length:
+            unit, length = "hands", str(PACES[pace]["hands"])
+        key = f"{msg.platform}:{msg.channel}"
+        bot = self.bot
+        async with bot._opening:
+            if key in bot.tables:
+                raise Refusal("tourney.refuse_table")
+            stakes = level_stakes(1)
+            tr = self._tr(msg)
+            now = bot.clock.now()
+            community = _community(msg)
+            async with bot.store.atomic() as tx:
+                table_id = await tx.create_table(platform=msg.platform, community=community, channel=msg.channel,
+                                                 creator=msg.user, stakes=stakes, timer=bot.settings.turn_timer,
+                                                 now=now, lang=tr.lang)
+                t = Tournament(id=0, table_id=table_id, platform=msg.platform, community=community,
+                               channel=msg.channel, creator=msg.user, status="registering", seats=int(o["seats"]),
+                               stack=int(o["stack"]), buyin=int(o["buyin"]), unit=unit, length=int(length),
+                               pace=pace, payout=str(o["payout"]))
+                t.id = await self.repo.create(tx, t, now=now)
+            table = Table(id=table_id, platform=msg.platform, community=community, channel=msg.channel,
+                          creator=msg.user, stakes=stakes, timer=bot.settings.turn_timer, lang=tr.lang,
+                          tournament=t.id)
+            rt = Runtime(table=table)
+            bot.tables[key] = rt
+            self.by_table[table_id] = t
+        async with rt.lock:
+            await bot._say(rt, "tourney.opens", name=msg.name, id=t.id, seats=t.seats, buyin=_chips(t.buyin),
+                           stack=t.stack, every=lambda tr: self._every(t, tr), paid=lambda tr: self._paid(t))
+            await bot._publish(rt, new=True)
+        return Reply(self._tr(msg)("tourney.reply_opened", id=t.id))
+
+    async def _register(self, rt: Runtime, t: Tournament, *, user: str, name: str, is_bot: bool,
+                        msg: Inbound) -> Reply:
+        bot = self.bot
+        if t.status != "registering":
+            raise Refusal("tourney.refuse_started")
+        if user in t.entrants:
+            raise Refusal("tourney.refuse_registered", code="already_registered")
+        if len(t.entrants) >= t.seats:
+            raise Refusal("refuse.full")
+        now = bot.clock.now()
+        entrant = Entrant(user=user, name=name, is_bot=is_bot, seq=max((e.seq for e in t.entrants.values()),
+                                                                         default=0) + 1)
+        async with bot.store.atomic() as tx:
+            balance = await tx.ensure_wallet(community=t.community, user=user, name=name,
+                                             balance=bot.settings.starting_balance, now=now)
+            if balance < t.buyin:
+                raise Refusal("tourney.refuse_wallet", buyin=_chips(t.buyin), chips=_chips(balance))
+            await self.repo.move_wallet(tx, t=t, user=user, amount=t.buyin, kind="tourney-buy-in", now=now)
+            await self.repo.save_entrant(tx, t.id, entrant)
+        t.entrants[user] = entrant
+        await bot._say(rt, "tourney.registers", name=name, id=t.id, count=len(t.entrants), seats=t.seats,
+                       pool=_chips(t.pool))
+        await bot._publish(rt)
+        if len(t.entrants) == t.seats:
+            await self._start(rt, t)
+        tr = self._tr(msg)
+        return Reply(tr("tourney.reply_bot", name=name) if is_bot else tr("tourney.reply_registered", id=t.id),
+                     code="registered")
+
+    async def _unregister(self, rt: Runtime, t: Tournament, msg: Inbound) -> Reply:
+        bot = self.bot
+        if t.status != "registering":
+            raise Refusal("tourney.refuse_started")
+        entrant = t.entrants.get(msg.user)
+        if entrant is None:
+            raise Refusal("tourney.refuse_not_registered")
+        now = bot.clock.now()
+        async with bot.store.atomic() as tx:
+            await self.repo.move_wallet(tx, t=t, user=msg.user, amount=-t.buyin, kind="tourney-refund", now=now)
+            await self.repo.remove_entrant(tx, t.id, msg.user)
+        del t.entrants[msg.user]
+        await bot._say(rt, "tourney.unregisters", name=entrant.name, count=len(t.entrants), seats=t.seats,
+                       pool=_chips(t.pool))
+        await bot._publish(rt)
+        return Reply(self._tr(msg)("tourney.reply_unregistered", buyin=_chips(t.buyin)), private=True)
+
+    async def _cancel(self, rt: Runtime, t: Tournament, msg: Inbound) -> Reply:
+        bot = self.bot
+        bot._require_owner(rt, msg)
+        if t.status != "registering":
+            raise Refusal("tourney.refuse_running")
+        now = bot.clock.now()
+        t.status = "cancelled"
+        async with bot.store.atomic() as tx:
+            for e in t.entrants.values():
+                await self.repo.move_wallet(tx, t=t, user=e.user, amount=-t.buyin, kind="tourney-refund", now=now)
+            await self.repo.save(tx, t, now=now)
+            await tx.close_table(rt.table.id)
+        self._close(rt)
+        await bot._say(rt, "tourney.cancelled", id=t.id)
+        return Reply(self._tr(msg)("reply.closed"))
+
+    async def _start_cmd(self, rt: Runtime, t: Tournament, msg: Inbound) -> Reply:
+        self.bot._require_owner(rt, msg)
+        if t.status != "registering":
+            raise Refusal("tourney.refuse_started")
+        if len(t.entrants) < 2:
+            raise Refusal("refuse.two_needed")
+        await self._start(rt, t)
+        return Reply(self._tr(msg)("reply.dealing"))
+
+    async def _start(self, rt: Runtime, t: Tournament) -> None:
+        """Seats drawn, the same stack of tournament chips to each, level 1, the first hand."""
+        bot, table = self.bot, rt.table
+        users = list(t.entrants)
+        bot.rng.shuffle(users)
+        now = bot.clock.now()
+        t.status, t.level, t.started_at, t.started_hand = "running", 1, now, table.hand_no
+        table.stakes, table.running = level_stakes(1), True
+        async with bot.store.atomic() as tx:
+            for seat_no, user in enumerate(users):
+                e = t.entrants[user]
+                seat = Seat(seat_no=seat_no, user=user, name=e.name, stack=t.stack, is_bot=e.is_bot)
+                await tx.save_seat(table.id, seat)
+                table.seats[seat_no] = seat
+            await tx.post([Transfer("tourney-chips", chips_account(t.id), seat_account(table.id, u), t.stack,
+                                    memo=f"tournament {t.id}") for u in users], now=now)
+            await self.repo.save(tx, t, now=now)
+            await tx.save_table(table)
+        await bot._say(rt, "tourney.starts", id=t.id, count=len(users), stack=t.stack, pool=_chips(t.pool),
+                       names=", ".join(t.entrants[u].name for u in users))
+        await self._say_level(rt, t)
+        await bot._start_hand(rt)
+
+    # ------------------------------------------------------------------ hooks (bot/dealer.py)
+
+    async def before_deal(self, rt: Runtime) -> None:
+        """The level of the hand about to be dealt; a new one is saved and announced first."""
+        t = self.by_table.get(rt.table.id)
+        if t is None or t.status != "running":
+            return
+        level = self.level_now(rt, t)
+        if level <= t.level:
+            return
+        t.level = level
+        rt.table.stakes = level_stakes(level)
+        async with self.bot.store.atomic() as tx:
+            await self.repo.save(tx, t, now=self.bot.clock.now())
+            await tx.save_table(rt.table)
+        await self._say_level(rt, t)
+
+    def level_now(self, rt: Runtime, t: Tournament) -> int:
+        """The level of the next hand (never below the one played: levels only go up)."""
+        played = rt.table.hand_no - (t.started_hand or 0)
+        seconds = self.bot.clock.now() - (t.started_at or self.bot.clock.now())
+        return max(t.level, Clocking(t.unit, t.length).level_at(hands_played=played, seconds=seconds))
+
+    async def settled(self, rt: Runtime, tx: Tx, *, setup: HandSetup, stacks: Sequence[int],
+                      now: float) -> Callable[[], Awaitable[None]] | None:
+        """Inside the settlement: place the players the hand left without chips; if one is left,
+        pay every prize, take the chips back and close the table."""
+        t = self.by_table.get(rt.table.id)
+        if t is None or t.status != "running":
+            return None
+        out = [(user, start) for es, (_, user, _, start) in enumerate(setup.players)
+               if stacks[es] == 0 and user in t.entrants and t.entrants[user].place is None]
+        if not out:
+            return None
+        alive = len(t.alive())
+        table_prizes = self.prize_table(t)
+        placings = place_out(out=out, left=alive - len(out), table=table_prizes)
+        for p in placings:
+            e = t.entrants[p.user]
+            e.place, e.shared, e.prize, e.out_hand, e.start_chips = p.place, p.shared, p.prize, setup.hand_no, \
+                dict(out)[p.user]
+            await self.repo.save_entrant(tx, t.id, e)
+        winner: Entrant | None = None
+        if alive - len(out) == 1:
+            winner = t.alive()[0]
+            winner.place, winner.shared, winner.prize = 1, 1, table_prizes[0]
+            await self.repo.save_entrant(tx, t.id, winner)
+            await self._finish(rt, t, tx, winner=winner, now=now)
+        total = len(t.entrants)
+
+        async def announce() -> None:
+            for p in placings:
+                name = t.entrants[p.user].name
+                place = f"{p.place}–{p.place + p.shared - 1}" if p.shared > 1 else str(p.place)
+                if p.prize:
+                    await self.bot._say(rt, "tourney.out_prize", name=name, place=place, total=total,
+                                        prize=_chips(p.prize))
+                else:
+                    await self.bot._say(rt, "tourney.out", name=name, place=place, total=total)
+            if winner is not None:
+                await self.bot._say(rt, "tourney.winner", name=winner.name, prize=_chips(winner.prize or 0))
+                await self.bot._say_text(rt, self._results_text(t, rt.tr))
+
+        return announce
+
+    async def _finish(self, rt: Runtime, t: Tournament, tx: Tx, *, winner: Entrant, now: float) -> None:
+        """The last hand's settlement: the winner's chips back to where they were issued from,
+        every prize from the pool to its wallet (once: the tournament is then 'finished')."""
+        table = rt.table
+        seat = table.seat_of(winner.user)
+        if seat is not None:
+            if seat.stack:
+                await tx.post([Transfer("tourney-end", seat_account(table.id, winner.user), chips_account(t.id),
+                                        seat.stack, memo=f"tournament {t.id}")], now=now)
+            await tx.remove_seat(table.id, seat.seat_no)
+            del table.seats[seat.seat_no]
+        for e in sorted(t.entrants.values(), key=lambda e: (e.place or 0, e.seq)):
+            await self.repo.move_wallet(tx, t=t, user=e.user, amount=-(e.prize or 0), kind="prize", now=now,
+                                        memo=f"tournament {t.id} place {e.place}")
+        t.status = "finished"
+        await self.repo.save(tx, t, now=now)
+        table.running, table.next_hand_at = False, None
+        await tx.close_table(table.id)
+        self._close(rt)
+
+    def _close(self, rt: Runtime) -> None:
+        cancel_timers(rt)
+        rt.closed = True
+        self.by_table.pop(rt.table.id, None)
+        self.bot.tables.pop(f"{rt.table.platform}:{rt.table.channel}", None)
+
+    def lobby(self, rt: Runtime) -> BoardView | None:
+        """While registering: the tournament's state and a Register button instead of the table."""
+        t = self.by_table.get(rt.table.id)
+        if t is None or t.status != "registering":
+            return None
+        tr = rt.tr
+        return BoardView(text=self.status_text(rt, t, tr), hand_no=0,
+                         buttons=(Button(label=tr("tourney.button_register"), command="register"),))
+
+    # ------------------------------------------------------------------ texts
+
+    @staticmethod
+    def prize_table(t: Tournament) -> list[int]:
+        return prizes(t.pool, places_paid(t.payout, len(t.entrants)))
+
+    def _paid(self, t: Tournament) -> str:
+        if t.status == "registering":
+            return t.payout
+        return " / ".join(str(p) for p in self.prize_table(t))
+
+    @staticmethod
+    def _every(t: Tournament, tr: Translator) -> str:
+        return tr.n("tourney.n_hands" if t.unit == "hands" else "tourney.n_minutes", t.length)
+
+    def status_text(self, rt: Runtime, t: Tournament, tr: Translator) -> str:
+        if t.status == "registering":
+            names = ", ".join(e.name for e in t.entrants.values()) or "—"
+            return tr("tourney.status_registering", id=t.id, count=len(t.entrants), seats=t.seats, names=names,
+                      buyin=chips(t.buyin, tr), stack=t.stack, every=self._every(t, tr), pool=chips(t.pool, tr),
+                      paid=self._paid(t))
+        level = self.level_now(rt, t)
+        s = level_stakes(t.level)
+        if t.unit == "hands":
+            played = rt.table.hand_no - (t.started_hand or 0)
+            left = t.length - played % t.length if level == t.level else 0
+            upcoming = tr.n("tourney.n_hands", left)
+        else:
+            seconds = self.bot.clock.now() - (t.started_at or 0.0)
+            left = max(0, int(-(-(t.length * 60 * t.level - seconds) // 60)))
+            upcoming = tr.n("tourney.n_minutes", left)
+        players = ", ".join(f"{seat.name} {seat.stack}" for _, seat in sorted(rt.table.seats.items()))
+        return tr("tourney.status_running", id=t.id, level=t.level, ante=s.ante, bring_in=s.bring_in,
+                  small=s.small_bet, big=s.big_bet, next=upcoming, players=players, pool=chips(t.pool, tr),
+                  paid=self._paid(t))
+
+    def _results_text(self, t: Tournament, tr: Translator) -> str:
+        placed = sorted((e for e in t.entrants.values() if e.place is not None), key=lambda e: (e.place, e.seq))
+        if not placed:
+            return tr("tourney.no_results", id=t.id)
+        rows = [f"{e.place}{'=' if (e.shared or 1) > 1 else '.'} {e.name} — {chips(e.prize or 0, tr)}"
+                for e in placed]
+        head = tr("tourney.results_final" if t.status == "finished" else "tourney.results_so_far", id=t.id,
+                  pool=chips(t.pool, tr))
+        return "\n".join([head, *rows])
+
+    def _levels(self, tr: Translator, current: int | None) -> str:
+        rows = [tr("tourney.levels_head")]
+        for n in range(1, len(LEVELS) + 1):
+            s = level_stakes(n)
+            mark = " ◀" if n == current else ""
+            rows.append(f"{n:>2}  {s.ante:>4}  {s.bring_in:>4}  {s.small_bet:>5}/{s.big_bet}{mark}")
+        rows.append(tr("tourney.levels_after"))
+        rows.append(tr("tourney.levels_pace", normal_hands=PACES["normal"]["hands"],
+                       normal_minutes=PACES["normal"]["minutes"], turbo_hands=PACES["turbo"]["hands"],
+                       turbo_minutes=PACES["turbo"]["minutes"], stack=DEFAULT_STACK))
+        return "\n".join(rows)
+
+    async def _past(self, msg: Inbound) -> Reply:
+        t = await self.repo.last_in(msg.platform, msg.channel)
+        if t is None:
+            raise Refusal("tourney.refuse_none")
+        return Reply(self._results_text(t, self._tr(msg)), private=True)
+
+    async def _say_level(self, rt: Runtime, t: Tournament) -> None:
+        s = level_stakes(t.level)
+        await self.bot._say(rt, "tourney.level", level=t.level, ante=s.ante, bring_in=s.bring_in, small=s.small_bet,
+                            big=s.big_bet)
+
+    def _tr(self, msg: Inbound) -> Translator:
+        return self.bot.translator_for(platform=msg.platform, user=msg.user, locale=msg.locale)
+
+
+def _chips(n: int) -> Callable[[Translator], str]:
+    return lambda tr: chips(n, tr)

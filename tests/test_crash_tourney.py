@@ -1,0 +1,136 @@
+"""Crash test of a sit-and-go: the console's script mode killed with SIGKILL at random points of
+a long tournament (while it registers, mid-hand, between levels, as players bust, as the last
+hand ends), restarted on the same SQLite file each time until the tournament is over.
+
+After every kill, on the database as the kill left it: the audit passes (it checks every
+tournament: bot/tourney/audit.py), the chips in play are players x starting stack, the prize
+pool holds the buy-ins, and wallets plus pool hold what the wallets started with. At the end
+every prize was paid exactly once and ``studbot audit --replay`` passes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.audit import audit_file
+from tests.test_crash import PROMPT, ROOT, Process
+
+KILLS = int(os.environ.get("STUD_TOURNEY_KILLS", "12"))
+SPREAD = 3
+"""Hands between two random kills, so that they fall all through the tournament."""
+HUMANS = ("ann", "bob")
+PLAYERS, STACK, BUYIN = 6, 1000, 100
+SETUP = [f"ann: tourney new seats={PLAYERS} pace=turbo stack={STACK} buyin={BUYIN} payout=50/30/20",
+         "ann: register", "bob: register", "ann: addbot Robo", "ann: addbot Dora", "ann: addbot Max",
+         "bob: addbot Eve"]
+
+
+def figures(db: Path) -> dict[str, int | str]:
+    with sqlite3.connect(db) as con:
+        row = con.execute("SELECT status, table_id FROM tournaments").fetchone()
+        status, table_id = row if row is not None else ("none", 0)
+        players, alive = con.execute("SELECT COUNT(*), SUM(place IS NULL) FROM tourney_players").fetchone()
+        in_play = con.execute("SELECT COALESCE(SUM(stack), 0) FROM seats WHERE table_id = ?", (table_id,)).fetchone()[0]
+        pool = con.execute("SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE account = 'tournament:1'"
+                           ).fetchone()[0]
+        wallets, count = con.execute("SELECT SUM(balance), COUNT(*) FROM wallets").fetchone()
+        prizes = con.execute("SELECT COUNT(*), COALESCE(SUM(e.amount), 0) FROM ledger_transfers t "
+                             "JOIN ledger_entries e ON e.transfer_id = t.id WHERE t.kind = 'prize' AND e.amount > 0"
+                             ).fetchone()
+        hands = con.execute("SELECT COUNT(*) FROM hands WHERE table_id = ?", (table_id,)).fetchone()[0]
+    return {"status": status, "players": players, "in_play": in_play, "pool": pool, "wallets": wallets or 0,
+            "wallet_count": count, "prizes": prizes[0], "prize_total": prizes[1], "hands": hands,
+            "alive": alive or 0}
+
+
+def test_kill_9_during_a_sit_and_go_loses_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "sng-crash.db"
+    rng = random.Random(int(os.environ.get("STUD_CRASH_SEED", "13")))
+    prompt: tuple[str, str, str] | None = None
+
+    def absorb(lines: list[str]) -> None:
+        nonlocal prompt
+        for line in lines:
+            if m := PROMPT.match(line):
+                prompt = (m.group(1), m.group(2), m.group(3))
+
+    proc = Process(db)
+    absorb(proc.read_until(lambda s: s == "[ready]"))
+    kills = steps = last_kill = 0
+    heads_up_killed = False
+    seen: list[dict[str, int | str]] = []
+    pending = list(SETUP)
+    answered: set[str] = set()
+    while True:
+        steps += 1
+        assert steps < 20000, "the tournament does not progress"
+        now = figures(db)
+        if not pending and now["status"] == "finished":
+            break
+        if pending:
+            line = pending.pop(0)
+        elif rng.random() < 0.03:  # absent and back: the timer acts for them meanwhile
+            line = f"{rng.choice(HUMANS)}: {rng.choice(['sitout', 'back', 'tourney'])}"
+        elif prompt is not None and prompt[0] in HUMANS and prompt[2] not in answered and rng.random() < 0.9:
+            player, legal, token = prompt
+            answered.add(token)
+            options = [o.split(" ")[0] for o in legal.split(" · ")]
+            weights = [0.3 if o == "fold" else 0.8 if o in ("raise", "complete", "bet") else 1.0 for o in options]
+            line = f"{player}: {rng.choices(options, weights)[0]} @{token}"
+        else:
+            line = "/sleep 5"
+        proc.send(line)
+        roll = rng.random()
+        early = line in SETUP and kills < 3 and roll < 0.3  # kills while it registers
+        due = kills < KILLS and int(now["hands"]) >= last_kill + SPREAD
+        heads_up = now["status"] == "running" and now["alive"] == 2 and not heads_up_killed
+        if heads_up:  # the last hands: killed as the tournament is about to end (or has just ended)
+            heads_up_killed = True
+        if early or heads_up or (due and roll < 0.06):
+            absorb(proc.kill())
+        else:
+            absorb(proc.read_until(lambda s, line=line: s in (f"[ok] {line.split(':')[0]}", f"[ok] {line}")))
+            if due and roll > 0.96:
+                absorb(proc.kill())
+            else:
+                continue
+        kills += 1
+        last_kill = int(figures(db)["hands"])
+        report = asyncio.run(audit_file(str(db)))
+        assert report.ok, (kills, line, report.summary())
+        f = figures(db)
+        seen.append(f)
+        players = int(f["players"])
+        if f["status"] == "running":
+            assert f["in_play"] == players * STACK, f
+        if f["status"] in ("registering", "running"):
+            assert f["pool"] == players * BUYIN and f["prizes"] == 0, f
+        assert int(f["wallets"]) + int(f["pool"]) == 1000 * int(f["wallet_count"]), f
+        proc = Process(db)
+        absorb(proc.read_until(lambda s: s == "[ready]"))
+        assert "audit passed" in proc.started_audited(), (kills, line)
+        prompt = None
+        if line in SETUP:
+            pending = [line, *pending]  # done already, it is refused: "Already registered", ...
+    proc.close()
+    final = figures(db)
+    cli = subprocess.run([sys.executable, "-m", "adapters.run", "audit", "--replay", "--db", str(db)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert cli.returncode == 0 and cli.stdout.startswith("audit passed: "), cli.stdout + cli.stderr
+    running = [f for f in seen if f["status"] == "running"]
+    print(f"\n{kills} kills ({sum(f['status'] == 'registering' for f in seen)} while registering, "
+          f"{len(running)} while running, at hands {sorted({int(f['hands']) for f in running})}); "
+          f"{final['hands']} hands; at every kill while running: chips in play "
+          f"{sorted({f['in_play'] for f in running})} = {PLAYERS} x {STACK}, prize pool "
+          f"{sorted({f['pool'] for f in running})} = {PLAYERS} x {BUYIN}; at the end: {final['prizes']} prizes paid, "
+          f"{final['prize_total']} chips, pool {final['pool']}, wallets {final['wallets']} = "
+          f"{final['wallet_count']} x 1000; {cli.stdout.strip()}")
+    assert kills >= KILLS and final["players"] == PLAYERS
+    assert final["prizes"] == 3 and final["prize_total"] == PLAYERS * BUYIN and final["pool"] == 0
+    assert final["wallets"] == 1000 * int(final["wallet_count"])

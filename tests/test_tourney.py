@@ -1,0 +1,205 @@
+"""Sit-and-go tournaments (issue 13) in script mode: a whole turbo sit-and-go to its end, its
+registration, and the refusals.
+
+The transcript test plays seed 4 of a 4-player turbo sit-and-go (one human, three house bots,
+200 chips each, a level every 2 hands so that the stakes catch the stacks quickly): in hand 19
+two bots are out at once and are placed by the chips they started that hand with.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from adapters.console.app import ScriptSession
+from bot.audit import audit_file
+from bot.config import Settings
+from bot.tourney.schedule import level_stakes
+from tests.tourney_script import play_sng
+
+SETUP = ["ann: tourney new seats=4 pace=turbo payout=65/35 stack=200 buyin=100 levels=hands:2", "ann: register",
+         "ann: addbot Robo", "ann: addbot Dora", "ann: addbot Max"]
+LEVEL = re.compile(r"^\[table\] Level (\d+) from this hand: ante (\d+), bring-in (\d+), bets (\d+)/(\d+)\.$")
+HAND = re.compile(r"^\[table\] Hand #(\d+):")
+OUT = re.compile(r"^\[table\] (\S+) is out in place (\S+) of 4")
+
+
+def test_a_turbo_sit_and_go_to_its_end(tmp_path: Path) -> None:
+    db = tmp_path / "sng.db"
+    played = asyncio.run(play_sng(db=str(db), seed=4, setup=SETUP))
+    lines = played.lines
+    # Levels rise on schedule: level k from hand 2k-1, at the stakes of the schedule.
+    levels: list[tuple[int, int]] = []
+    for i, line in enumerate(lines):
+        if m := LEVEL.match(line):
+            hand = next(int(h.group(1)) for later in lines[i:] if (h := HAND.match(later)))
+            k = int(m.group(1))
+            s = level_stakes(k)
+            assert tuple(int(x) for x in m.groups()[1:]) == (s.ante, s.bring_in, s.small_bet, s.big_bet)
+            levels.append((k, hand))
+    assert levels == [(k, 2 * k - 1) for k in range(1, len(levels) + 1)] and len(levels) >= 8
+    with sqlite3.connect(db) as con:
+        players = {u: (place, prize, start, out) for u, place, prize, start, out in con.execute(
+            "SELECT user_id, place, prize, start_chips, out_hand FROM tourney_players")}
+        wallets = dict(con.execute("SELECT user_id, balance FROM wallets").fetchall())
+        hands = con.execute("SELECT COUNT(*), SUM(status = 'done') FROM hands").fetchone()
+        tables = con.execute("SELECT COUNT(*) FROM tables WHERE open = 1").fetchone()[0]
+    # Two out in one hand, placed by the chips they started it with: more is the better place.
+    together = [u for u in players if players[u][3] == 19]
+    assert sorted(together) == ["bot:dora", "bot:max"]
+    assert players["bot:dora"][2] > players["bot:max"][2]
+    assert (players["bot:dora"][0], players["bot:max"][0]) == (3, 4)
+    outs = [(m.group(1), m.group(2)) for line in lines if (m := OUT.match(line))]
+    assert outs[:2] == [("Dora", "3"), ("Max", "4")]
+    # 65/35 of the 400 in the pool, into the wallets; the places are 1..4.
+    assert sorted((p[0], p[1]) for p in players.values()) == [(1, 260), (2, 140), (3, 0), (4, 0)]
+    winner = next(u for u, p in players.items() if p[0] == 1)
+    second = next(u for u, p in players.items() if p[0] == 2)
+    assert wallets[winner] == 1160 and wallets[second] == 1040
+    assert sum(wallets.values()) == 4 * 1000  # wallet chips conserved across the tournament
+    assert hands[0] == hands[1] and tables == 0
+    assert any(line.startswith("[table] 🏆 ") for line in lines)
+    final = lines.index(next(line for line in lines if "final standings" in line))
+    assert [re.sub(r"\s+", " ", line) for line in lines[final + 1:final + 5]] == [
+        f"[table] {i}. {n} — {c}" for i, n, c in _standings(players)]
+    report = asyncio.run(audit_file(str(db), replay=True))
+    assert report.ok and report.tournaments == 1, report.summary()
+    last = max(i for i, line in enumerate(lines) if HAND.match(line))
+    print("\n" + "\n".join(line for line in lines[last:final + 5] if not line.startswith(("[dm ", "[ok]"))))
+
+
+def _standings(players: dict[str, tuple[int, int, int, int]]) -> list[tuple[int, str, str]]:
+    names = {"ann": "ann", "bot:robo": "Robo", "bot:dora": "Dora", "bot:max": "Max"}
+    return [(p[0], names[u], f"{p[1]} chips" if p[1] != 1 else "1 chip")
+            for u, p in sorted(players.items(), key=lambda kv: kv[1][0])]
+
+
+class Script:
+    """One script session: lines in, what it printed out."""
+
+    def __init__(self, db: Path, *, balance: int = 1000) -> None:
+        self.db, self.balance = db, balance
+        self.out: list[str] = []
+
+    async def __aenter__(self) -> Script:
+        self.session = await ScriptSession.open(db=str(self.db), seed=1,
+                                                settings=Settings(starting_balance=self.balance),
+                                                write=self.out.append)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.session.close()
+
+    async def say(self, line: str) -> list[str]:
+        start = len(self.out)
+        await self.session.feed(line)
+        return self.out[start:]
+
+
+def wallet(db: Path, user: str) -> int:
+    with sqlite3.connect(db) as con:
+        return int(con.execute("SELECT balance FROM wallets WHERE user_id = ?", (user,)).fetchone()[0])
+
+
+def test_registration_buy_ins_refunds_and_refusals(tmp_path: Path) -> None:
+    db = tmp_path / "reg.db"
+
+    async def go() -> None:
+        async with Script(db) as s:
+            assert any("no sit-and-go" in x for x in await s.say("ann: register"))
+            assert any("must be from 2 to 8" in x for x in await s.say("ann: tourney new seats=9"))
+            assert any("hands:N or minutes:N" in x for x in await s.say("ann: tourney new levels=weeks:2"))
+            out = await s.say("ann: tourney new seats=3 buyin=300 pace=normal payout=winner")
+            assert any("opens sit-and-go #1: 3 seats, buy-in 300 chips" in x for x in out)
+            await s.say("ann: register")
+            assert wallet(db, "ann") == 700
+            assert any("Already registered" in x for x in await s.say("ann: register"))
+            assert any("a sit-and-go needs a channel" in x for x in await s.say("bob: tourney new"))
+            assert any("register instead" in x for x in await s.say("bob: join"))
+            await s.say("bob: register")
+            assert any("Unregistered; 300 chips back" in x for x in await s.say("bob: unregister"))
+            assert wallet(db, "bob") == 1000
+            assert any("Only the table's creator" in x for x in await s.say("bob: start"))
+            assert any("Two players" in x or "two" in x.lower() for x in await s.say("ann: start"))
+            assert any("registration 1/3 (ann)" in x for x in await s.say("ann: tourney"))
+            out = await s.say("ann: stop")  # before the start: cancelled, buy-ins back
+            assert any("cancelled; every buy-in goes back" in x for x in out)
+            assert wallet(db, "ann") == 1000
+            # A new one, started by its creator with two, then nobody leaves it.
+            await s.say("ann: tourney new seats=5 buyin=50 levels=minutes:3")
+            await s.say("ann: register")
+            await s.say("ann: addbot")
+            assert any("starts: 2 players" in x for x in await s.say("ann: start"))
+            assert any("Registration is closed" in x for x in await s.say("bob: register"))
+            assert any("nobody leaves" in x for x in await s.say("ann: leave"))
+            assert any("nobody leaves" in x for x in await s.say("ann: config ante=5"))
+            status = await s.say("ann: tourney")
+            assert any("level 1: ante 2, bring-in 3, bets 10/20; next level in: 3 minutes" in x for x in status), status
+            levels = await s.say("ann: tourney levels")
+            assert any(" 5     8    12     40/80" in x for x in levels), levels
+            assert any(x.endswith("10/20 ◀") for x in "\n".join(levels).splitlines()), levels  # level 1 now
+        report = await audit_file(str(db))
+        assert report.ok and report.tournaments == 2, report.summary()
+
+    asyncio.run(go())
+
+
+def test_a_short_wallet_cannot_register(tmp_path: Path) -> None:
+    db = tmp_path / "short.db"
+
+    async def go() -> None:
+        async with Script(db, balance=50) as s:
+            await s.say("ann: tourney new buyin=100")
+            assert any("The buy-in is 100 chips; your wallet has 50 chips" in x for x in await s.say("ann: register"))
+            with sqlite3.connect(db) as con:  # the refusal changed nothing: not even a wallet was opened
+                assert con.execute("SELECT COUNT(*) FROM wallets").fetchone()[0] == 0
+                assert con.execute("SELECT COUNT(*) FROM tourney_players").fetchone()[0] == 0
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("lang,word", [("ru", "турнир"), ("pl", "turniej")])
+def test_the_words_in_every_language(tmp_path: Path, lang: str, word: str) -> None:
+    async def go() -> None:
+        async with Script(tmp_path / f"{lang}.db") as s:
+            await s.say(f"ann: lang {lang}")
+            out = await s.say(f"ann: {word} levels")
+            assert any(("Уровень" if lang == "ru" else "Poziom") in x for x in out), out
+
+    asyncio.run(go())
+
+
+def test_levels_by_the_minute_on_the_manual_clock(tmp_path: Path) -> None:
+    """levels=minutes:2: the level changes with the first hand dealt after two minutes of play,
+    never before. (Script mode's manual clock starts again at the wall clock's time on each run,
+    so a restart is not tried here: tests/test_crash_tourney.py restarts hand-counted levels.)"""
+    db = tmp_path / "minutes.db"
+
+    def levels(out: list[str]) -> list[int]:
+        return [int(m.group(1)) for line in out if (m := LEVEL.match(line))]
+
+    async def go() -> None:
+        async with Script(db) as s:
+            await s.say("ann: tourney new seats=2 stack=5000 buyin=10 levels=minutes:2")
+            await s.say("ann: register")
+            assert levels(await s.say("ann: addbot Robo")) == [1]  # full: it starts at level 1
+            await s.say("ann: sitout")  # her turns are taken at once: hands follow each other
+            seen: list[str] = []
+            for _ in range(22):  # 110 seconds
+                seen += await s.say("/sleep 5")
+            assert levels(seen) == [] and sum(bool(HAND.match(x)) for x in seen) >= 3
+            status = await s.say("ann: tourney")
+            assert any("level 1:" in x and "next level in: 1 minute." in x for x in status), status
+            seen = []
+            for _ in range(6):
+                seen += await s.say("/sleep 5")
+            assert levels(seen) == [2], seen
+            first = next(i for i, x in enumerate(seen) if LEVEL.match(x))
+            assert HAND.match(next(x for x in seen[first:] if x.startswith("[table] Hand #")))
+        assert (await audit_file(str(db))).ok
+
+    asyncio.run(go())
