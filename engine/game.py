@@ -44,13 +44,13 @@ from .events import (
 )
 from .order import board_key, bring_in_card_key
 from .pots import PotResult
+from .refusals import CAP, why_not
 from .stakes import Options, ShortAllIn, Stakes
 
 MAX_PLAYERS = 8
 DECK_SIZE = 52
 _UP_INDICES = (2, 3, 4, 5)
 _ORDINAL = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}
-_CAP = 4  # rule 6: a bet and three raises
 
 
 class Hand:
@@ -220,11 +220,11 @@ class Hand:
             )
         legal = self.legal_actions()
         if parsed not in legal:
-            reason, why, amount = self._why_not(parsed)
+            why = why_not(self, parsed)
             raise IllegalActionError(
                 f"{self.names[actor]} cannot {parsed.value} on {_ORDINAL[self.street]} street: "
-                f"{why}; legal now: {self.describe_legal()}",
-                reason=reason, amount=amount, action=parsed.value,
+                f"{why.text}; legal now: {self.describe_legal()}",
+                reason=why.reason, amount=why.amount, action=parsed.value,
             )
         return parsed
 
@@ -290,6 +290,20 @@ class Hand:
 
     # ----------------------------------------------------------------- rules
 
+    @property
+    def awaiting_bring_in(self) -> bool:
+        """True while the bring-in player has yet to post it or complete (rule 5)."""
+        return self._awaiting_bring_in
+
+    def may_raise(self, seat: int) -> bool:
+        """False for a player whom a short all-in did not reopen the betting for (rule 12)."""
+        return self._may_raise[seat]
+
+    @property
+    def is_capped(self) -> bool:
+        """True once the round's betting is capped (rule 6)."""
+        return self._is_capped()
+
     def _compute_legal(self) -> tuple[Action, ...]:
         seat = self.actor
         if seat is None:
@@ -329,7 +343,7 @@ class Hand:
 
     def _is_capped(self) -> bool:
         """Rule 6: four bets; not while only two players who are not all-in remain."""
-        if self.full_bets < _CAP:
+        if self.full_bets < CAP:
             return False
         if self._capped or self.options.heads_up_cap:
             return True
@@ -345,44 +359,6 @@ class Hand:
         if self.options.short_all_in is ShortAllIn.HALF:
             return 2 * size >= self.limit
         return size >= self.limit
-
-    def _why_not(self, action: Action) -> tuple[str, str, int]:
-        """Why ``action`` is not legal now: (reason code, English text, the amount it quotes)."""
-        seat = self.actor
-        assert seat is not None
-        owed = self.current_bet - self.round_bets[seat]
-        stack = self.stacks[seat]
-        if self._awaiting_bring_in:
-            if action is Action.FOLD:
-                return "bring_in_no_fold", "the bring-in player must post the bring-in or complete (rule 5)", 0
-            if action is Action.COMPLETE:
-                return "bring_in_short", f"only {stack} chips left, not more than the bring-in (rule 5)", stack
-            return "bring_in_first", "the bring-in comes first (rule 5)", 0
-        if action is Action.BRING_IN:
-            return "bring_in_posted", "the bring-in is already posted", 0
-        if action is Action.FOLD:
-            return "fold_free", "nothing to call, so checking is free (rule 5: fold only facing a bet)", 0
-        if action is Action.CHECK:
-            return "check_facing", f"there is a bet of {owed} to call", owed
-        if action is Action.CALL:
-            return "nothing_to_call", "there is nothing to call", 0
-        if action is Action.BET and self.current_bet > 0:
-            if self.full_bets == 0:
-                return "bet_complete", f"there is already a bet of {self.current_bet}; complete it", self.current_bet
-            return "bet_raise", f"there is already a bet of {self.current_bet}; raise it", self.current_bet
-        if action is Action.COMPLETE and (self.full_bets > 0 or self.current_bet == 0):
-            return "nothing_to_complete", "there is nothing to complete", 0
-        if action is Action.RAISE and self.full_bets == 0:
-            if self.current_bet == 0:
-                return "raise_no_bet", "there is no full bet to raise; bet", 0
-            return "raise_complete", "there is no full bet to raise; complete it", 0
-        if stack <= owed:
-            return "call_all_in", f"only {stack} chips left, which calls all-in", stack
-        if self._is_capped():
-            return "capped", f"the betting is capped at {_CAP} bets (rule 6)", _CAP
-        if not self._may_raise[seat]:
-            return "not_reopened", "a short all-in did not reopen the betting for a player who has acted (rule 12)", 0
-        return "nobody_to_call", "no other player could call more (rule 13)", 0
 
     def _apply(self, seat: int, action: Action, legal: tuple[Action, ...]) -> None:
         amount = self.amount_of(action)
@@ -407,7 +383,7 @@ class Hand:
             full = self._counts_as_full(action, total, old_bet)
             if full:
                 self.full_bets += 1
-                if self.full_bets >= _CAP and (self.options.heads_up_cap or self._actors_count() > 2):
+                if self.full_bets >= CAP and (self.options.heads_up_cap or self._actors_count() > 2):
                     self._capped = True
             rb, st, fo, pending, may = self.round_bets, self.stacks, self.folded, self._pending, self._may_raise
             for o in range(self.seat_count):
