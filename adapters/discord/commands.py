@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.commands import COMMANDS, USAGE, WORD_KEYS, command_word, usage_text
+from bot.commands import ACTIONS, COMMANDS, USAGE, WORD_KEYS, command_word, usage_text
 from bot.i18n import DEFAULT_LANGUAGE, EN, LANGUAGE_NAMES, LANGUAGES, Translator, family, language_of, translator
 
 from .render import command_text
@@ -37,11 +37,18 @@ NAME: Final = re.compile(r"^[-_\w]{1,32}$")
 DESCRIPTION_LIMIT: Final = 100
 OPTION_DESCRIPTIONS: Final = family("adapters.option", [
     "join.buy_in", "config.ante", "config.bring_in", "config.small", "config.big", "config.timer", "config.view",
-    "config.lang", "kick.name", "history.count", "help.command", "addbot.name", "lang.language"])
+    "config.lang", "kick.name", "history.count", "help.command", "addbot.name", "lang.language",
+    "seed.text", "verify.hand", "config.reveal", "act.action"])
 """Each option's description, by ``command.option``."""
 OPTION_NAMES: Final = family("adapters.option_name", [
-    "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "lang", "name", "count", "command", "language"])
+    "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "lang", "name", "count", "command", "language",
+    "text", "hand", "reveal", "action"])
 VIEW_CHOICES: Final = family("adapters.view", WORD_KEYS["view"])
+REVEAL_CHOICES: Final = family("adapters.reveal", WORD_KEYS["reveal"])
+ACT: Final = "act"
+SUBCOMMANDS: Final = (*(c for c in COMMANDS if c not in ACTIONS), ACT)
+"""The subcommands: every command but the actions, which share one, ``/stud act action:...``
+(Discord allows 25 subcommands and 25 choices; the buttons under the board play the actions too)."""
 
 
 async def _run(interaction: discord.Interaction[discord.Client], text: str) -> None:
@@ -89,6 +96,11 @@ def localized(tr: Translator, where: Where, data: Any) -> str | None:
     """The text of one name or description of the tree in ``tr``'s language; None: keep the English."""
     if where is Where.group_description:
         return _clip(tr("adapters.stud_description"))
+    if where is Where.command_name and isinstance(data, app_commands.Command) and data.name == ACT:
+        word = tr("adapters.act_name").strip().lower()
+        return word if valid_name(word) and word not in command_names(tr.lang).values() else None
+    if where is Where.command_description and isinstance(data, app_commands.Command) and data.name == ACT:
+        return _clip(tr("adapters.act_description"))
     if where is Where.command_name and isinstance(data, app_commands.Command):
         return command_names(tr.lang).get(data.name)
     if where is Where.command_description and isinstance(data, app_commands.Command) and data.name in USAGE:
@@ -106,6 +118,8 @@ def localized(tr: Translator, where: Where, data: Any) -> str | None:
             return None  # each language is named in itself, whoever reads it
         if value in VIEW_CHOICES:
             return _clip(tr(VIEW_CHOICES[value]))
+        if value in REVEAL_CHOICES:
+            return _clip(tr(REVEAL_CHOICES[value]))
         if value in USAGE:
             return _clip(command_word(tr, value)) or None
     return None
@@ -140,18 +154,19 @@ async def join(interaction: discord.Interaction[discord.Client],
 
 @app_commands.describe(ante=_option("config.ante"), bring_in=_option("config.bring_in"),
                        small=_option("config.small"), big=_option("config.big"), timer=_option("config.timer"),
-                       view=_option("config.view"), lang=_option("config.lang"))
+                       view=_option("config.view"), lang=_option("config.lang"), reveal=_option("config.reveal"))
 @app_commands.choices(view=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["view"]],
-                      lang=_LANGUAGE_CHOICES)
+                      lang=_LANGUAGE_CHOICES,
+                      reveal=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["reveal"]])
 async def config(interaction: discord.Interaction[discord.Client],
                  ante: app_commands.Range[int, 0, 1_000_000] | None = None,
                  bring_in: app_commands.Range[int, 0, 1_000_000] | None = None,
                  small: app_commands.Range[int, 1, 1_000_000] | None = None,
                  big: app_commands.Range[int, 1, 1_000_000] | None = None,
                  timer: app_commands.Range[int, 10, 600] | None = None,
-                 view: str | None = None, lang: str | None = None) -> None:
+                 view: str | None = None, lang: str | None = None, reveal: str | None = None) -> None:
     await _run(interaction, command_text("config", ante=ante, bring_in=bring_in, small=small, big=big, timer=timer,
-                                         view=view, lang=lang))
+                                         view=view, lang=lang, reveal=reveal))
 
 
 @app_commands.describe(name=_option("kick.name"))
@@ -167,7 +182,7 @@ async def history(interaction: discord.Interaction[discord.Client],
 
 
 @app_commands.describe(command=_option("help.command"))
-@app_commands.choices(command=[app_commands.Choice(name=c, value=c) for c in COMMANDS])
+@app_commands.choices(command=[app_commands.Choice(name=c, value=c) for c in SUBCOMMANDS if c != ACT])
 async def help_(interaction: discord.Interaction[discord.Client], command: str | None = None) -> None:
     await _run(interaction, command_text("help", command))
 
@@ -184,14 +199,37 @@ async def addbot(interaction: discord.Interaction[discord.Client],
     await _run(interaction, command_text("addbot", name))
 
 
+# ---- provably fair decks (issue 12, fairbot): /stud seed, /stud verify
+
+
+@app_commands.describe(text=_option("seed.text"))
+async def seed(interaction: discord.Interaction[discord.Client],
+               text: app_commands.Range[str, 1, 64] | None = None) -> None:
+    await _run(interaction, command_text("seed", text))
+
+
+@app_commands.describe(hand=_option("verify.hand"))
+async def verify(interaction: discord.Interaction[discord.Client],
+                 hand: app_commands.Range[int, 1, 1_000_000_000]) -> None:
+    await _run(interaction, command_text("verify", hand))
+
+
+@app_commands.describe(action=_option("act.action"))
+@app_commands.choices(action=[app_commands.Choice(name=a, value=a) for a in ACTIONS])
+async def act(interaction: discord.Interaction[discord.Client], action: str) -> None:
+    await _run(interaction, command_text(action))
+
+
 _WITH_OPTIONS: dict[str, Callback] = {"join": join, "config": config, "kick": kick, "history": history,
-                                      "help": help_, "addbot": addbot, "lang": lang}
+                                      "help": help_, "addbot": addbot, "lang": lang, "seed": seed,
+                                      "verify": verify, ACT: act}
 
 
 def stud_group() -> app_commands.Group:
-    """``/stud <command>`` for every command of the grammar (24 of Discord's 25 subcommands)."""
+    """``/stud <command>`` for every command of the grammar, the actions as ``/stud act`` (20 of Discord's 25)."""
     group = app_commands.Group(name="stud", description=EN("adapters.stud_description"), guild_only=True)
-    for name in COMMANDS:
+    for name in SUBCOMMANDS:
         callback = _WITH_OPTIONS.get(name) or _plain(name)
-        group.add_command(app_commands.Command(name=name, description=description(EN, name), callback=callback))
+        text = _clip(EN("adapters.act_description")) if name == ACT else description(EN, name)
+        group.add_command(app_commands.Command(name=name, description=text, callback=callback))
     return group

@@ -95,7 +95,8 @@ ACTION_ROW: Final = 3
 OWNER_COMMANDS: Final = frozenset({"config", "kick", "stop"})
 SHORT_COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
                          "top", "history", "rules", "help", "lang", "addbot", "fold", "check", "call", "bet", "raise",
-                         "complete", "bringin")
+                         "complete", "bringin",
+                         "seed", "verify")  # provably fair decks (issue 12, fairbot)
 ALLOWED_UPDATES: Final = ["message", "callback_query"]
 MAX_DESCRIPTION: Final = 256
 
