@@ -14,6 +14,7 @@ runs with the adapter's real values and counts the calls per channel per 5 s.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import os
 import re
@@ -254,8 +255,23 @@ async def test_three_players_play_a_hand_to_the_showdown(fake: FakeDiscord, tmp_
         assert_no_public_leak(fake, secret)
         for record in fake.interactions.values():  # every answer was private
             assert record.ephemeral and all(ephemeral for _, _, _, ephemeral in record.answers)
+        assert_fair_in_order(lines)
+        assert "Hand #1 is fair" in await say(fake, CAT, "verify", hand=1)
+        assert "'export 1' gives you the hand file" in await say(fake, CAT, "verify", hand=1)
+        assert 'Your seed is now "a b"' in await say(fake, CAT, "seed", text="a b")
     finally:
         await bot.stop()
+
+
+def assert_fair_in_order(lines: str) -> None:
+    """The commitment of hand #1 is in the channel before its deal; the seed revealed after it opens it."""
+    committed = re.search(r"Hand #1 is dealt from a committed deck: ([0-9a-f]{64})", lines)
+    assert committed is not None, lines[:2000]
+    assert committed.start() < lines.index("Door cards")
+    revealed = re.search(r"Hand #1: server seed ([0-9a-f]{64})\. Its SHA-256 is the commitment ([0-9a-f]{64})", lines)
+    assert revealed is not None and revealed.start() > lines.index(" shows ")
+    assert revealed.group(2) == committed.group(1)
+    assert hashlib.sha256(bytes.fromhex(revealed.group(1))).hexdigest() == committed.group(1)
 
 
 async def test_closed_dms_get_their_cards_through_my_cards(fake: FakeDiscord, tmp_path: Path, fast: None) -> None:

@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 from bot.clock import ManualClock, RealClock
 from bot.config import Settings
@@ -35,6 +36,11 @@ log = logging.getLogger(__name__)
 def _write(line: str) -> None:
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
+
+
+def hand_files_dir(db: str) -> Path | None:
+    """Where 'verify N' writes the hand file on the console: beside the database (none in memory)."""
+    return None if db == ":memory:" else Path(db).resolve().parent
 
 
 class Input:
@@ -89,6 +95,7 @@ class ScriptSession:
         messenger = ConsoleMessenger(write)
         bot = StudBot(store=store, messenger=messenger, clock=clock, settings=replace(settings, bot_delay=0.0),
                       rng=rng)
+        bot.fair.files_dir = hand_files_dir(db)
         await bot.start()
         await clock.settle()
         return cls(store=store, bot=bot, clock=clock, chat=ConsoleChat(bot, messenger, after=clock.settle),
@@ -151,6 +158,7 @@ async def run_interactive(*, db: str, user: str, settings: Settings, bots: int =
 
     messenger = ConsoleMessenger(show, turn_tokens=False)
     bot = StudBot(store=store, messenger=messenger, clock=clock, settings=settings)
+    bot.fair.files_dir = hand_files_dir(db)
     try:
         await bot.start()
         chat = ConsoleChat(bot, messenger)
