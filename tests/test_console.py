@@ -439,7 +439,7 @@ async def test_a_version_1_database_is_migrated_with_its_hand_in_progress(tmp_pa
     finally:
         store_module.MIGRATIONS = real
     async with Table(db, clock=clock) as t:  # the new build migrates it and plays on
-        assert (await t.store.fetch("PRAGMA user_version"))[0][0] == 5
+        assert (await t.store.fetch("PRAGMA user_version"))[0][0] == 6
         await _two_players(t)
         await t.say("ann", "start")
         player, _, _ = t.to_act()
