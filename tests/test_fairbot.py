@@ -117,6 +117,9 @@ async def test_reveal_stop_keeps_seeds_hidden_until_the_table_stops(tmp_path: Pa
     db = tmp_path / "t.db"
     async with Table(db) as t:
         await _two_players(t)
+        assert "reveal is hand or stop, not 'later'" in await t.say("ann", "config reveal=later")
+        assert await t.bot.fair.reveal_mode(t.runtime.table.id) == "hand"  # bad input changed nothing
+        assert "Only the table's creator" in await t.say("bob", "config reveal=stop")
         assert "Done" in await t.say("ann", "config reveal=stop")
         await t.say("ann", "start")
         await t.call_down()
