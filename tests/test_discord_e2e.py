@@ -421,7 +421,7 @@ async def test_rate_rules_over_a_fast_hand(fake: FakeDiscord, tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """Eight players raise and call as fast as they can: 50+ actions in one hand, at the adapter's real pace.
 
-    The players answer before the board catches up (with /stud raise|call|check, which
+    The players answer before the board catches up (with /stud act action:raise|call|check, which
     need no turn token): the test reads whose turn it is from the bot itself, the one
     thing a fast human would know by watching the table.
     """
@@ -450,14 +450,15 @@ async def test_rate_rules_over_a_fast_hand(fake: FakeDiscord, tmp_path: Path,
             user = int(setup.players[hand.actor][1])
             legal = {a.value for a in hand.legal_actions()}
             choice = next(a for a in ("raise", "bet", "complete", "call", "check", "bring-in") if a in legal)
-            assert await say(fake, user, choice) == ""
+            assert await say(fake, user, "act", action=choice) == ""
             actions += 1
             await asyncio.sleep(0.12)  # quick players: about six actions a second, for ten seconds
         played = time.monotonic() - started
         assert actions >= 50, actions
         await until(lambda: "showdown" in title(fake.board()), timeout=15, what="the final board")  # type: ignore[arg-type]
-        await until(lambda: fake.lines().rstrip().splitlines()[-1].startswith(("Pot", "Side pot")),
-                    timeout=15, what="the last showdown line")
+        await until(lambda: fake.lines().rstrip().splitlines()[-1].startswith("Hand #2 is dealt from a committed"),
+                    timeout=15, what="the last line: the next hand's commitment, after the showdown")
+        assert fake.lines().rstrip().splitlines()[-3].startswith(("Pot", "Side pot"))  # then hand #1's seed
     finally:
         await running.stop()
     edits = [p for p in fake.channel_posts() if p.kind == "edit"]

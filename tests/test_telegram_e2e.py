@@ -487,7 +487,7 @@ async def test_each_hand_keeps_its_final_board(fake: FakeBotAPI, tmp_path: Path,
             await press(fake, actor(board), next(lb for lb in buttons(board) if lb.startswith("Bring-in")))
             turn, board = await next_turn(fake, turn)
             assert not (await press(fake, actor(board), "Fold")).get("text")
-            following = f"Hand #{hand_no + 1}"
+            following = f"Hand #{hand_no + 1} · "  # its board (the line with its commitment comes before it)
             await fake.wait_for(lambda: following in text_of(fake.board(GROUP)), what=following)  # noqa: B023
         boards = fake.boards(GROUP)
         assert len(boards) == 3  # the lobby became hand 1; hands 2 and 3 are new messages
