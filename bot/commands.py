@@ -25,6 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
+from engine import PlayerSeedError, check_player_seed
+
 from .i18n import EN, LANGUAGE_NAMES, LANGUAGES, Translator, family, translator
 
 
@@ -71,14 +73,14 @@ ALIASES: Final = {"bringin": "bring-in", "bring_in": "bring-in", "c": "call", "k
 CONFIG_KEYS: Final = {
     "ante": "ante", "bring_in": "bring_in", "bringin": "bring_in", "bring-in": "bring_in",
     "small": "small", "small_bet": "small", "big": "big", "big_bet": "big", "timer": "timer", "view": "view",
-    "lang": "lang", "language": "lang",
+    "lang": "lang", "language": "lang", "reveal": "reveal",
 }
-WORD_KEYS: Final = {"view": ("image", "text")}
+WORD_KEYS: Final = {"view": ("image", "text"), "reveal": ("hand", "stop")}
 """Config keys whose values are words, and the words they take."""
 
 COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
-                   "top", "history", "hand", "export", "rules", "help", "lang", "addbot", "tourney", "fold", "check",
-                   "call", "bet", "raise", "complete", "bring-in")
+                   "top", "history", "hand", "export", "seed", "verify", "rules", "help", "lang", "addbot", "tourney",
+                   "fold", "check", "call", "bet", "raise", "complete", "bring-in")
 """Every command, in the order help lists them."""
 MAX_EXPORT: Final = 100
 """The most hands one ``export last N`` writes."""
@@ -177,6 +179,18 @@ def parse(text: str) -> Command:
         return Command(name=name, args=(min(count, 20),))
     if name in ("hand", "export"):
         return _hand_command(name, rest, usage)
+    if name == "seed":  # the rest of the line as typed: a seed may hold spaces
+        if not rest:
+            return Command(name=name)
+        raw = text.strip().split(None, len(text.strip().split()) - len(rest))[-1]
+        try:
+            return Command(name=name, args=(check_player_seed(raw),))
+        except PlayerSeedError:
+            raise UsageError("fair.usage_bad_seed", usage=usage) from None
+    if name == "verify":
+        if len(rest) != 1:
+            raise UsageError("usage.only", usage=usage)
+        return Command(name=name, args=(_positive_int(rest[0].lstrip("#"), usage),))
     if name == "kick":  # the rest of the line: display names may hold spaces
         if not rest:
             raise UsageError("usage.only", usage=usage)

@@ -16,13 +16,14 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from engine import Action, Deck, DeckDealer, Hand
-from engine.cards import ALL_CARDS, Card
+from engine import Action, Deck, DeckDealer, FairRecord, Hand
+from engine.cards import Card
 from engine.events import CardDealt, CommunityCardDealt
 from engine.handfile import hand_file_of
 
 from . import delivery, images, render, results
 from .config import Settings
+from .fairness import Fairness
 from .i18n import Translator, language_of, translator
 from .ledger import Transfer, hand_transfers, net_by_account, seat_account
 from .lifecycle import Work
@@ -46,6 +47,8 @@ class Runtime:
     next_timer: TimerHandle | None = None
     seen: int = 0
     """Events of the hand already rendered."""
+    fair: FairRecord | None = None
+    """The record the hand in progress was dealt from (with its server seed: never shown before the reveal)."""
     closed: bool = False
 
     @property
@@ -114,6 +117,8 @@ class Dealer:
     """(platform, user) -> (language, chosen with 'lang'): for private messages sent later."""
     work: Work
     """Commands and timer callbacks in flight (a stop waits for them)."""
+    fair: Fairness
+    """Server seeds, player seeds and reveals (provably fair decks)."""
     stopping: bool
     """Set by a stop: no command is taken and no timer acts any more."""
     deliveries: delivery.Deliveries
@@ -144,18 +149,22 @@ class Dealer:
                 await tx.save_table(table)
             await self._say(rt, "line.waiting")
             return
-        await self.hooks.before_deal(rt)
-        deck = list(ALL_CARDS)
-        self.rng.shuffle(deck)
-        setup = HandSetup(hand_no=table.hand_no + 1, stakes=table.stakes,
-                          players=[(s.seat_no, s.user, s.name, s.stack) for s in ready], deck=[str(c) for c in deck])
+        await self.hooks.before_deal(rt)  # a tournament sets the level's stakes
+        committed = await self.fair.commit_next(table)  # stored before it is shown
+        if committed.new:  # normally published at 'start' or with the last hand's result
+            await self._say(rt, "fair.commitment", no=committed.hand_no, commitment=committed.commitment)
+        players = [(s.seat_no, s.user, s.name, s.stack) for s in ready]
         now = self.clock.now()
         async with self.store.atomic() as tx:
+            record = await self.fair.deal(tx, table=table, hand_no=committed.hand_no,
+                                          players=[(user, name) for _, user, name, _ in players])
+            setup = HandSetup(hand_no=committed.hand_no, stakes=table.stakes, players=players,
+                              deck=[str(c) for c in record.deck()])
             hand_id = await tx.begin_hand(table_id=table.id, setup=setup, now=now)
             await tx.set_deadline(hand_id=hand_id, deadline=now + table.timer)
             table.hand_no = setup.hand_no
             await tx.save_table(table)
-        rt.hand, rt.hand_id, rt.setup, rt.seen = self._build_hand(setup), hand_id, setup, 0
+        rt.hand, rt.hand_id, rt.setup, rt.seen, rt.fair = self._build_hand(setup), hand_id, setup, 0, record
         rt.deadline = now + table.timer
         await self._say(rt, "line.hand_starts", no=setup.hand_no, names=", ".join(rt.names))
         await self._after_change(rt)
@@ -263,9 +272,16 @@ class Dealer:
         transfers = hand_transfers(hand, hand_id=rt.hand_id,
                                    account=lambda es: seat_account(table.id, setup.players[es][1]))
         _check_settlement(hand, transfers, setup=setup, table_id=table.id)
+        record = rt.fair
+        reveal = record is not None and await self.fair.reveal_mode(table.id) == "hand"
+        fair = record if reveal or record is None else record.hidden()
         async with self.store.atomic() as tx:
-            await tx.finish_hand(hand_id=rt.hand_id, hand_file=json.dumps(hand_file_of(hand).to_dict()),
+            await tx.finish_hand(hand_id=rt.hand_id, hand_file=json.dumps(hand_file_of(hand, fair=fair).to_dict()),
                                  summary=summary, now=now)
+            if reveal:
+                await self.fair.mark_revealed(tx, table_id=table.id, hand_no=setup.hand_no)
+            committed = await self.fair.commit(tx, table_id=table.id, hand_no=setup.hand_no + 1) \
+                if table.running else None
             await tx.post(transfers, now=now)
             for seat in gone:
                 await tx.cash_out(table_id=table.id, community=table.community, user=seat.user,
@@ -280,6 +296,14 @@ class Dealer:
                 table.next_hand_at = now + self.settings.next_hand_delay
             await tx.save_table(table)
         rt.deadline = None
+        if record is not None and record.server_seed is not None:
+            if reveal:
+                await self._say(rt, "fair.reveal", no=setup.hand_no, seed=record.server_seed.hex(),
+                                commitment=record.commitment)
+            else:
+                await self._say(rt, "fair.reveal_at_stop", no=setup.hand_no)
+        if committed is not None:
+            await self._say(rt, "fair.commitment", no=committed.hand_no, commitment=committed.commitment)
         for seat in gone:
             if seat.stack:
                 await self._say(rt, "line.cashes_out", name=seat.name,

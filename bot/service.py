@@ -15,19 +15,23 @@ traceback and the user gets a short apology, while the table keeps running.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 
-from engine import Action, EngineError, IllegalActionError, Stakes, StakesError
+from engine import Action, EngineError, HandFile, IllegalActionError, Stakes, StakesError
+from engine.verify import verify_hand_file
 
 from . import delivery, render, results
 from .audit import audit
-from .commands import Command, Refusal, UsageError, command_word, help_text, parse, rules_text
+from .commands import Command, Refusal, UsageError, command_word, help_text, parse, rules_text, usage_text
 from .config import Settings
 from .dealer import Dealer, Runtime, cancel_timers
+from .fairness import Fairness, record_lines, verdict_text
 from .history import History
 from .i18n import EN, LANGUAGE_NAMES, Translator, family, language_of, translator
 from .lifecycle import Work
@@ -65,6 +69,10 @@ class StudBot(Dealer):
         self.settings = settings
         self.rng: random.Random = rng if rng is not None else secrets.SystemRandom()
         self.bot_rng = random.Random(self.rng.getrandbits(64))
+        # A seeded rng (script mode, tests): server seeds derived from it, the same every run; else `secrets`.
+        script_key = None if isinstance(self.rng, random.SystemRandom) \
+            else self.rng.getrandbits(256).to_bytes(32, "big")
+        self.fair = Fairness(store=store, script_key=script_key)
         self.tables: dict[str, Runtime] = {}
         self._opening = asyncio.Lock()  # two 'new' in one channel at once: one table
         self.languages: dict[tuple[str, str], tuple[str, bool]] = {}
@@ -97,6 +105,14 @@ class StudBot(Dealer):
         playing = await self.store.playing_hand(rt.table.id)
         if playing is not None:
             setup = playing.setup
+            record = await self.fair.record(table=rt.table, hand_no=setup.hand_no)
+            if record is not None:  # the deck again from the committed seed and the seeds of the deal
+                deck = [str(c) for c in record.deck()]
+                if deck != setup.deck:
+                    log.error("table %s hand #%s: the stored deck is not the fair record's", rt.table.id,
+                              setup.hand_no)
+                setup = replace(setup, deck=deck)
+            rt.fair = record
             hand = self._build_hand(setup)
             for action in playing.actions:
                 hand.act(Action(action))
@@ -393,6 +409,8 @@ class StudBot(Dealer):
             raise Refusal("refuse.running")
         if len(rt.table.ready_seats()) < 2:
             raise Refusal("refuse.two_needed")
+        committed = await self.fair.commit_next(rt.table)  # stored before it is shown
+        await self._say(rt, "fair.commitment", no=committed.hand_no, commitment=committed.commitment)
         rt.table.running = True
         await self._start_hand(rt)
         return Reply(self._tr(msg)("reply.dealing"))
@@ -409,10 +427,14 @@ class StudBot(Dealer):
                                   kind="closed", now=self.clock.now())
                 await tx.remove_seat(table.id, seat.seat_no)
             await tx.close_table(table.id)
+            revealed = await self.fair.reveal_all(tx, table_id=table.id)  # finished hands only
         voided = rt.hand is not None and not rt.hand.is_over
         rt.closed = True
         del self.tables[f"{table.platform}:{table.channel}"]
         await self._say(rt, "line.closed_voided" if voided else "line.closed")
+        if revealed:
+            await self._say(rt, "fair.revealed_all", seeds="\n".join(
+                f"#{r.hand_no}: {r.server_seed} (SHA-256 {r.commitment})" for r in revealed))
         return Reply(self._tr(msg)("reply.closed"))
 
     async def _cmd_config(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
@@ -438,6 +460,10 @@ class StudBot(Dealer):
         timer = o.get("timer", table.timer)
         if not MIN_TIMER <= timer <= MAX_TIMER:
             raise Refusal("refuse.timer", low=MIN_TIMER, high=MAX_TIMER)
+        reveal = command.options.get("reveal")
+        if isinstance(reveal, str) and reveal != await self.fair.reveal_mode(table.id):
+            await self.fair.set_reveal_mode(table_id=table.id, reveal=reveal)
+            await self._say(rt, "fair.line_reveal_stop" if reveal == "stop" else "fair.line_reveal_hand")
         changed_view, changed_lang = view != table.view, lang != table.lang
         table.stakes, table.timer, table.view, table.lang = stakes, timer, str(view), lang
         async with self.store.atomic() as tx:
@@ -470,6 +496,35 @@ class StudBot(Dealer):
         if not rows:
             return Reply(tr("reply.no_history"), private=True)
         return Reply("\n".join(f"#{no}: {results.history_line(tr, summary)}" for no, summary in rows), private=True)
+
+    async def _cmd_seed(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        seat = self._seat(rt, msg)
+        tr = self._tr(msg)
+        if not command.args:
+            seed = (await self.fair.player_seeds(rt.table.id)).get(seat.user, "")
+            return Reply(tr("fair.seed_now", seed=json.dumps(seed, ensure_ascii=False)) if seed
+                         else tr("fair.seed_none", usage=usage_text(tr, "seed")), private=True)
+        seed = str(command.args[0])
+        await self.fair.set_player_seed(table_id=rt.table.id, user=seat.user, seed=seed)
+        return Reply(tr("fair.seed_set", seed=json.dumps(seed, ensure_ascii=False), no=rt.table.hand_no + 1),
+                     private=True)
+
+    async def _cmd_verify(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        no = int(command.args[0])
+        text = await self.store.hand_file(rt.table.id, no)
+        if text is None:
+            raise Refusal("fair.no_hand", no=no)
+        hand_file = HandFile.from_json(text)
+        if hand_file.fair is None:
+            raise Refusal("fair.no_record", no=no)
+        if hand_file.fair.server_seed is None:
+            raise Refusal("fair.not_revealed", no=no)
+        verdict = verify_hand_file(hand_file)
+        tr = self._tr(msg)
+        path = self.fair.write_hand_file(table=rt.table, hand_no=no, text=text) \
+            if rt.table.platform == "console" else None
+        how = tr("fair.how_file", path=str(path)) if path is not None else tr("fair.how_export", no=no)
+        return Reply("\n".join([verdict_text(verdict, tr), record_lines(hand_file, tr), how]), private=True)
 
     async def _top(self, msg: Inbound) -> Reply:
         rows = await self.store.leaderboard(_community(msg))

@@ -18,7 +18,7 @@ import aiosqlite
 
 from engine import Stakes
 
-from . import ledger
+from . import fairness, ledger
 from .i18n import DEFAULT_LANGUAGE, language_of
 from .ledger import HOUSE, Transfer, seat_account, wallet_account
 from .model import VIEWS, HandSetup, Seat, Table
@@ -98,6 +98,8 @@ MIGRATIONS: list[str] = [
     """,
     # 7: sit-and-go tournaments, their players, places and prizes (bot/tourney/store.py).
     TOURNEY_MIGRATION,
+    # 8: provably fair decks (bot/fairness.py): server seeds per table and hand, player seeds, reveal setting.
+    fairness.MIGRATION,
 ]
 
 
@@ -258,6 +260,14 @@ class Tx:
     async def _one(self, sql: str, params: tuple[Any, ...]) -> aiosqlite.Row | None:
         async with self._db.execute(sql, params) as cur:
             return await cur.fetchone()
+
+    # For the feature modules' own small repositories (fairness, tourney ...): their queries in this transaction.
+    async def one(self, sql: str, params: tuple[Any, ...] = ()) -> aiosqlite.Row | None:
+        return await self._one(sql, params)
+
+    async def all(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
+        async with self._db.execute(sql, params) as cur:
+            return list(await cur.fetchall())
 
     async def create_table(self, *, platform: str, community: str, channel: str, creator: str, stakes: Stakes,
                            timer: int, now: float, lang: str = DEFAULT_LANGUAGE) -> int:

@@ -9,7 +9,10 @@ logs that its own audit passed. Afterwards: every hand finished, ``studbot audit
 the chips in the database never changed, every action printed (acknowledged) is in the
 database once, in order, every stored action was printed (those a kill kept from the table
 are said after the restart), and every
-stored hand file replays to the stored stacks.
+stored hand file replays to the stored stacks. Provably fair decks survive the kills: a hand number is
+never published with two commitments (a seed committed but not dealt when the process died is the one
+its hand is dealt from after the restart), and every stored hand file, with its revealed seed, passes
+``python -m engine.verify`` against the commitment printed before its deal.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ HUMANS = ("ann", "bob")
 PROMPT = re.compile(r"^\[table\] (\S+) to act \(\d+s\): (.*) \[turn (\S+)\]$")
 ACTION = re.compile(r"^\[table\] (\S+) (brings in|completes to|bets|raises to|calls|checks|folds)\b")
 AGAIN = "[table] After a restart, what had not reached the table yet:"
+COMMITTED = re.compile(r"^\[table\] Hand #(\d+) is dealt from a committed deck: ([0-9a-f]{64})")
 VERB = {"brings in": "bring-in", "completes to": "complete", "bets": "bet", "raises to": "raise", "calls": "call",
         "checks": "check", "folds": "fold"}
 
@@ -117,12 +121,15 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path) -> None:
     db = tmp_path / "crash.db"
     rng = random.Random(int(os.environ.get("STUD_CRASH_SEED", "2026")))
     printed: list[tuple[str, str, bool]] = []  # (player, action, said again after a restart), in order
+    commitments: dict[int, set[str]] = {}  # hand number -> every commitment printed for it
     prompt: tuple[str, str, str] | None = None
     again = False  # after a restart's notice, until the board: lines a crash had kept from the table
 
     def absorb(lines: list[str]) -> None:
         nonlocal prompt, again
         for line in lines:
+            if m := COMMITTED.match(line):
+                commitments.setdefault(int(m.group(1)), set()).add(m.group(2))
             if line == AGAIN:
                 again = True
             elif line == "[ready]":
@@ -136,7 +143,8 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path) -> None:
 
     proc = Process(db)
     absorb(proc.read_until(lambda s: s == "[ready]"))
-    setup = ["ann: new", "ann: join 300", "bob: join 300", "ann: addbot Robo", "ann: addbot Dora", "ann: start"]
+    setup = ["ann: new", "ann: join 300", "bob: join 300", "ann: seed crash & burn", "ann: addbot Robo",
+             "ann: addbot Dora", "ann: start"]
     kills = audits = 0
     totals: set[int] = set()
     steps = 0
@@ -235,3 +243,19 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path) -> None:
         result = result_of(replay_hand(HandFile.from_json(text)))
         start = sum(p["stack"] for p in json.loads(text)["players"])
         assert sum(result["stacks"].values()) == start
+    # One commitment per hand, whatever the kills; each stored hand verifies against the one printed.
+    assert all(len(shown) == 1 for shown in commitments.values()), commitments
+    checked = 0
+    for number, text in enumerate(files, start=1):
+        fair = json.loads(text)["fair"]
+        assert fair["hand_no"] == number and fair["server_seed"] is not None
+        if number in commitments:  # printed unless the process died between its commit and the print
+            assert {fair["commitment"]} == commitments[number], number
+            checked += 1
+        path = tmp_path / f"hand{number}.json"
+        path.write_text(text, encoding="utf-8")
+        done = subprocess.run([sys.executable, "-m", "engine.verify", str(path)], cwd=ROOT, capture_output=True,
+                              text=True, timeout=60, check=False)
+        assert done.returncode == 0 and done.stdout.startswith("fair: "), (number, done.stdout, done.stderr)
+    assert checked >= len(files) - kills
+    assert any("crash & burn" in seed for text in files for _, seed in json.loads(text)["fair"]["player_seeds"])

@@ -14,6 +14,7 @@ runs with the adapter's real values and counts the calls per channel per 5 s.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import os
 import re
@@ -260,8 +261,23 @@ async def test_three_players_play_a_hand_to_the_showdown(fake: FakeDiscord, tmp_
         assert_no_public_leak(fake, secret)
         for record in fake.interactions.values():  # every answer was private
             assert record.ephemeral and all(ephemeral for _, _, _, ephemeral in record.answers)
+        assert_fair_in_order(lines)
+        assert "Hand #1 is fair" in await say(fake, CAT, "verify", hand=1)
+        assert "'export 1' gives you the hand file" in await say(fake, CAT, "verify", hand=1)
+        assert 'Your seed is now "a b"' in await say(fake, CAT, "seed", text="a b")
     finally:
         await bot.stop()
+
+
+def assert_fair_in_order(lines: str) -> None:
+    """The commitment of hand #1 is in the channel before its deal; the seed revealed after it opens it."""
+    committed = re.search(r"Hand #1 is dealt from a committed deck: ([0-9a-f]{64})", lines)
+    assert committed is not None, lines[:2000]
+    assert committed.start() < lines.index("Door cards")
+    revealed = re.search(r"Hand #1: server seed ([0-9a-f]{64})\. Its SHA-256 is the commitment ([0-9a-f]{64})", lines)
+    assert revealed is not None and revealed.start() > lines.index(" shows ")
+    assert revealed.group(2) == committed.group(1)
+    assert hashlib.sha256(bytes.fromhex(revealed.group(1))).hexdigest() == committed.group(1)
 
 
 async def test_closed_dms_get_their_cards_through_my_cards(fake: FakeDiscord, tmp_path: Path, fast: None) -> None:
@@ -411,7 +427,7 @@ async def test_rate_rules_over_a_fast_hand(fake: FakeDiscord, tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """Eight players raise and call as fast as they can: 50+ actions in one hand, at the adapter's real pace.
 
-    The players answer before the board catches up (with /stud raise|call|check, which
+    The players answer before the board catches up (with /stud act action:raise|call|check, which
     need no turn token): the test reads whose turn it is from the bot itself, the one
     thing a fast human would know by watching the table.
     """
@@ -446,8 +462,9 @@ async def test_rate_rules_over_a_fast_hand(fake: FakeDiscord, tmp_path: Path,
         played = time.monotonic() - started
         assert actions >= 50, actions
         await until(lambda: "showdown" in title(fake.board()), timeout=15, what="the final board")  # type: ignore[arg-type]
-        await until(lambda: fake.lines().rstrip().splitlines()[-1].startswith(("Pot", "Side pot")),
-                    timeout=15, what="the last showdown line")
+        await until(lambda: fake.lines().rstrip().splitlines()[-1].startswith("Hand #2 is dealt from a committed"),
+                    timeout=15, what="the last line: the next hand's commitment, after the showdown")
+        assert fake.lines().rstrip().splitlines()[-3].startswith(("Pot", "Side pot"))  # then hand #1's seed
     finally:
         await running.stop()
     edits = [p for p in fake.channel_posts() if p.kind == "edit"]

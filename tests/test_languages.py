@@ -48,26 +48,27 @@ async def _transcript(tmp_path: Path, lang: str, seed: int = 11) -> list[str]:
 
 
 ONE_POT = {
-    # seed 11: ann's two pair take the high, bob's 7-6-4-3-A the low; ann's low dies on sixth street
-    (11, "en"): ("Pot 6: ann takes the high, 3 (two pair, eights and fives); bob takes the low, 3 (7-6-4-3-A)",
-                 ["no low yet", "no low yet", "drawing to 8-5-A", "no low", "no low"],
+    # seed 19: ann's two pair take the high, bob's 7-5-4-3-2 the low; ann's low dies on seventh street
+    (19, "en"): ("Pot 6: ann takes the high, 3 (two pair, jacks and fives); bob takes the low, 3 (7-5-4-3-2)",
+                 ["no low yet", "no low yet", "drawing to 6-4-A", "drawing to 6-5-4-A", "no low"],
                  "#1: ann won 3 (net 0), bob won 3 (net 0) — high ann, low bob"),
-    (11, "ru"): ("Банк 6: ann берёт хай — 3 (две пары, восьмёрки и пятёрки); bob берёт лоу — 3 (7-6-4-3-A)",
-                 ["лоу пока нет", "лоу пока нет", "дро на лоу 8-5-A", "лоу нет", "лоу нет"],
+    (19, "ru"): ("Банк 6: ann берёт хай — 3 (две пары, вальты и пятёрки); bob берёт лоу — 3 (7-5-4-3-2)",
+                 ["лоу пока нет", "лоу пока нет", "дро на лоу 6-4-A", "дро на лоу 6-5-4-A", "лоу нет"],
                  "#1: ann выигрывает 3 (чистыми 0), bob выигрывает 3 (чистыми 0) — хай ann, лоу bob"),
-    (11, "pl"): ("Pula 6: ann bierze high – 3 (dwie pary, ósemki i piątki); bob bierze low – 3 (7-6-4-3-A)",
-                 ["jeszcze bez low", "jeszcze bez low", "ciągniesz do low 8-5-A", "brak low", "brak low"],
+    (19, "pl"): ("Pula 6: ann bierze high – 3 (dwie pary, walety i piątki); bob bierze low – 3 (7-5-4-3-2)",
+                 ["jeszcze bez low", "jeszcze bez low", "ciągniesz do low 6-4-A", "ciągniesz do low 6-5-4-A",
+                  "brak low"],
                  "#1: ann wygrywa 3 (na czysto 0), bob wygrywa 3 (na czysto 0) — high ann, low bob"),
-    # seed 12: ann scoops with a seven-high straight and a 6-5-4-3-A
-    (12, "en"): ("Pot 6: ann scoops (high: straight, seven high; low: 6-5-4-3-A)",
-                 ["no low yet", "drawing to 7-4-3", "drawing to 7-6-4-3", "Low: 7-6-4-3-A", "Low: 6-5-4-3-A"],
+    # seed 25: ann scoops with two pair, aces and threes, and an 8-6-3-2-A
+    (25, "en"): ("Pot 6: ann scoops (high: two pair, aces and threes; low: 8-6-3-2-A)",
+                 ["no low yet", "drawing to 3-2-A", "drawing to 3-2-A", "drawing to 8-3-2-A", "Low: 8-6-3-2-A"],
                  "#1: ann scooped 6 (net +3) — high and low"),
-    (12, "ru"): ("Банк 6: ann забирает всё (хай: стрит до семёрки; лоу: 6-5-4-3-A)",
-                 ["лоу пока нет", "дро на лоу 7-4-3", "дро на лоу 7-6-4-3", "Лоу: 7-6-4-3-A", "Лоу: 6-5-4-3-A"],
+    (25, "ru"): ("Банк 6: ann забирает всё (хай: две пары, тузы и тройки; лоу: 8-6-3-2-A)",
+                 ["лоу пока нет", "дро на лоу 3-2-A", "дро на лоу 3-2-A", "дро на лоу 8-3-2-A", "Лоу: 8-6-3-2-A"],
                  "#1: ann забирает весь банк 6 (чистыми +3) — и хай, и лоу"),
-    (12, "pl"): ("Pula 6: ann zgarnia całą pulę (high: strit do siódemki; low: 6-5-4-3-A)",
-                 ["jeszcze bez low", "ciągniesz do low 7-4-3", "ciągniesz do low 7-6-4-3", "Low: 7-6-4-3-A",
-                  "Low: 6-5-4-3-A"],
+    (25, "pl"): ("Pula 6: ann zgarnia całą pulę (high: dwie pary, asy i trójki; low: 8-6-3-2-A)",
+                 ["jeszcze bez low", "ciągniesz do low 3-2-A", "ciągniesz do low 3-2-A", "ciągniesz do low 8-3-2-A",
+                  "Low: 8-6-3-2-A"],
                  "#1: ann zgarnia całą pulę 6 (na czysto +3) — high i low"),
 }
 

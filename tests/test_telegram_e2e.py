@@ -9,6 +9,7 @@ it pushes commands and button presses, and reads what the bot sent.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import re
 import time
@@ -177,7 +178,7 @@ async def test_three_players_play_a_hand_with_buttons(fake: FakeBotAPI, tmp_path
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
         assert {c["command"] for c in fake.commands} >= {"stud", "join", "fold", "check", "call", "bet", "raise",
-                                                         "complete"}
+                                                         "complete", "seed", "verify"}
         await open_table(fake, (ANN, BOB, CAT))
         assert "opens a Seven Card Stud Hi-Lo table" in text_of(fake.board(GROUP))
         await say(fake, ANN, "/join@studbot_test 200")
@@ -220,6 +221,18 @@ async def test_three_players_play_a_hand_with_buttons(fake: FakeBotAPI, tmp_path
         # every board edit went to the one board message of the hand
         edits = fake.board_edits(GROUP)
         assert len(edits) >= 10 and {int(c.params["message_id"]) for c in edits} == {final["message_id"]}
+        # provably fair: hand #1's commitment is in the board's caption before the deal; the seed after it opens it
+        said = "\n".join(fake.group_texts(GROUP))
+        committed = re.search(r"Hand #1 is dealt from a committed deck: ([0-9a-f]{64})", said)
+        assert committed is not None and committed.start() < said.index("Door cards")
+        assert any(committed.group(1) in text_of_call(c) for c in edits)  # shown under the board itself
+        revealed = re.search(r"Hand #1: server seed ([0-9a-f]{64})\. Its SHA-256 is the commitment", said)
+        assert revealed is not None and revealed.start() > said.index(" shows ")
+        assert hashlib.sha256(bytes.fromhex(revealed.group(1))).hexdigest() == committed.group(1)
+        await say(fake, CAT, "/verify@studbot_test 1")
+        assert any("Hand #1 is fair" in t for t in fake.private_texts(CAT))
+        await say(fake, CAT, "/seed lucky 7")
+        assert any('Your seed is now "lucky 7"' in t for t in fake.private_texts(CAT))
 
 
 def assert_no_down_card_in_group(fake: FakeBotAPI, players: tuple[int, ...]) -> None:
@@ -474,7 +487,7 @@ async def test_each_hand_keeps_its_final_board(fake: FakeBotAPI, tmp_path: Path,
             await press(fake, actor(board), next(lb for lb in buttons(board) if lb.startswith("Bring-in")))
             turn, board = await next_turn(fake, turn)
             assert not (await press(fake, actor(board), "Fold")).get("text")
-            following = f"Hand #{hand_no + 1}"
+            following = f"Hand #{hand_no + 1} · "  # its board (the line with its commitment comes before it)
             await fake.wait_for(lambda: following in text_of(fake.board(GROUP)), what=following)  # noqa: B023
         boards = fake.boards(GROUP)
         assert len(boards) == 3  # the lobby became hand 1; hands 2 and 3 are new messages

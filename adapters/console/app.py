@@ -38,6 +38,11 @@ def _write(line: str) -> None:
     sys.stdout.flush()
 
 
+def hand_files_dir(db: str) -> Path | None:
+    """Where 'verify N' writes the hand file on the console: beside the database (none in memory)."""
+    return None if db == ":memory:" else Path(db).resolve().parent
+
+
 class Input:
     """The lines of stdin, read by a daemon thread (a stop never waits for a line to be typed),
     until the end of stdin or a stop: SIGTERM or Ctrl-C, after which the caller stops the bot
@@ -90,6 +95,7 @@ class ScriptSession:
         messenger = ConsoleMessenger(write)
         bot = StudBot(store=store, messenger=messenger, clock=clock, settings=replace(settings, bot_delay=0.0),
                       rng=rng)
+        bot.fair.files_dir = hand_files_dir(db)
         await bot.start()
         await clock.settle()
         return cls(store=store, bot=bot, clock=clock, chat=ConsoleChat(bot, messenger, after=clock.settle,
@@ -158,6 +164,7 @@ async def run_interactive(*, db: str, user: str, settings: Settings, bots: int =
 
     messenger = ConsoleMessenger(show, turn_tokens=False)
     bot = StudBot(store=store, messenger=messenger, clock=clock, settings=settings)
+    bot.fair.files_dir = hand_files_dir(db)
     try:
         await bot.start()
         chat = ConsoleChat(bot, messenger, files_dir=exports_dir(db))

@@ -43,12 +43,13 @@ OPTION_DESCRIPTIONS: Final = family("adapters.option", [
     "config.lang", "kick.name", "history.count", "help.command", "addbot.name", "lang.language", "hand.number",
     "export.number", "export.last", "act.action",
     "tourney.action", "tourney.seats", "tourney.stack", "tourney.buyin", "tourney.levels", "tourney.pace",
-    "tourney.payout"])
+    "tourney.payout", "seed.text", "verify.hand", "config.reveal"])
 """Each option's description, by ``command.option``."""
 OPTION_NAMES: Final = family("adapters.option_name", [
     "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "lang", "name", "count", "command", "language",
-    "number", "last", "action", "seats", "stack", "buyin", "levels", "pace", "payout"])
+    "number", "last", "action", "seats", "stack", "buyin", "levels", "pace", "payout", "text", "hand", "reveal"])
 VIEW_CHOICES: Final = family("adapters.view", WORD_KEYS["view"])
+REVEAL_CHOICES: Final = family("adapters.reveal", WORD_KEYS["reveal"])
 TOURNEY_CHOICES: Final = {**family("adapters.tourney_action", SUBCOMMANDS), **family("adapters.pace", PACES),
                           **{p: k for p, k in zip(PAYOUTS, family("adapters.payout", [p.replace("/", "-")
                                                                                        for p in PAYOUTS]).values(),
@@ -101,10 +102,13 @@ def localized(tr: Translator, where: Where, data: Any) -> str | None:
     """The text of one name or description of the tree in ``tr``'s language; None: keep the English."""
     if where is Where.group_description:
         return _clip(tr("adapters.stud_description"))
-    if where is Where.command_name and isinstance(data, app_commands.Command):
-        return command_names(tr.lang).get(data.name)
+    if where is Where.command_name and isinstance(data, app_commands.Command) and data.name == ACT:
+        word = tr("adapters.act_name").strip().lower()
+        return word if valid_name(word) and word not in command_names(tr.lang).values() else None
     if where is Where.command_description and isinstance(data, app_commands.Command) and data.name == ACT:
         return _clip(tr("adapters.act_description"))
+    if where is Where.command_name and isinstance(data, app_commands.Command):
+        return command_names(tr.lang).get(data.name)
     if where is Where.command_description and isinstance(data, app_commands.Command) and data.name in USAGE:
         return description(tr, data.name)
     if where is Where.parameter_name and isinstance(data, app_commands.Parameter):
@@ -122,6 +126,8 @@ def localized(tr: Translator, where: Where, data: Any) -> str | None:
             return _clip(tr(VIEW_CHOICES[value]))
         if value in TOURNEY_CHOICES:
             return _clip(tr(TOURNEY_CHOICES[value]))
+        if value in REVEAL_CHOICES:
+            return _clip(tr(REVEAL_CHOICES[value]))
         if value in USAGE:
             return _clip(command_word(tr, value)) or None
     return None
@@ -156,18 +162,19 @@ async def join(interaction: discord.Interaction[discord.Client],
 
 @app_commands.describe(ante=_option("config.ante"), bring_in=_option("config.bring_in"),
                        small=_option("config.small"), big=_option("config.big"), timer=_option("config.timer"),
-                       view=_option("config.view"), lang=_option("config.lang"))
+                       view=_option("config.view"), lang=_option("config.lang"), reveal=_option("config.reveal"))
 @app_commands.choices(view=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["view"]],
-                      lang=_LANGUAGE_CHOICES)
+                      lang=_LANGUAGE_CHOICES,
+                      reveal=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["reveal"]])
 async def config(interaction: discord.Interaction[discord.Client],
                  ante: app_commands.Range[int, 0, STAKE_LIMIT] | None = None,
                  bring_in: app_commands.Range[int, 0, STAKE_LIMIT] | None = None,
                  small: app_commands.Range[int, 1, STAKE_LIMIT] | None = None,
                  big: app_commands.Range[int, 1, STAKE_LIMIT] | None = None,
                  timer: app_commands.Range[int, MIN_TIMER, MAX_TIMER] | None = None,
-                 view: str | None = None, lang: str | None = None) -> None:
+                 view: str | None = None, lang: str | None = None, reveal: str | None = None) -> None:
     await _run(interaction, command_text("config", ante=ante, bring_in=bring_in, small=small, big=big, timer=timer,
-                                         view=view, lang=lang))
+                                         view=view, lang=lang, reveal=reveal))
 
 
 @app_commands.describe(name=_option("kick.name"))
@@ -198,6 +205,22 @@ async def lang(interaction: discord.Interaction[discord.Client], language: str |
 async def addbot(interaction: discord.Interaction[discord.Client],
                  name: app_commands.Range[str, 1, 32] | None = None) -> None:
     await _run(interaction, command_text("addbot", name))
+
+
+# ---- provably fair decks (issue 12, fairbot): /stud seed, /stud verify
+
+
+
+@app_commands.describe(text=_option("seed.text"))
+async def seed(interaction: discord.Interaction[discord.Client],
+               text: app_commands.Range[str, 1, 64] | None = None) -> None:
+    await _run(interaction, command_text("seed", text))
+
+
+@app_commands.describe(hand=_option("verify.hand"))
+async def verify(interaction: discord.Interaction[discord.Client],
+                 hand: app_commands.Range[int, 1, 1_000_000_000]) -> None:
+    await _run(interaction, command_text("verify", hand))
 
 
 # ------------------------------------------------------------------ hand history (issue 12)
@@ -249,7 +272,7 @@ async def tourney(interaction: discord.Interaction[discord.Client], action: str 
 
 _WITH_OPTIONS: dict[str, Callback] = {"join": join, "config": config, "kick": kick, "history": history,
                                       "help": help_, "addbot": addbot, "lang": lang, "hand": hand, "export": export,
-                                      "tourney": tourney}
+                                      "tourney": tourney, "seed": seed, "verify": verify}
 
 
 def stud_group() -> app_commands.Group:

@@ -95,8 +95,8 @@ ACTION_ROW: Final = 3
 OWNER_COMMANDS: Final = frozenset({"config", "kick", "stop", "start", "tourney"})
 """Commands that may need the sender's admin rights ('start' and 'tourney start' of a sit-and-go too)."""
 SHORT_COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
-                         "top", "history", "hand", "export", "rules", "help", "lang", "addbot", "tourney", "fold",
-                         "check", "call", "bet", "raise", "complete", "bringin")
+                         "top", "history", "hand", "export", "seed", "verify", "rules", "help", "lang", "addbot",
+                         "tourney", "fold", "check", "call", "bet", "raise", "complete", "bringin")
 TOURNEY_COMMANDS: Final = ("register", "unregister")
 """Sit-and-go shorthands: /register is 'tourney register'."""
 ALLOWED_UPDATES: Final = ["message", "callback_query"]

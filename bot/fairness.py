@@ -1,0 +1,228 @@
+"""Provably fair decks at the bot's tables (FAIRNESS.md, stud8-fair/1).
+
+For each hand N of a table the bot draws a server seed (``secrets``; in script mode,
+derived from the script's ``--seed`` so transcripts stay stable), stores it in SQLite and
+only then publishes its commitment (SHA-256), labelled with N: the first hand's at
+``start``, hand N+1's with the result of hand N. Hand N is dealt from the deck of the
+record made of that seed, the table's name and the player seeds in force at the deal
+(``seed <text>``), in seat order, with the names shown on the table. After the hand the
+seed is revealed with its record (the stored hand file carries it), or, with ``config
+reveal=stop``, all together when the table stops.
+
+:class:`Fairness` holds the seeds (its own tables, its own queries); the dealer and the
+command funnel call it at a few points.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from engine import FairRecord, HandFile, commitment_of
+from engine.fair import SERVER_SEED_BYTES
+from engine.verify import Finding, Verdict
+
+from .i18n import Translator, family
+from .model import Table
+
+if TYPE_CHECKING:  # the store imports MIGRATION from here
+    from .store import Store, Tx
+
+log = logging.getLogger(__name__)
+
+_CARD_NAMES: Final = family("fair.card", [*range(7), "community"])
+"""A player's card by its number in their dealing order (0-6), and the community card."""
+REVEALS: Final = ("hand", "stop")
+"""When a table reveals its server seeds (``config reveal=...``): after each hand, or when it stops."""
+
+MIGRATION: Final = """
+CREATE TABLE fair_seeds (
+    table_id INTEGER NOT NULL REFERENCES tables (id), hand_no INTEGER NOT NULL,
+    server_seed TEXT NOT NULL, commitment TEXT NOT NULL, player_seeds TEXT,
+    revealed INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (table_id, hand_no)
+);
+CREATE TABLE fair_player_seeds (
+    table_id INTEGER NOT NULL REFERENCES tables (id), user_id TEXT NOT NULL, seed TEXT NOT NULL,
+    PRIMARY KEY (table_id, user_id)
+);
+CREATE TABLE fair_tables (
+    table_id INTEGER PRIMARY KEY REFERENCES tables (id),
+    reveal TEXT NOT NULL DEFAULT 'hand' CHECK (reveal IN ('hand', 'stop'))
+);
+"""
+"""The server seeds of each table's hands (``player_seeds``: JSON of the record, set when the
+hand is dealt), the player seeds in force, and each table's reveal setting."""
+
+
+def table_label(table: Table) -> str:
+    """The ``TABLE`` string of the records: the platform and the channel ('console:main')."""
+    return f"{table.platform}:{table.channel}"
+
+
+@dataclass(frozen=True, slots=True)
+class Commitment:
+    hand_no: int
+    commitment: str
+    new: bool
+    """Drawn just now (not yet published)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Revealed:
+    hand_no: int
+    commitment: str
+    server_seed: str
+
+
+class Fairness:
+    """The server seeds, player seeds and reveal settings of every table, in SQLite."""
+
+    def __init__(self, *, store: Store, script_key: bytes | None = None, files_dir: Path | None = None) -> None:
+        self.store = store
+        self.script_key = script_key
+        """Set in script mode: server seeds are HMAC(script_key, "table:hand"), so a seeded
+        transcript is the same every time; None: every seed comes from ``secrets``."""
+        self.files_dir = files_dir
+        """Where the console writes a hand file for ``verify`` (None: nowhere)."""
+
+    def _draw(self, table_id: int, hand_no: int) -> bytes:
+        if self.script_key is None:
+            return secrets.token_bytes(SERVER_SEED_BYTES)
+        return hmac.digest(self.script_key, f"{table_id}:{hand_no}".encode(), hashlib.sha256)
+
+    # ---------------------------------------------------------------- seeds of hands
+
+    async def commit(self, tx: Tx, *, table_id: int, hand_no: int) -> Commitment:
+        """Hand ``hand_no``'s commitment, drawing and storing its seed in ``tx`` if it has none
+        yet (the caller shows it only once ``tx`` is committed)."""
+        row = await tx.one("SELECT commitment FROM fair_seeds WHERE table_id = ? AND hand_no = ?",
+                           (table_id, hand_no))
+        if row is not None:
+            return Commitment(hand_no=hand_no, commitment=str(row["commitment"]), new=False)
+        seed = self._draw(table_id, hand_no)
+        commitment = commitment_of(seed)
+        await tx.execute("INSERT INTO fair_seeds (table_id, hand_no, server_seed, commitment) VALUES (?, ?, ?, ?)",
+                         (table_id, hand_no, seed.hex(), commitment))
+        return Commitment(hand_no=hand_no, commitment=commitment, new=True)
+
+    async def commit_next(self, table: Table) -> Commitment:
+        """The commitment of the table's next hand, stored (committed) before this returns."""
+        async with self.store.atomic() as tx:
+            return await self.commit(tx, table_id=table.id, hand_no=table.hand_no + 1)
+
+    async def deal(self, tx: Tx, *, table: Table, hand_no: int, players: list[tuple[str, str]]) -> FairRecord:
+        """The record hand ``hand_no`` is dealt from: its committed seed (which must exist) and the
+        seeds in force now of ``players`` ((user, name) in seat order), stored in ``tx``."""
+        row = await tx.one("SELECT server_seed FROM fair_seeds WHERE table_id = ? AND hand_no = ?",
+                           (table.id, hand_no))
+        if row is None:
+            raise LookupError(f"table {table.id}: hand #{hand_no} has no committed seed")
+        rows = await tx.all("SELECT user_id, seed FROM fair_player_seeds WHERE table_id = ?", (table.id,))
+        seeds = {str(r["user_id"]): str(r["seed"]) for r in rows}
+        record = FairRecord.for_deal(table=table_label(table), hand_no=hand_no,
+                                     server_seed=bytes.fromhex(row["server_seed"]),
+                                     player_seeds=[(name, seeds.get(user, "")) for user, name in players])
+        await tx.execute("UPDATE fair_seeds SET player_seeds = ? WHERE table_id = ? AND hand_no = ?",
+                         (json.dumps(record.to_dict()["player_seeds"], ensure_ascii=False), table.id, hand_no))
+        return record
+
+    async def record(self, *, table: Table, hand_no: int) -> FairRecord | None:
+        """The full record (with its server seed) of a hand already dealt, or None."""
+        rows = await self.store.fetch(
+            "SELECT server_seed, player_seeds FROM fair_seeds WHERE table_id = ? AND hand_no = ?",
+            (table.id, hand_no))
+        if not rows or rows[0]["player_seeds"] is None:
+            return None
+        pairs = [(str(name), str(seed)) for name, seed in json.loads(rows[0]["player_seeds"])]
+        return FairRecord.for_deal(table=table_label(table), hand_no=hand_no,
+                                   server_seed=bytes.fromhex(rows[0]["server_seed"]), player_seeds=pairs)
+
+    async def mark_revealed(self, tx: Tx, *, table_id: int, hand_no: int) -> None:
+        await tx.execute("UPDATE fair_seeds SET revealed = 1 WHERE table_id = ? AND hand_no = ?", (table_id, hand_no))
+
+    async def reveal_all(self, tx: Tx, *, table_id: int) -> list[Revealed]:
+        """At a stop: every finished hand's seed not yet revealed, revealed (the hand files
+        rewritten with it). A hand not finished (played, or voided by the stop) keeps its seed."""
+        rows = await tx.all(
+            "SELECT f.hand_no, f.server_seed, f.commitment, h.id, h.hand_file FROM fair_seeds f "
+            "JOIN hands h ON h.table_id = f.table_id AND h.hand_no = f.hand_no "
+            "WHERE f.table_id = ? AND f.revealed = 0 AND h.status = 'done' AND h.hand_file IS NOT NULL "
+            "ORDER BY f.hand_no", (table_id,))
+        out = []
+        for row in rows:
+            data = json.loads(row["hand_file"])
+            if isinstance(data.get("fair"), dict):
+                data["fair"]["server_seed"] = row["server_seed"]
+            await tx.execute("UPDATE hands SET hand_file = ? WHERE id = ?", (json.dumps(data), row["id"]))
+            await self.mark_revealed(tx, table_id=table_id, hand_no=row["hand_no"])
+            out.append(Revealed(hand_no=row["hand_no"], commitment=row["commitment"], server_seed=row["server_seed"]))
+        return out
+
+    # ---------------------------------------------------------------- players and tables
+
+    async def player_seeds(self, table_id: int) -> dict[str, str]:
+        rows = await self.store.fetch("SELECT user_id, seed FROM fair_player_seeds WHERE table_id = ?", (table_id,))
+        return {str(r["user_id"]): str(r["seed"]) for r in rows}
+
+    async def set_player_seed(self, *, table_id: int, user: str, seed: str) -> None:
+        async with self.store.atomic() as tx:
+            await tx.execute(
+                "INSERT INTO fair_player_seeds (table_id, user_id, seed) VALUES (?, ?, ?) "
+                "ON CONFLICT (table_id, user_id) DO UPDATE SET seed = excluded.seed", (table_id, user, seed))
+
+    async def reveal_mode(self, table_id: int) -> str:
+        rows = await self.store.fetch("SELECT reveal FROM fair_tables WHERE table_id = ?", (table_id,))
+        return str(rows[0]["reveal"]) if rows else "hand"
+
+    async def set_reveal_mode(self, *, table_id: int, reveal: str) -> None:
+        assert reveal in REVEALS
+        async with self.store.atomic() as tx:
+            await tx.execute("INSERT INTO fair_tables (table_id, reveal) VALUES (?, ?) "
+                             "ON CONFLICT (table_id) DO UPDATE SET reveal = excluded.reveal", (table_id, reveal))
+
+    def write_hand_file(self, *, table: Table, hand_no: int, text: str) -> Path | None:
+        """The hand file written where the console keeps them, for ``python -m engine.verify``."""
+        if self.files_dir is None:
+            return None
+        path = self.files_dir / f"hand-{table.platform}-{table.id}-{hand_no}.json"
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError:
+            log.exception("table %s: writing hand #%s to %s failed", table.id, hand_no, path)
+            return None
+        return path
+
+
+# -------------------------------------------------------------------- words
+
+
+def verdict_text(verdict: Verdict, tr: Translator) -> str:
+    """The verdict of :func:`engine.verify.verify_hand_file` in the reader's language."""
+    no = verdict.hand_no
+    if verdict.finding is Finding.FAIR:
+        return tr("fair.verdict_fair", no=no, cards=verdict.cards_checked)
+    if verdict.finding is Finding.COMMITMENT:
+        return tr("fair.verdict_commitment", no=no)
+    if verdict.finding is Finding.PLAYERS:
+        return tr("fair.verdict_players", no=no)
+    if verdict.finding is Finding.UNDEALT:
+        return tr("fair.verdict_undealt", no=no, card=verdict.listed or "?")
+    which = tr(_CARD_NAMES[str(verdict.card_index) if verdict.card_index is not None else "community"])
+    return tr("fair.verdict_card", no=no, player=verdict.player or "—", which=which, listed=verdict.listed or "?",
+              expected=verdict.expected or "?", position=verdict.position if verdict.position is not None else "?")
+
+
+def record_lines(hand_file: HandFile, tr: Translator) -> str:
+    """The values a player needs to check the hand by hand: table, hand, commitment, seeds."""
+    record = hand_file.fair
+    assert record is not None and record.server_seed is not None
+    seeds = ", ".join(f"{name}: {json.dumps(seed, ensure_ascii=False)}" for name, seed in record.player_seeds)
+    return tr("fair.record", table=record.table, no=record.hand_no, commitment=record.commitment,
+              seed=record.server_seed.hex(), seeds=seeds)

@@ -1,0 +1,208 @@
+"""Provably fair decks at the bot's tables (FAIRNESS.md): commitments shown before the deal,
+seeds revealed after it (or at stop with ``reveal=stop``), every stored hand file verified
+by ``python -m engine.verify`` in a real process, tampering refused, the committed seed used
+after a restart, and the ``seed`` command's validation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import HandFile
+from tests.test_console import Table, _two_players
+
+ROOT = Path(__file__).resolve().parent.parent
+COMMITTED = re.compile(r"Hand #(\d+) is dealt from a committed deck: ([0-9a-f]{64})")
+REVEALED = re.compile(r"Hand #(\d+): server seed ([0-9a-f]{64})\. Its SHA-256 is the commitment ([0-9a-f]{64})")
+
+
+def _verify_cli(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "engine.verify", str(path)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, check=False)
+
+
+def _hand_file(db: Path, hand_no: int) -> str:
+    with sqlite3.connect(db) as con:
+        row = con.execute("SELECT hand_file FROM hands WHERE hand_no = ?", (hand_no,)).fetchone()
+    assert row is not None and row[0]
+    return str(row[0])
+
+
+def _index(lines: list[str], pattern: str) -> int:
+    return next(i for i, line in enumerate(lines) if re.search(pattern, line))
+
+
+@pytest.mark.asyncio
+async def test_a_hand_committed_before_the_deal_revealed_after_and_verified(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    async with Table(db) as t:
+        await _two_players(t)
+        await t.say("ann", "seed lucky 7")
+        await t.say("ann", "start")
+        first_commit = _index(t.out, COMMITTED.pattern)
+        deal = _index(t.out, r"Hand #1: ann, bob\.")
+        cards = _index(t.out, r"^\[dm \w+\] Hand #1, your cards")
+        assert first_commit < deal < cards  # the commitment is public before any card is dealt
+        [(no, commitment)] = COMMITTED.findall(t.out[first_commit])
+        assert no == "1"
+        assert not any(REVEALED.search(line) for line in t.out)  # nothing revealed while it is played
+        await t.call_down()
+        said = "\n".join(t.out)
+        [(no, seed, shown)] = REVEALED.findall(said)
+        assert no == "1" and shown == commitment
+        assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment  # the seed opens the commitment
+        # the next hand's commitment comes with this one's result, after the reveal
+        later = [m for m in COMMITTED.findall(said) if m[0] == "2"]
+        assert len(later) == 1 and later[0][1] != commitment
+        assert said.index(later[0][1]) > said.index(seed)
+        # the stored hand file carries the full record and passes the standalone verifier
+        text = _hand_file(db, 1)
+        fair = json.loads(text)["fair"]
+        assert fair["commitment"] == commitment and fair["server_seed"] == seed
+        assert fair["table"] == "console:main" and fair["hand_no"] == 1
+        assert fair["player_seeds"] == [["ann", "lucky 7"], ["bob", ""]]
+        path = tmp_path / "hand1.json"
+        path.write_text(text, encoding="utf-8")
+        done = _verify_cli(path)
+        assert done.returncode == 0 and done.stdout.startswith("fair: "), done.stdout + done.stderr
+        # 'verify 1' in chat: the verdict, the values to check by hand, and the one command
+        t.bot.fair.files_dir = tmp_path
+        answer = await t.say("bob", "verify 1")
+        assert "Hand #1 is fair" in answer and commitment in answer and seed in answer
+        assert 'ann: "lucky 7", bob: ""' in answer
+        written = re.search(r"python -m engine\.verify (\S+)", answer)
+        assert written is not None and _verify_cli(Path(written.group(1))).returncode == 0
+
+
+@pytest.mark.asyncio
+async def test_a_tampered_hand_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    async with Table(db) as t:
+        await _two_players(t)
+        await t.say("ann", "start")
+        await t.call_down()
+        good = json.loads(_hand_file(db, 1))
+        cases = {
+            "card": lambda d: d["cards"]["ann"].__setitem__(0, next(c for c in ("As", "Ks", "Qs")
+                                                                    if c not in d["cards"]["ann"])),
+            "seed": lambda d: d["fair"].__setitem__("server_seed", "00" * 32),
+            "player seed": lambda d: d["fair"]["player_seeds"][1].__setitem__(1, "sneaky"),
+        }
+        for what, tamper in cases.items():
+            data = json.loads(json.dumps(good))
+            tamper(data)
+            path = tmp_path / f"{what}.json"
+            path.write_text(json.dumps(data), encoding="utf-8")
+            done = _verify_cli(path)
+            assert done.returncode == 1 and done.stdout.startswith("unfair: "), (what, done.stdout, done.stderr)
+        # the same through the chat: the stored file changed behind the bot's back
+        bad = json.loads(json.dumps(good))
+        bad["fair"]["player_seeds"][1][1] = "sneaky"
+        with sqlite3.connect(db) as con:
+            con.execute("UPDATE hands SET hand_file = ? WHERE hand_no = 1", (json.dumps(bad),))
+        answer = await t.say("bob", "verify 1")
+        assert "Hand #1 fails" in answer and "is fair" not in answer
+
+
+@pytest.mark.asyncio
+async def test_reveal_stop_keeps_seeds_hidden_until_the_table_stops(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    async with Table(db) as t:
+        await _two_players(t)
+        assert "reveal is hand or stop, not 'later'" in await t.say("ann", "config reveal=later")
+        assert await t.bot.fair.reveal_mode(t.runtime.table.id) == "hand"  # bad input changed nothing
+        assert "Only the table's creator" in await t.say("bob", "config reveal=stop")
+        assert "Done" in await t.say("ann", "config reveal=stop")
+        await t.say("ann", "start")
+        await t.call_down()
+        await t.wait(5)  # the next hand is dealt
+        await t.call_down()
+        await t.wait(5)  # and a third, left in progress
+        assert t.runtime.hand is not None and not t.runtime.hand.is_over and t.runtime.table.hand_no == 3
+        said = "\n".join(t.out)
+        assert not REVEALED.search(said) and "stays hidden until the table stops" in said
+        commitments = dict(COMMITTED.findall(said))
+        assert set(commitments) >= {"1", "2", "3"}
+        for no in (1, 2):
+            assert json.loads(_hand_file(db, no))["fair"]["server_seed"] is None
+        assert "still hidden" in await t.say("bob", "verify 1")
+        start = len(t.out)
+        await t.say("ann", "stop")
+        said = "\n".join(t.out[start:])
+        revealed = dict(re.findall(r"#(\d+): ([0-9a-f]{64}) \(SHA-256 [0-9a-f]{64}\)", said))
+        assert set(revealed) == {"1", "2"}  # both finished hands, all together; never hand 3, still being played
+        for no, seed in revealed.items():
+            assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitments[no]
+            text = _hand_file(db, int(no))
+            assert json.loads(text)["fair"]["server_seed"] == seed
+            path = tmp_path / f"h{no}.json"
+            path.write_text(text, encoding="utf-8")
+            assert _verify_cli(path).returncode == 0
+        with sqlite3.connect(db) as con:
+            assert con.execute("SELECT revealed FROM fair_seeds WHERE hand_no = 3").fetchone()[0] == 0
+
+
+@pytest.mark.asyncio
+async def test_a_restart_deals_from_the_committed_seeds(tmp_path: Path) -> None:
+    """The hand in progress is rebuilt from its stored seed and seeds; the commitment published for
+    the next hand (not dealt yet when the bot stopped) is the one its deck comes from."""
+    db = tmp_path / "t.db"
+    async with Table(db, seed=4) as t:
+        await _two_players(t)
+        await t.say("bob", "seed b0b")
+        await t.say("ann", "start")
+        dealt = list(t.runtime.setup.deck)  # type: ignore[union-attr]
+        commitment = COMMITTED.findall("\n".join(t.out))[0][1]
+    async with Table(db, seed=99) as t:  # another script seed: only the stored seed can give the same deck
+        assert t.runtime.setup is not None and t.runtime.setup.deck == dealt
+        assert t.runtime.fair is not None and t.runtime.fair.commitment == commitment
+        await t.call_down()
+        following = [c for n, c in COMMITTED.findall("\n".join(t.out)) if n == "2"]
+    assert len(following) == 1
+    async with Table(db, seed=7) as t:
+        await t.wait(5)  # hand 2, committed before the restart, dealt after it
+        assert t.runtime.table.hand_no == 2 and t.runtime.fair is not None
+        assert t.runtime.fair.commitment == following[0]
+        assert not COMMITTED.findall("\n".join(t.out))  # not a new commitment: the published one
+        await t.call_down()
+    for no in (1, 2):
+        path = tmp_path / f"h{no}.json"
+        path.write_text(_hand_file(db, no), encoding="utf-8")
+        done = _verify_cli(path)
+        assert done.returncode == 0, done.stdout
+    assert HandFile.from_json(_hand_file(db, 1)).fair.player_seeds == (("ann", ""), ("bob", "b0b"))  # type: ignore[union-attr]
+
+
+@pytest.mark.asyncio
+async def test_the_seed_command(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    async with Table(db) as t:
+        await t.say("ann", "new")
+        assert "You are not seated" in await t.say("cat", "seed hello")
+        await t.say("ann", "join 100")
+        await t.say("bob", "join 100")
+        assert "You have no seed" in await t.say("ann", "seed")
+        for bad in ("x" * 65, "tab\there", "bell\x07"):
+            assert "A seed is 1 to 64 printable characters" in await t.say("ann", f"seed {bad}")
+        assert "You have no seed" in await t.say("ann", "seed")  # bad input changed nothing
+        assert 'Your seed is now "two  spaces é"' in await t.say("ann", "seed two  spaces é")
+        assert 'Your seed at this table: "two  spaces é"' in await t.say("ann", "seed")
+        assert 'now "x"' in await t.say("bob", "seed x")
+        assert "now" in await t.say("bob", "seed " + "y" * 64)
+        await t.say("ann", "start")
+        await t.say("bob", "seed later")  # during the hand: counts from the next one
+        assert t.runtime.fair is not None
+        assert t.runtime.fair.player_seeds == (("ann", "two  spaces é"), ("bob", "y" * 64))
+        await t.call_down()
+        await t.wait(5)
+        assert t.runtime.fair.player_seeds == (("ann", "two  spaces é"), ("bob", "later"))
+        assert "verify N" in await t.say("ann", "verify")
+        assert "no finished hand #9" in await t.say("ann", "verify 9")
