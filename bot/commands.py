@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from .i18n import EN, LANGUAGE_NAMES, LANGUAGES, Translator, family, translator
+from .stats.book import PERIODS
 
 
 class Message(Exception):
@@ -69,8 +70,8 @@ WORD_KEYS: Final = {"view": ("image", "text")}
 """Config keys whose values are words, and the words they take."""
 
 COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
-                   "top", "history", "rules", "help", "lang", "addbot", "fold", "check", "call", "bet", "raise",
-                   "complete", "bring-in")
+                   "top", "stats", "history", "rules", "help", "lang", "addbot", "fold", "check", "call", "bet",
+                   "raise", "complete", "bring-in")
 """Every command, in the order help lists them."""
 _USAGE = family("usage", COMMANDS)
 _WORD = family("cmd", COMMANDS)
@@ -138,8 +139,7 @@ def parse(text: str) -> Command:
         turn = m.group(1)
         rest = rest[:-1]
     usage = _with_usage(name)
-    if name in ACTIONS or name in ("new", "leave", "sitout", "back", "start", "stop", "cards", "board", "top",
-                                   "rules"):
+    if name in ACTIONS or name in ("new", "leave", "sitout", "back", "start", "stop", "cards", "board", "rules"):
         if rest:
             raise UsageError("usage.no_arguments", name=name, usage=usage)
         return Command(name=name, turn=turn)
@@ -158,6 +158,14 @@ def parse(text: str) -> Command:
             raise UsageError("usage.only", usage=usage)
         count = _positive_int(rest[0], usage) if rest else 5
         return Command(name=name, args=(min(count, 20),))
+    if name == "top":  # 'top', 'top net', 'top net week'
+        if rest and (rest[0].lower() != "net" or len(rest) > 2 or (len(rest) == 2 and rest[1].lower() not in PERIODS)):
+            raise UsageError("usage.only", usage=usage)
+        return Command(name=name, args=("net", rest[1].lower() if len(rest) == 2 else "all") if rest else ())
+    if name == "stats":  # 'stats', 'stats Bob Smith': the rest of the line is a name
+        if len(" ".join(rest)) > 64:
+            raise UsageError("usage.only", usage=usage)
+        return Command(name=name, args=(" ".join(rest),) if rest else ())
     if name == "kick":  # the rest of the line: display names may hold spaces
         if not rest:
             raise UsageError("usage.only", usage=usage)

@@ -48,6 +48,9 @@ class Reply:
     code: str = ""
     """What happened, for adapters that act on it (the text is in the user's language):
     'seated', 'already_seated', 'unreachable', or ''."""
+    image: bytes | None = None
+    """A PNG to show with a private answer (the text as its caption), such as the stats chart;
+    a messenger that cannot show images (the console) shows the text alone."""
 
 
 @dataclass(frozen=True, slots=True)

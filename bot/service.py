@@ -32,6 +32,7 @@ from .i18n import EN, LANGUAGE_NAMES, Translator, family, language_of, translato
 from .lifecycle import Work
 from .model import VIEWS, Seat, Table
 from .ports import Clock, Inbound, Messenger, Reply
+from .stats.answers import StatsAnswers
 from .store import Store
 
 log = logging.getLogger(__name__)
@@ -71,6 +72,7 @@ class StudBot(Dealer):
         self.languages: dict[tuple[str, str], tuple[str, bool]] = {}
         self.work = Work()
         self.stopping = False
+        self.stats = StatsAnswers(store=store, clock=clock)
 
     # ------------------------------------------------------------------ start
 
@@ -190,8 +192,15 @@ class StudBot(Dealer):
             return Reply(rules_text(tr), private=True)
         if name == "lang":
             return await self._lang(msg, command)
+        if name == "top" and command.args:
+            return await self.stats.top_net(community=_community(msg), period=str(command.args[1]), tr=tr)
         if name == "top":
             return await self._top(msg)
+        if name == "stats":
+            here = self.tables.get(f"{msg.platform}:{msg.channel}")
+            return await self.stats.stats(
+                community=_community(msg), user=msg.user, name=msg.name, asked=str(command.args[0]) if command.args
+                else None, tr=tr, image=msg.platform != "console" and (here is None or here.table.view == "image"))
         if name == "new":
             return await self._new(msg)
         rt = self.tables.get(f"{msg.platform}:{msg.channel}")

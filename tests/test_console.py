@@ -412,11 +412,11 @@ async def test_broke_wallet_refills_once_a_day(tmp_path: Path) -> None:
 async def test_schema_is_versioned_and_reopens(tmp_path: Path) -> None:
     store = await Store.open(str(tmp_path / "s.db"))
     rows = await store.fetch("PRAGMA user_version")
-    assert rows[0][0] == store.schema_version == 5
+    assert rows[0][0] == store.schema_version == 6
     assert (await store.fetch("PRAGMA journal_mode"))[0][0] == "wal"
     await store.close()
     store = await Store.open(str(tmp_path / "s.db"))  # migrations run once
-    assert (await store.fetch("PRAGMA user_version"))[0][0] == 5
+    assert (await store.fetch("PRAGMA user_version"))[0][0] == 6
     await store.close()
 
 
@@ -439,7 +439,7 @@ async def test_a_version_1_database_is_migrated_with_its_hand_in_progress(tmp_pa
     finally:
         store_module.MIGRATIONS = real
     async with Table(db, clock=clock) as t:  # the new build migrates it and plays on
-        assert (await t.store.fetch("PRAGMA user_version"))[0][0] == 5
+        assert (await t.store.fetch("PRAGMA user_version"))[0][0] == 6
         await _two_players(t)
         await t.say("ann", "start")
         player, _, _ = t.to_act()
