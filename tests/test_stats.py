@@ -11,7 +11,7 @@ import random
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -94,23 +94,28 @@ def test_each_hands_lines_are_exact() -> None:
     assert _lines(split) == {"ann": (True, True, True, 0, 1, 0, 0, 6), "bob": (True, True, True, 1, 0, 0, 0, 6)}
 
 
-async def store_hands(store: Store, hands: Sequence[Hand], *, at: Sequence[float] | None = None) -> None:
-    """Settle ``hands`` into the store as the dealer does: a hand row, then its players' rows (user 'u-<name>',
-    display name capitalized), with wallets for their names."""
+async def store_hands(store: Store, hands: Sequence[Hand], *, at: Sequence[float] | None = None,
+                      community: str = COMMUNITY, users: Mapping[str, str] | None = None) -> None:
+    """Settle ``hands`` into the store as the dealer does: a hand row, then its players' rows (user ``users[name]``,
+    else 'u-<name>'; display name capitalized), with wallets for their names."""
+
+    def user(name: str) -> str:
+        return users[name] if users is not None else f"u-{name}"
+
     async with store.atomic() as tx:
-        table_id = await tx.create_table(platform="console", community=COMMUNITY, channel="c", creator="u-ann",
+        table_id = await tx.create_table(platform="console", community=community, channel="c", creator="u-ann",
                                          stakes=Stakes(), timer=30, now=T0)
         names = sorted({n for hand in hands for n in hand.names})
         for name in names:
-            await tx.ensure_wallet(community=COMMUNITY, user=f"u-{name}", name=name.capitalize(), balance=1000,
+            await tx.ensure_wallet(community=community, user=user(name), name=name.capitalize(), balance=1000,
                                    now=T0)
         for i, hand in enumerate(hands):
-            players = [(s, f"u-{n}", n.capitalize(), hand.starting_stacks[s]) for s, n in enumerate(hand.names)]
+            players = [(s, user(n), n.capitalize(), hand.starting_stacks[s]) for s, n in enumerate(hand.names)]
             setup = HandSetup(hand_no=i + 1, stakes=hand.stakes, players=players, deck=[])
             hand_id = await tx.begin_hand(table_id=table_id, setup=setup, now=T0)
             now = at[i] if at is not None else T0 + i
             await tx.finish_hand(hand_id=hand_id, hand_file="{}", summary="", now=now)
-            await record_hand(tx, hand=hand, hand_id=hand_id, community=COMMUNITY, players=players, now=now)
+            await record_hand(tx, hand=hand, hand_id=hand_id, community=community, players=players, now=now)
         await tx.close_table(table_id)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import io
 import json
 import logging
 from pathlib import Path
@@ -218,15 +219,19 @@ class DiscordAdapter:
                 await _answer(interaction, tr("adapters.restarting"))
                 return
             reply = await self.bot.handle(self.inbound(interaction, text))
-            await _answer(interaction, reply.text)
+            await _answer(interaction, reply.text, image=reply.image)
         finally:
             if task is not None:
                 self._inflight.discard(task)
 
 
-async def _answer(interaction: discord.Interaction[discord.Client], text: str) -> None:
+async def _answer(interaction: discord.Interaction[discord.Client], text: str, *, image: bytes | None = None) -> None:
+    """The ephemeral answer: ``text``, with ``image`` (a PNG, such as the stats chart) attached."""
     try:
-        if text.strip():
+        if text.strip() and image is not None:
+            picture = discord.File(io.BytesIO(image), filename=render.REPLY_FILE)
+            await interaction.edit_original_response(content=render.reply_text(text), attachments=[picture])
+        elif text.strip():
             await interaction.edit_original_response(content=render.reply_text(text))
         else:
             await interaction.delete_original_response()

@@ -24,6 +24,7 @@ from discord.app_commands import TranslationContextLocation as Where
 
 from bot.commands import COMMANDS, USAGE, WORD_KEYS, command_word, usage_text
 from bot.i18n import DEFAULT_LANGUAGE, EN, LANGUAGE_NAMES, LANGUAGES, Translator, family, language_of, translator
+from bot.stats.book import PERIODS
 
 from .render import command_text
 
@@ -37,11 +38,14 @@ NAME: Final = re.compile(r"^[-_\w]{1,32}$")
 DESCRIPTION_LIMIT: Final = 100
 OPTION_DESCRIPTIONS: Final = family("adapters.option", [
     "join.buy_in", "config.ante", "config.bring_in", "config.small", "config.big", "config.timer", "config.view",
-    "config.lang", "kick.name", "history.count", "help.command", "addbot.name", "lang.language"])
+    "config.lang", "kick.name", "history.count", "help.command", "addbot.name", "lang.language",
+    "stats.player", "top.net", "top.period"])
 """Each option's description, by ``command.option``."""
 OPTION_NAMES: Final = family("adapters.option_name", [
-    "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "lang", "name", "count", "command", "language"])
+    "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "lang", "name", "count", "command", "language",
+    "player", "net", "period"])
 VIEW_CHOICES: Final = family("adapters.view", WORD_KEYS["view"])
+PERIOD_CHOICES: Final = family("adapters.period", PERIODS)
 
 
 async def _run(interaction: discord.Interaction[discord.Client], text: str) -> None:
@@ -106,6 +110,8 @@ def localized(tr: Translator, where: Where, data: Any) -> str | None:
             return None  # each language is named in itself, whoever reads it
         if value in VIEW_CHOICES:
             return _clip(tr(VIEW_CHOICES[value]))
+        if value in PERIOD_CHOICES:
+            return _clip(tr(PERIOD_CHOICES[value]))
         if value in USAGE:
             return _clip(command_word(tr, value)) or None
     return None
@@ -184,8 +190,25 @@ async def addbot(interaction: discord.Interaction[discord.Client],
     await _run(interaction, command_text("addbot", name))
 
 
+# ---- stats: /stud stats [player], /stud top [net] [period]
+
+
+@app_commands.describe(player=_option("stats.player"))
+async def stats(interaction: discord.Interaction[discord.Client],
+                player: app_commands.Range[str, 1, 32] | None = None) -> None:
+    await _run(interaction, command_text("stats", player))
+
+
+@app_commands.describe(net=_option("top.net"), period=_option("top.period"))
+@app_commands.choices(period=[app_commands.Choice(name=p, value=p) for p in PERIODS])
+async def top(interaction: discord.Interaction[discord.Client], net: bool | None = None,
+              period: str | None = None) -> None:
+    """Wallets, unless net winnings are asked for (a period alone asks for them too)."""
+    await _run(interaction, command_text("top", "net", period or "all") if net or period else "top")
+
+
 _WITH_OPTIONS: dict[str, Callback] = {"join": join, "config": config, "kick": kick, "history": history,
-                                      "help": help_, "addbot": addbot, "lang": lang}
+                                      "help": help_, "addbot": addbot, "lang": lang, "stats": stats, "top": top}
 
 
 def stud_group() -> app_commands.Group:

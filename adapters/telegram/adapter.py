@@ -95,7 +95,7 @@ ACTION_ROW: Final = 3
 OWNER_COMMANDS: Final = frozenset({"config", "kick", "stop"})
 SHORT_COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
                          "top", "history", "rules", "help", "lang", "addbot", "fold", "check", "call", "bet", "raise",
-                         "complete", "bringin")
+                         "complete", "bringin", "stats")
 ALLOWED_UPDATES: Final = ["message", "callback_query"]
 MAX_DESCRIPTION: Final = 256
 
@@ -545,7 +545,7 @@ class TelegramAdapter:
             await self.messenger.post(chat_id, thread, reply.text, reply_to=message_id)
             return
         if uid not in self.messenger.unreachable and await self.messenger.send_private(
-                platform=PLATFORM, user=uid, text=reply.text):
+                platform=PLATFORM, user=uid, text=reply.text, image=reply.image):
             return
         url = self.messenger.link(channel, join=False)
         tr = self._translator(user)

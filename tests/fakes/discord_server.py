@@ -116,6 +116,8 @@ class Interaction:
     callback_status: int | None = None
     answers: list[tuple[float, str, str, bool]] = field(default_factory=list)
     """(time, 'edit'|'delete'|'followup', content, ephemeral)."""
+    files: list[Attachment] = field(default_factory=list)
+    """Files uploaded with the answer (a picture with an ephemeral answer, such as the stats chart)."""
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
@@ -444,6 +446,7 @@ class FakeDiscord:
         if record is None or record.callback is None:
             return _error(404, 10008, "Unknown Message")
         body = request[BODY] or {}
+        record.files.extend(request[FILES])
         record.answers.append((time.monotonic(), "edit", body.get("content") or "", record.ephemeral))
         record.done.set()
         return _json(self._webhook_message(record, body.get("content") or "",
