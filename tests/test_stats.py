@@ -29,6 +29,7 @@ from bot.i18n import Translator, translator
 from bot.model import HandSetup
 from bot.ports import Inbound
 from bot.service import StudBot
+from bot.stats import rows as stats_rows
 from bot.stats.answers import stats_text
 from bot.stats.book import StatsBook
 from bot.stats.chart import net_png
@@ -267,7 +268,9 @@ async def _played(db: Path) -> list[tuple[object, ...]]:
 
 @pytest.mark.asyncio
 async def test_the_migration_backfills_rows_for_hands_stored_before_it(tmp_path: Path,
-                                                                      caplog: pytest.LogCaptureFixture) -> None:
+                                                                      caplog: pytest.LogCaptureFixture,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stats_rows, "BACKFILL_PAGE", 2)  # several pages
     db = tmp_path / "old.db"
     written = await _played(db)
     assert len(written) >= 6

@@ -58,6 +58,9 @@ CREATE INDEX hand_players_period ON hand_players (community, finished_at, user_i
 over all time (grouped by player in index order); ``hand_players_period`` covers ``top net``
 over a day or a week (a range of time)."""
 
+BACKFILL_PAGE = 500
+"""Hands the migration reads and replays at a time."""
+
 INSERT = ("INSERT INTO hand_players (hand_id, community, user_id, name, dealt, vpip, showdown, won_showdown, "
           "high_halves, low_halves, scoops, net, won, finished_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
@@ -134,18 +137,23 @@ async def migrate(db: aiosqlite.Connection) -> None:
             await db.execute(statement)
     query = ("SELECT h.id, h.setup, h.hand_file, COALESCE(h.finished_at, h.started_at), t.community "
              "FROM hands h JOIN tables t ON t.id = h.table_id "
-             "WHERE h.status = 'done' AND h.hand_file IS NOT NULL ORDER BY h.id")
-    async with db.execute(query) as cur:
-        stored = list(await cur.fetchall())
-    rows: list[tuple[Any, ...]] = []
-    for hand_id, setup, hand_file, finished_at, community in stored:
-        try:
-            players = [(str(p[1]), str(p[2])) for p in json.loads(setup)["players"]]
-            hand = replay_hand(HandFile.from_json(hand_file))
-            if len(players) != hand.seat_count or not hand.is_over:
-                raise ValueError(f"{hand.seat_count} seats in the hand file, {len(players)} in the setup")
-        except (EngineError, ValueError, KeyError, TypeError, IndexError) as exc:
-            log.error("stats: hand %s cannot be replayed (%s); it has no stats rows", hand_id, exc)
-            continue
-        rows += rows_of(hand, hand_id=hand_id, community=community, players=players, finished_at=finished_at)
-    await db.executemany(INSERT, rows)
+             "WHERE h.status = 'done' AND h.hand_file IS NOT NULL AND h.id > ? ORDER BY h.id LIMIT ?")
+    last = 0
+    while True:  # a page of hands at a time: hand files are kilobytes each, a database may hold many
+        async with db.execute(query, (last, BACKFILL_PAGE)) as cur:
+            page = list(await cur.fetchall())
+        if not page:
+            return
+        rows: list[tuple[Any, ...]] = []
+        for hand_id, setup, hand_file, finished_at, community in page:
+            try:
+                players = [(str(p[1]), str(p[2])) for p in json.loads(setup)["players"]]
+                hand = replay_hand(HandFile.from_json(hand_file))
+                if len(players) != hand.seat_count or not hand.is_over:
+                    raise ValueError(f"{hand.seat_count} seats in the hand file, {len(players)} in the setup")
+            except (EngineError, ValueError, KeyError, TypeError, IndexError) as exc:
+                log.error("stats: hand %s cannot be replayed (%s); it has no stats rows", hand_id, exc)
+                continue
+            rows += rows_of(hand, hand_id=hand_id, community=community, players=players, finished_at=finished_at)
+        await db.executemany(INSERT, rows)
+        last = page[-1][0]
