@@ -28,6 +28,7 @@ from typing import Final
 from engine import PlayerSeedError, check_player_seed
 
 from .i18n import EN, LANGUAGE_NAMES, LANGUAGES, Translator, family, translator
+from .stats.book import PERIODS
 
 
 class Message(Exception):
@@ -79,8 +80,8 @@ WORD_KEYS: Final = {"view": ("image", "text"), "reveal": ("hand", "stop")}
 """Config keys whose values are words, and the words they take."""
 
 COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
-                   "top", "history", "hand", "export", "seed", "verify", "rules", "help", "lang", "addbot", "tourney",
-                   "fold", "check", "call", "bet", "raise", "complete", "bring-in")
+                   "top", "stats", "history", "hand", "export", "seed", "verify", "rules", "help", "lang", "addbot",
+                   "tourney", "fold", "check", "call", "bet", "raise", "complete", "bring-in")
 """Every command, in the order help lists them."""
 MAX_EXPORT: Final = 100
 """The most hands one ``export last N`` writes."""
@@ -157,8 +158,7 @@ def parse(text: str) -> Command:
     if name == "tourney":  # sit-and-go tournaments: bot/tourney/words.py
         from .tourney.words import parse_tourney
         return parse_tourney(rest, usage=usage)
-    if name in ACTIONS or name in ("new", "leave", "sitout", "back", "start", "stop", "cards", "board", "top",
-                                   "rules"):
+    if name in ACTIONS or name in ("new", "leave", "sitout", "back", "start", "stop", "cards", "board", "rules"):
         if rest:
             raise UsageError("usage.no_arguments", name=name, usage=usage)
         return Command(name=name, turn=turn)
@@ -191,6 +191,14 @@ def parse(text: str) -> Command:
         if len(rest) != 1:
             raise UsageError("usage.only", usage=usage)
         return Command(name=name, args=(_positive_int(rest[0].lstrip("#"), usage),))
+    if name == "top":  # 'top', 'top net', 'top net week'
+        if rest and (rest[0].lower() != "net" or len(rest) > 2 or (len(rest) == 2 and rest[1].lower() not in PERIODS)):
+            raise UsageError("usage.only", usage=usage)
+        return Command(name=name, args=("net", rest[1].lower() if len(rest) == 2 else "all") if rest else ())
+    if name == "stats":  # 'stats', 'stats Bob Smith': the rest of the line is a name
+        if len(" ".join(rest)) > 64:
+            raise UsageError("usage.only", usage=usage)
+        return Command(name=name, args=(" ".join(rest),) if rest else ())
     if name == "kick":  # the rest of the line: display names may hold spaces
         if not rest:
             raise UsageError("usage.only", usage=usage)

@@ -29,6 +29,7 @@ from .ledger import Transfer, hand_transfers, net_by_account, seat_account
 from .lifecycle import Work
 from .model import HandSetup, Seat, Table
 from .ports import BoardView, Clock, Messenger, TableAddress, TimerHandle
+from .stats.rows import record_hand
 from .store import Store, Tx
 
 log = logging.getLogger(__name__)
@@ -283,6 +284,8 @@ class Dealer:
             committed = await self.fair.commit(tx, table_id=table.id, hand_no=setup.hand_no + 1) \
                 if table.running else None
             await tx.post(transfers, now=now)
+            await record_hand(tx, hand=hand, hand_id=rt.hand_id, community=table.community, players=setup.players,
+                              now=now)
             for seat in gone:
                 await tx.cash_out(table_id=table.id, community=table.community, user=seat.user,
                                   amount=seat.stack, kind="cash-out", now=now)

@@ -60,6 +60,9 @@ class Reply:
     files: tuple[Attachment, ...] = ()
     """Files for the sender (only with ``private``): Discord attaches them to the ephemeral answer,
     Telegram sends them as documents in the private chat, the console writes them and prints the paths."""
+    image: bytes | None = None
+    """A PNG to show with a private answer (the text as its caption), such as the stats chart;
+    a messenger that cannot show images (the console) shows the text alone."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,7 @@ from .lifecycle import Work
 from .model import VIEWS, Seat, Table
 from .names import display_name, plain
 from .ports import Clock, Inbound, Messenger, Reply
+from .stats.answers import StatsAnswers
 from .store import Store
 from .tourney.service import AT_TABLE, Tourneys
 
@@ -82,6 +83,7 @@ class StudBot(Dealer):
         self.history = History(store)
         self.tourneys = Tourneys(self)
         self.hooks = self.tourneys
+        self.stats = StatsAnswers(store=store, clock=clock)
 
     # ------------------------------------------------------------------ start
 
@@ -218,8 +220,15 @@ class StudBot(Dealer):
             return Reply(rules_text(tr), private=True)
         if name == "lang":
             return await self._lang(msg, command)
+        if name == "top" and command.args:
+            return await self.stats.top_net(community=_community(msg), period=str(command.args[1]), tr=tr)
         if name == "top":
             return await self._top(msg)
+        if name == "stats":
+            here = self.tables.get(f"{msg.platform}:{msg.channel}")
+            return await self.stats.stats(
+                community=_community(msg), user=msg.user, name=msg.name, asked=str(command.args[0]) if command.args
+                else None, tr=tr, image=msg.platform != "console" and (here is None or here.table.view == "image"))
         if name == "new":
             return await self._new(msg)
         if name in ("hand", "export"):  # finished hands: no open table needed

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -22,9 +22,13 @@ from . import fairness, ledger
 from .i18n import DEFAULT_LANGUAGE, language_of
 from .ledger import HOUSE, Transfer, seat_account, wallet_account
 from .model import VIEWS, HandSetup, Seat, Table
+from .stats import rows as stats_rows
 from .tourney.store import TOURNEY_MIGRATION
 
-MIGRATIONS: list[str] = [
+Migration = str | Callable[[aiosqlite.Connection], Awaitable[None]]
+"""A schema version: SQL statements, or a function that runs in the migration's transaction."""
+
+MIGRATIONS: list[Migration] = [
     # 1: the first schema
     """
     CREATE TABLE wallets (
@@ -100,6 +104,8 @@ MIGRATIONS: list[str] = [
     TOURNEY_MIGRATION,
     # 8: provably fair decks (bot/fairness.py): server seeds per table and hand, player seeds, reveal setting.
     fairness.MIGRATION,
+    # 9: per-player rows of settled hands for the stats (bot/stats/rows.py), backfilled from the hand files.
+    stats_rows.migrate,
 ]
 
 
@@ -141,7 +147,9 @@ class Store:
         for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
             await self._db.execute("BEGIN IMMEDIATE")
             try:
-                for statement in script.split(";"):
+                if callable(script):
+                    await script(self._db)
+                for statement in script.split(";") if isinstance(script, str) else ():
                     if statement.strip():
                         await self._db.execute(statement)
                 await self._db.execute(f"PRAGMA user_version={number}")
@@ -268,6 +276,10 @@ class Tx:
     async def all(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
         async with self._db.execute(sql, params) as cur:
             return list(await cur.fetchall())
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Write rows of a feature's own table (its module holds the SQL) in this transaction."""
+        await self._db.executemany(sql, rows)
 
     async def create_table(self, *, platform: str, community: str, channel: str, creator: str, stakes: Stakes,
                            timer: int, now: float, lang: str = DEFAULT_LANGUAGE) -> int:

@@ -243,7 +243,7 @@ class DiscordAdapter:
             inbound = self.inbound(interaction, text)
             kept = await self._keep(interaction, inbound.channel, text)
             reply = await self.bot.handle(inbound)
-            await _answer(interaction, reply.text, reply.files if reply.private else ())
+            await _answer(interaction, reply.text, reply.files if reply.private else (), image=reply.image)
             if kept:
                 await self._drop(str(interaction.id))
         finally:
@@ -305,14 +305,17 @@ class DiscordAdapter:
 
 
 async def _answer(interaction: discord.Interaction[discord.Client], text: str,
-                  files: tuple[Attachment, ...] = ()) -> None:
-    """Edit the deferred (ephemeral) answer: the text, and the files attached to it (only the asker sees them).
-    An answer longer than one message (a hand told street by street) goes on in ephemeral follow-ups."""
+                  files: tuple[Attachment, ...] = (), *, image: bytes | None = None) -> None:
+    """Edit the deferred (ephemeral) answer: the text, and the files attached to it (only the asker sees them),
+    or ``image`` (a PNG, such as the stats chart) shown with it. An answer longer than one message (a hand told
+    street by street) goes on in ephemeral follow-ups."""
+    attached = [discord.File(io.BytesIO(f.data), filename=f.name) for f in files]
+    if image is not None:
+        attached.append(discord.File(io.BytesIO(image), filename=render.REPLY_FILE))
     try:
         first, *rest = render.chunks(render.public_text(text)) or [""]
-        if files:
-            await interaction.edit_original_response(
-                content=first, attachments=[discord.File(io.BytesIO(f.data), filename=f.name) for f in files])
+        if attached:
+            await interaction.edit_original_response(content=first, attachments=attached)
         elif text.strip():
             await interaction.edit_original_response(content=first)
         else:

@@ -25,6 +25,7 @@ from discord.app_commands import TranslationContextLocation as Where
 from bot.commands import ACTIONS, COMMANDS, MAX_EXPORT, USAGE, WORD_KEYS, command_word, usage_text
 from bot.i18n import DEFAULT_LANGUAGE, EN, LANGUAGE_NAMES, LANGUAGES, Translator, family, language_of, translator
 from bot.service import MAX_TIMER, MIN_TIMER, STAKE_LIMIT
+from bot.stats.book import PERIODS
 from bot.tourney.schedule import MAX_BUYIN, MAX_SEATS, MAX_STACK, MIN_SEATS, MIN_STACK, PACES, PAYOUTS
 from bot.tourney.words import SUBCOMMANDS
 
@@ -43,13 +44,15 @@ OPTION_DESCRIPTIONS: Final = family("adapters.option", [
     "config.lang", "kick.name", "history.count", "help.command", "addbot.name", "lang.language", "hand.number",
     "export.number", "export.last", "act.action",
     "tourney.action", "tourney.seats", "tourney.stack", "tourney.buyin", "tourney.levels", "tourney.pace",
-    "tourney.payout", "seed.text", "verify.hand", "config.reveal"])
+    "tourney.payout", "seed.text", "verify.hand", "config.reveal", "stats.player", "top.net", "top.period"])
 """Each option's description, by ``command.option``."""
 OPTION_NAMES: Final = family("adapters.option_name", [
     "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "lang", "name", "count", "command", "language",
-    "number", "last", "action", "seats", "stack", "buyin", "levels", "pace", "payout", "text", "hand", "reveal"])
+    "number", "last", "action", "seats", "stack", "buyin", "levels", "pace", "payout", "text", "hand", "reveal",
+    "player", "net", "period"])
 VIEW_CHOICES: Final = family("adapters.view", WORD_KEYS["view"])
 REVEAL_CHOICES: Final = family("adapters.reveal", WORD_KEYS["reveal"])
+PERIOD_CHOICES: Final = family("adapters.period", PERIODS)
 TOURNEY_CHOICES: Final = {**family("adapters.tourney_action", SUBCOMMANDS), **family("adapters.pace", PACES),
                           **{p: k for p, k in zip(PAYOUTS, family("adapters.payout", [p.replace("/", "-")
                                                                                        for p in PAYOUTS]).values(),
@@ -128,6 +131,8 @@ def localized(tr: Translator, where: Where, data: Any) -> str | None:
             return _clip(tr(TOURNEY_CHOICES[value]))
         if value in REVEAL_CHOICES:
             return _clip(tr(REVEAL_CHOICES[value]))
+        if value in PERIOD_CHOICES:
+            return _clip(tr(PERIOD_CHOICES[value]))
         if value in USAGE:
             return _clip(command_word(tr, value)) or None
     return None
@@ -270,9 +275,26 @@ async def tourney(interaction: discord.Interaction[discord.Client], action: str 
                                          buyin=buyin, levels=levels, pace=pace, payout=payout))
 
 
+# ---- stats: /stud stats [player], /stud top [net] [period]
+
+
+@app_commands.describe(player=_option("stats.player"))
+async def stats(interaction: discord.Interaction[discord.Client],
+                player: app_commands.Range[str, 1, 32] | None = None) -> None:
+    await _run(interaction, command_text("stats", player))
+
+
+@app_commands.describe(net=_option("top.net"), period=_option("top.period"))
+@app_commands.choices(period=[app_commands.Choice(name=p, value=p) for p in PERIODS])
+async def top(interaction: discord.Interaction[discord.Client], net: bool | None = None,
+              period: str | None = None) -> None:
+    """Wallets, unless net winnings are asked for (a period alone asks for them too)."""
+    await _run(interaction, command_text("top", "net", period or "all") if net or period else "top")
+
+
 _WITH_OPTIONS: dict[str, Callback] = {"join": join, "config": config, "kick": kick, "history": history,
                                       "help": help_, "addbot": addbot, "lang": lang, "hand": hand, "export": export,
-                                      "tourney": tourney, "seed": seed, "verify": verify}
+                                      "tourney": tourney, "seed": seed, "verify": verify, "stats": stats, "top": top}
 
 
 def stud_group() -> app_commands.Group:

@@ -84,6 +84,8 @@ def button_rows(buttons: tuple[Button, ...]) -> list[tuple[int, Button]]:
 BOARD_FILE = "board.png"
 """The file name of the board image attached to the board message."""
 CARDS_FILE = "cards.png"
+REPLY_FILE: Final = "stats.png"
+"""The file name of a picture sent with an answer (the stats chart)."""
 """The file name of a player's cards attached to their private message."""
 
 

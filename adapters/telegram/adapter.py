@@ -95,8 +95,8 @@ ACTION_ROW: Final = 3
 OWNER_COMMANDS: Final = frozenset({"config", "kick", "stop", "start", "tourney"})
 """Commands that may need the sender's admin rights ('start' and 'tourney start' of a sit-and-go too)."""
 SHORT_COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
-                         "top", "history", "hand", "export", "seed", "verify", "rules", "help", "lang", "addbot",
-                         "tourney", "fold", "check", "call", "bet", "raise", "complete", "bringin")
+                         "top", "stats", "history", "hand", "export", "seed", "verify", "rules", "help", "lang",
+                         "addbot", "tourney", "fold", "check", "call", "bet", "raise", "complete", "bringin")
 TOURNEY_COMMANDS: Final = ("register", "unregister")
 """Sit-and-go shorthands: /register is 'tourney register'."""
 ALLOWED_UPDATES: Final = ["message", "callback_query"]
@@ -595,7 +595,8 @@ class TelegramAdapter:
                                       markup=markup)
             return
         if uid not in self.messenger.unreachable and await self.messenger.send_private(
-                platform=PLATFORM, user=uid, text=reply.text) and await self.messenger.send_files(uid, reply.files):
+                platform=PLATFORM, user=uid, text=reply.text, image=reply.image) \
+                and await self.messenger.send_files(uid, reply.files):
             return
         await self.messenger.post(chat_id, thread, tr("adapters.answer_privately"), reply_to=message_id,
                                   markup=markup)

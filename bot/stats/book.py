@@ -1,0 +1,87 @@
+"""The stats queries: a player's totals, their net over their hands, and net winnings over a period.
+
+Each query reads ``hand_players`` (:mod:`bot.stats.rows`) through a covering index: a
+player's rows, and every row of a community for ``top net all``, through
+``hand_players_player`` (community, user, time, ...); a day's or a week's rows through
+``hand_players_period`` (community, time, ...), named with ``INDEXED BY`` so that the plan
+cannot turn into a scan of the community's every hand (``python -m bench.stats`` prints the plans).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from ..store import Store
+
+PERIODS: Final = {"day": 86_400.0, "week": 7 * 86_400.0, "all": None}
+"""``top net`` periods: the last 24 hours, the last 7 days (rolling, from now), or every hand."""
+
+STATS_SQL: Final = (
+    "SELECT COUNT(*), COALESCE(SUM(vpip), 0), COALESCE(SUM(showdown), 0), COALESCE(SUM(won_showdown), 0), "
+    "COALESCE(SUM(high_halves), 0), COALESCE(SUM(low_halves), 0), COALESCE(SUM(scoops), 0), "
+    "COALESCE(SUM(net), 0), COALESCE(MAX(won), 0) FROM hand_players WHERE community = ? AND user_id = ?")
+SERIES_SQL: Final = ("SELECT net FROM hand_players WHERE community = ? AND user_id = ? "
+                     "ORDER BY finished_at, hand_id")
+_TOP_NET: Final = (
+    "SELECT p.user_id AS user_id, p.total AS total, COALESCE(w.name, p.user_id) AS name FROM "
+    "(SELECT user_id, SUM(net) AS total FROM hand_players {index} WHERE community = ? AND finished_at >= ? "
+    "GROUP BY user_id) p LEFT JOIN wallets w ON w.community = ? AND w.user_id = p.user_id "
+    "ORDER BY total DESC, name LIMIT ?")
+TOP_NET_SQL: Final = {period: _TOP_NET.format(index="INDEXED BY hand_players_period" if span else "")
+                      for period, span in PERIODS.items()}
+"""``top net`` over each period."""
+FIND_SQL: Final = "SELECT user_id, name FROM wallets WHERE community = ? AND name = ? COLLATE NOCASE ORDER BY user_id"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's totals at one community (see :mod:`bot.stats.rows` for each definition)."""
+
+    hands: int
+    vpip: int
+    showdowns: int
+    won_showdowns: int
+    high_halves: int
+    low_halves: int
+    scoops: int
+    net: int
+    biggest_pot: int
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    user: str
+    name: str
+
+
+class StatsBook:
+    """Stats queries over a :class:`~bot.store.Store`."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def player(self, community: str, user: str) -> PlayerStats:
+        rows = await self.store.fetch(STATS_SQL, (community, user))
+        return PlayerStats(*(int(v) for v in rows[0]))
+
+    async def net_series(self, community: str, user: str) -> list[int]:
+        """The player's net of each hand, in the order the hands ended."""
+        return [int(r[0]) for r in await self.store.fetch(SERIES_SQL, (community, user))]
+
+    async def find(self, community: str, name: str) -> Player | None:
+        """The player of this community with this name (any case), by their wallet's name."""
+        rows = await self.store.fetch(FIND_SQL, (community, name.strip()))
+        return Player(user=rows[0]["user_id"], name=rows[0]["name"]) if rows else None
+
+    async def top_net(self, community: str, *, period: str, now: float, limit: int = 10) -> list[tuple[str, int]]:
+        """(name, net winnings) of the best players over ``period`` (a key of :data:`PERIODS`), best first."""
+        rows = await self.store.fetch(TOP_NET_SQL[period],
+                                      top_net_params(community, period=period, now=now, limit=limit))
+        return [(r["name"], int(r["total"])) for r in rows]
+
+
+def top_net_params(community: str, *, period: str, now: float, limit: int) -> tuple[Any, ...]:
+    span = PERIODS[period]
+    return (community, float("-inf") if span is None else now - span, community, limit)
