@@ -50,7 +50,7 @@ def _blank_png(width: int, height: int) -> bytes:
 
 def _blank_indexed_png(width: int, height: int) -> bytes:
     """The same blank image through the boards' own encoder (fixed palette, indexed PNG)."""
-    return images._encode(Image.new("RGB", (width, height), images.FELT))
+    return images.drawing._encode(Image.new("RGB", (width, height), images.FELT))
 
 
 def _stats(name: str, ms: list[float], ref: list[float] | None = None, ref_name: str = "") -> str:

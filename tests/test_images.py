@@ -213,13 +213,13 @@ def test_four_colours_differ_from_two() -> None:
 
 def test_unchanged_board_comes_from_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
-    inner = images._draw_board
+    inner = images.board._draw_board
 
     def counting(layout: images.BoardLayout) -> Image.Image:
         calls.append(layout)
         return inner(layout)
 
-    monkeypatch.setattr(images, "_draw_board", counting)
+    monkeypatch.setattr(images.board, "_draw_board", counting)  # where board_png looks it up
     images.clear_caches()
     hand = four_handed()
     first = images.board_png(table(), hand, names=hand.names)
@@ -438,13 +438,13 @@ def test_idle_board_in_russian_and_polish() -> None:
 
 def test_board_memo_tells_languages_apart(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
-    inner = images._draw_board
+    inner = images.board._draw_board
 
     def counting(layout: images.BoardLayout) -> Image.Image:
         calls.append(layout.lang)
         return inner(layout)
 
-    monkeypatch.setattr(images, "_draw_board", counting)
+    monkeypatch.setattr(images.board, "_draw_board", counting)  # where board_png looks it up
     images.clear_caches()
     hand = four_handed()
     en = images.board_png(table(), hand, names=hand.names)
@@ -510,4 +510,4 @@ def test_stakes_line_is_not_cut_in_any_language(tr: Translator) -> None:
     hand = four_handed()
     layout = images.board_layout(table(), hand, names=hand.names, tr=tr)
     f = images.text_font(layout.subtitle, 22, tr.lang)
-    assert images._fit(layout.subtitle, f, layout.width - 2 * images.PAD) == layout.subtitle
+    assert images.drawing._fit(layout.subtitle, f, layout.width - 2 * images.PAD) == layout.subtitle

@@ -1,27 +1,12 @@
-"""Board images: the public board, a player's own cards and the showdown, as PNG bytes.
+"""What every image draws with: sizes, colours, fonts, text, card tiles, badges, the palette
+and the PNG encoder, and a row of face-up cards with their HI / LO marks.
 
-Pure functions over the engine's state; Pillow only, suits drawn as vector shapes.
-Every word comes from the message catalogs (``images.po``, and ``core.po`` /
-``hands.po`` through :mod:`bot.render`), in the language of the translator ``tr``
-(the table's for the board and the showdown, the player's for the private view).
 English text is set in Pillow's bundled scalable font (``ImageFont.load_default``),
 which has no Cyrillic and no Polish letters; other languages, and any text with a
 letter the bundled font lacks (a Cyrillic name at an English table), are set in
 DejaVu Sans, shipped in ``bot/fonts`` with its licence. Everything is drawn at phone
 density (about 2x) on an opaque felt-green background that reads on Discord's dark
-and light themes.
-
-The public board is first reduced to a :class:`BoardLayout`: exactly what the image
-shows (every card slot with its card, or None for a back). The drawing reads only
-the layout, so a down card can reach the picture only through a face-up slot, and
-the layout of an unchanged board (its texts and language included) is also the key of
-a small render cache.
-
->>> from engine import Stakes
->>> from bot.model import Table
->>> table = Table(id=1, platform="console", community="c", channel="ch", creator="u", stakes=Stakes(), timer=30)
->>> board_png(table, None, names=[])[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
-True
+and light themes; suits are vector shapes.
 """
 
 from __future__ import annotations
@@ -34,13 +19,11 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from engine import ALL_CARDS, Card, Hand, best_high, best_low
+from engine import ALL_CARDS, Card, best_high, best_low
 
-from . import results
-from .i18n import EN, Translator
-from .model import Table
-from .names import plain
-from .render import action_options, pots_text, stakes_text, street_name, strength
+from ..i18n import EN, Translator
+from ..names import plain
+from ..render import strength
 
 Box = tuple[int, int, int, int]
 """x0, y0, x1, y1 in image pixels (x1, y1 exclusive)."""
@@ -100,147 +83,10 @@ def suit_colour(suit: int, four_colour: bool = True) -> RGB:
     return (FOUR_COLOURS if four_colour else TWO_COLOURS)[suit]
 
 
-# ------------------------------------------------------------------ the render model
-
-
-@dataclass(frozen=True, slots=True)
-class Slot:
-    """One card place: the card face up, or None for a card back."""
-
-    card: Card | None
-    face_up: bool
-    box: Box
-    down: bool = False
-    """A card dealt face down (indices 0, 1, 6)."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeatLayout:
-    seat: int
-    name: str
-    stack: int
-    stack_text: str
-    bet: int
-    folded: bool
-    all_in: bool
-    to_act: bool
-    note: str
-    box: Box
-    slots: tuple[Slot, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Words:
-    """The fixed words of a board image, in its language."""
-
-    to_act: str
-    folded: str
-    all_in: str
-    community: str
-
-    @classmethod
-    def of(cls, tr: Translator) -> Words:
-        return cls(to_act=tr("img.to_act"), folded=tr("img.folded"), all_in=tr("img.all_in"),
-                   community=tr("img.community_card"))
-
-
-@dataclass(frozen=True, slots=True)
-class BoardLayout:
-    """Everything the public board image shows, and where, and in which language."""
-
-    lang: str
-    words: Words
-    width: int
-    height: int
-    title: str
-    subtitle: str
-    pot: str
-    pot_detail: str
-    footer: str
-    community: Slot | None
-    seats: tuple[SeatLayout, ...]
-    four_colour: bool
-
-    def face_up_cards(self, seat: int) -> list[Card]:
-        return [s.card for s in self.seats[seat].slots if s.face_up and s.card is not None]
-
-
-def _shows(hand: Hand) -> bool:
-    """True when the live hands are shown: the hand is over and went to a showdown."""
-    return hand.is_over and len(hand.live_seats) > 1
-
-
-def _winnings(hand: Hand) -> dict[int, int]:
-    won: dict[int, int] = {}
-    for result in hand.pot_results:
-        for s, c in result.shares.items():
-            won[s] = won.get(s, 0) + c
-    return won
-
-
-def board_layout(table: Table, hand: Hand | None, *, names: Sequence[str], four_colour: bool = True,
-                 tr: Translator = EN) -> BoardLayout:
-    """The public board as data, in the language of ``tr``. A down card is face up only at a
-    showdown, for live seats."""
-    seats: list[SeatLayout] = []
-    y = PAD + HEADER_H
-    words = Words.of(tr)
-    if hand is None:
-        for n, (_, sat) in enumerate(sorted(table.seats.items())):
-            box = (PAD, y, WIDTH - PAD, y + ROW_H)
-            seats.append(SeatLayout(seat=n, name=sat.name, stack=sat.stack, stack_text=tr("img.stack", stack=sat.stack),
-                                    bet=0, folded=False, all_in=False, to_act=False,
-                                    note=tr("img.sitting_out") if sat.sitting_out else "", box=box, slots=()))
-            y += ROW_H + ROW_GAP
-        footer = tr("board.hint_running") if table.running else tr("board.hint_idle")
-        height = y + FOOTER_H + PAD
-        return BoardLayout(lang=tr.lang, words=words, width=WIDTH, height=height, title=tr("img.game"),
-                           subtitle=stakes_text(table, tr), pot="" if seats else tr("img.no_players"), pot_detail="",
-                           footer=footer, community=None, seats=tuple(seats), four_colour=four_colour)
-    shown = _shows(hand)
-    for seat in range(hand.seat_count):
-        box = (PAD, y, WIDTH - PAD, y + ROW_H)
-        slots = []
-        for i, card in enumerate(hand.cards[seat]):
-            down = i in DOWN_INDICES
-            face_up = not down or (shown and not hand.folded[seat])
-            x = CARDS_X + i * (CARD_W + CARD_GAP)
-            cy = y + (ROW_H - CARD_H) // 2
-            slots.append(Slot(card=card if face_up else None, face_up=face_up, box=(x, cy, x + CARD_W, cy + CARD_H),
-                              down=down))
-        seats.append(SeatLayout(
-            seat=seat, name=names[seat], stack=hand.stacks[seat], stack_text=tr("img.stack", stack=hand.stacks[seat]),
-            bet=0 if hand.is_over else hand.round_bets[seat], folded=hand.folded[seat],
-            all_in=hand.is_all_in(seat), to_act=hand.actor == seat, note="", box=box, slots=tuple(slots),
-        ))
-        y += ROW_H + ROW_GAP
-    community = None
-    footer_h = FOOTER_H
-    if hand.community is not None:
-        community = Slot(card=hand.community, face_up=True, box=(PAD + 260, y + 4, PAD + 260 + CARD_W, y + 4 + CARD_H))
-        footer_h = CARD_H + 8 + FOOTER_H
-    if hand.actor is not None:
-        options = " · ".join(label.lower() for _, label in action_options(hand, tr))
-        footer = tr("board.to_act", name=names[hand.actor], options=options)
-    elif hand.is_over:
-        wins = ", ".join(tr("img.wins", name=names[s], amount=c) for s, c in sorted(_winnings(hand).items()))
-        footer = tr("img.hand_over", wins=wins)
-    else:
-        footer = ""
-    street = street_name(tr, "showdown" if hand.is_over else hand.street)
-    pot, _, detail = pots_text(hand, tr).partition(" (")
-    return BoardLayout(
-        lang=tr.lang, words=words, width=WIDTH, height=y + footer_h + PAD,
-        title=tr("img.hand_title", no=table.hand_no, street=street),
-        subtitle=tr("board.title_idle", stakes=stakes_text(table, tr)), pot=pot, pot_detail=detail.removesuffix(")"),
-        footer=footer, community=community, seats=tuple(seats), four_colour=four_colour,
-    )
-
-
 # ------------------------------------------------------------------ drawing primitives
 
 
-FONT_FILE = Path(__file__).with_name("fonts") / "DejaVuSans.ttf"
+FONT_FILE = Path(__file__).parent.parent / "fonts" / "DejaVuSans.ttf"
 """DejaVu Sans 2.37 (Bitstream Vera and Arev licences, ``bot/fonts/LICENSE``)."""
 WIDE_SCALE = 0.9
 """DejaVu Sans at 90 % of the size has about the cap height of the bundled font."""
@@ -471,8 +317,6 @@ def _encode(img: Image.Image) -> bytes:
     return out.getvalue()
 
 
-# ------------------------------------------------------------------ the public board
-
 
 def _text(d: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, size: int, lang: str, fill: RGB, anchor: str,
           width: int | None = None, stroke: int = 0) -> None:
@@ -484,71 +328,6 @@ def _text(d: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, size: int, lan
         text = _fit(text, f, width)
     d.text(xy, text, font=f, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill if stroke else None)
 
-
-def _draw_board(layout: BoardLayout) -> Image.Image:
-    img = Image.new("RGB", (layout.width, layout.height), FELT)
-    d = ImageDraw.Draw(img)
-    right = layout.width - PAD
-    lang, words = layout.lang, layout.words
-    _text(d, (PAD, PAD), layout.title, 34, lang, TEXT, "lt")
-    _text(d, (right, PAD), layout.pot, 34, lang, GOLD, "rt", stroke=1)
-    detail_w = 0
-    if layout.pot_detail:
-        _text(d, (right, PAD + 50), layout.pot_detail, 22, lang, MUTED, "rt")
-        detail_w = _text_w(layout.pot_detail, text_font(layout.pot_detail, 22, lang)) + 24
-    # the stakes take what the side pots leave (Russian and Polish run longer than English)
-    _text(d, (PAD, PAD + 50), layout.subtitle, 22, lang, MUTED, "lt",
-          width=max(layout.width // 2, layout.width - 2 * PAD - detail_w))
-    for seat in layout.seats:
-        x0, y0, _, y1 = seat.box
-        panel = PANEL_TURN if seat.to_act else PANEL_FOLDED if seat.folded else PANEL
-        d.rounded_rectangle(seat.box, radius=14, fill=panel, outline=GOLD if seat.to_act else None,
-                            width=4 if seat.to_act else 0)
-        name_colour = MUTED if seat.folded else TEXT
-        _text(d, (x0 + 16, y0 + 14), seat.name, 30, lang, name_colour, "lt", width=INFO_W - 24)
-        _text(d, (x0 + 16, y0 + 54), seat.stack_text, 24, lang, MUTED, "lt", width=INFO_W - 24)
-        bx, by = x0 + 16, y1 - BADGE_H - 14
-        if seat.to_act:
-            bx = _badge(d, bx, by, words.to_act, GOLD, INK, lang=lang) + 6
-        if seat.folded:
-            bx = _badge(d, bx, by, words.folded, BADGE_GREY, TEXT, lang=lang) + 6
-        elif seat.all_in:
-            bx = _badge(d, bx, by, words.all_in, BADGE_ORANGE, TEXT, lang=lang) + 6
-        if seat.note:
-            _badge(d, bx, by, seat.note.upper(), BADGE_GREY, TEXT, lang=lang)
-        if seat.bet:
-            cx, cy = x0 + INFO_W + CHIP_W // 2 - 8, (y0 + y1) // 2 - 14
-            _chip(d, cx, cy, 17)
-            _text(d, (cx, cy + 24), str(seat.bet), 24, lang, TEXT, "mt")
-        for slot in seat.slots:
-            if slot.card is not None:
-                tile = card_face(slot.card, CARD_W, CARD_H, layout.four_colour, False, seat.folded)
-            else:
-                tile = card_back(CARD_W, CARD_H, seat.folded)
-            _paste(img, tile, slot.box)
-    fy = layout.height - PAD - FOOTER_H
-    if layout.community is not None and layout.community.card is not None:
-        box = layout.community.box
-        _text(d, (PAD, (box[1] + box[3]) // 2), words.community, 26, lang, TEXT, "lm", width=box[0] - PAD - 12)
-        _paste(img, card_face(layout.community.card, CARD_W, CARD_H, layout.four_colour), box)
-    if layout.footer:
-        _text(d, (PAD, fy + FOOTER_H // 2), layout.footer, 26, lang, TEXT, "lm", width=layout.width - 2 * PAD)
-    return img
-
-
-@functools.lru_cache(maxsize=256)
-def _render_board(layout: BoardLayout) -> bytes:
-    return _encode(_draw_board(layout))
-
-
-def board_png(table: Table, hand: Hand | None, *, names: Sequence[str], four_colour: bool = True,
-              tr: Translator = EN) -> bytes:
-    """The public board as a PNG in the language of ``tr``: down cards as backs until the showdown.
-
-    An unchanged board (same layout, i.e. same visible state in the same language) comes
-    from a cache.
-    """
-    return _render_board(board_layout(table, hand, names=names, four_colour=four_colour, tr=tr))
 
 
 def warm_up(four_colour: bool = True) -> None:
@@ -563,15 +342,14 @@ def warm_up(four_colour: bool = True) -> None:
         card_face(card, CARD_W, CARD_H, four_colour)
 
 
-def clear_caches(*, tiles: bool = False) -> None:
-    """Forget rendered boards, and with ``tiles`` the card tiles too."""
-    _render_board.cache_clear()
-    if tiles:
-        _card_face.cache_clear()
-        _card_back.cache_clear()
+
+def clear_tiles() -> None:
+    """Forget the drawn card tiles."""
+    _card_face.cache_clear()
+    _card_back.cache_clear()
 
 
-# ------------------------------------------------------------------ own cards and the showdown
+# ------------------------------------------------------------------ a row of cards with HI / LO marks
 
 
 def _marks(cards: Sequence[Card], tr: Translator) -> tuple[set[Card], set[Card], str, str]:
@@ -613,94 +391,3 @@ def _card_row(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, cards: S
         if card in low:
             d.rounded_rectangle((cx + w - half, my, cx + w, my + BADGE_H), radius=6, fill=LOW_MARK)
             _text(d, (cx + w - half // 2, my + BADGE_H // 2), marks.low, 18, marks.lang, INK, "mm", width=half - 4)
-
-
-def private_png(hand: Hand, seat: int, *, four_colour: bool = True, tr: Translator = EN) -> bytes:
-    """A player's own cards, all face up, down cards framed dark with a lock; the best high
-    hand's five cards marked HI, the best low's marked LO, and both named; in the language
-    of ``tr`` (the player's)."""
-    own = hand.cards[seat]
-    cards = [(c, i in DOWN_INDICES) for i, c in enumerate(own)]
-    if hand.community is not None:
-        cards.append((hand.community, False))
-    high, low, high_text, low_text = _marks(hand.all_cards(seat), tr)
-    extra = 40 if hand.community is not None else 0
-    width = max(760, 2 * PAD + len(cards) * (BIG_W + CARD_GAP) - CARD_GAP + extra)
-    top = PAD + 56
-    height = top + BIG_H + 6 + BADGE_H + 20 + 2 * 40 + PAD
-    img = Image.new("RGB", (width, height), FELT)
-    d = ImageDraw.Draw(img)
-    lang = tr.lang
-    _text(d, (PAD, PAD), private_title(hand, seat, tr), 30, lang, TEXT, "lt", width=width - 2 * PAD)
-    _card_row(img, d, PAD, top, cards, high, low, BIG_W, BIG_H, CARD_GAP, extra, len(own), four_colour, Marks.of(tr))
-    if hand.community is not None:
-        cx = PAD + len(own) * (BIG_W + CARD_GAP) + extra
-        _text(d, (cx + BIG_W // 2, top - 4), tr("img.community"), 18, lang, MUTED, "mb")
-    ty = top + BIG_H + 6 + BADGE_H + 20
-    _text(d, (PAD, ty), high_text, 26, lang, GOLD, "lt", width=width - 2 * PAD)
-    _text(d, (PAD, ty + 40), low_text, 26, lang, LOW_MARK, "lt", width=width - 2 * PAD)
-    return _encode(img)
-
-
-def private_title(hand: Hand, seat: int, tr: Translator = EN) -> str:
-    """'Your cards, ann · fifth street', the private image's title."""
-    street = street_name(tr, "showdown" if hand.is_over else hand.street)
-    return tr("img.your_cards", name=hand.names[seat], street=street)
-
-
-@dataclass(frozen=True, slots=True)
-class ShowdownText:
-    """Every word of the showdown image: its title, each shown hand's line, each pot's line."""
-
-    title: str
-    rows: tuple[tuple[int, str, str], ...]
-    """(seat, 'ann wins 40', 'High: ... · Low: ...') per shown hand, in showing order."""
-    pots: tuple[str, ...]
-
-
-def showdown_text(hand: Hand, *, names: Sequence[str], tr: Translator = EN) -> ShowdownText:
-    """The texts of :func:`showdown_png`, in the language of ``tr``."""
-    shown = hand.show_order if _shows(hand) else []
-    pot_lines = results.pot_lines(tr, hand, names, hands=False)  # each row names its hand
-    won = _winnings(hand)
-    rows = []
-    for seat in shown:
-        _, _, high_text, low_text = _marks(hand.all_cards(seat), tr)
-        title = tr("img.wins", name=names[seat], amount=won[seat]) if seat in won else names[seat]
-        rows.append((seat, title, f"{high_text} · {low_text}"))
-    return ShowdownText(title=tr("img.showdown") if shown else tr("img.hand_over_title"), rows=tuple(rows),
-                        pots=tuple(pot_lines))
-
-
-def showdown_png(hand: Hand, *, names: Sequence[str], four_colour: bool = True, tr: Translator = EN) -> bytes:
-    """Every shown hand (rule 15 order) with its high and low, and who won each pot's halves,
-    in the language of ``tr`` (the table's)."""
-    text = showdown_text(hand, names=names, tr=tr)
-    lang = tr.lang
-    row_h = 44 + CARD_H + 6 + BADGE_H + 16
-    won = _winnings(hand)
-    height = PAD + 56 + len(text.rows) * (row_h + ROW_GAP) + len(text.pots) * 38 + PAD + 8
-    img = Image.new("RGB", (WIDTH, height), FELT)
-    d = ImageDraw.Draw(img)
-    _text(d, (PAD, PAD), text.title, 34, lang, TEXT, "lt")
-    marks = Marks.of(tr)
-    y = PAD + 56
-    for seat, title, rest in text.rows:
-        d.rounded_rectangle((PAD, y, WIDTH - PAD, y + row_h), radius=14, fill=PANEL_TURN if seat in won else PANEL,
-                            outline=GOLD if seat in won else None, width=3 if seat in won else 0)
-        high, low, _, _ = _marks(hand.all_cards(seat), tr)
-        title = plain(title)
-        f = text_font(title, 28, lang)
-        d.text((PAD + 16, y + 10), title, font=f, fill=GOLD if seat in won else TEXT, anchor="lt")
-        tx = PAD + 16 + _text_w(title, f) + 24
-        _text(d, (tx, y + 14), rest, 22, lang, MUTED, "lt", width=WIDTH - PAD - 16 - tx)
-        cards = [(c, False) for c in hand.cards[seat]]
-        if hand.community is not None:
-            cards.append((hand.community, False))
-        _card_row(img, d, PAD + 16, y + 44, cards, high, low, CARD_W, CARD_H, CARD_GAP, 24, len(hand.cards[seat]),
-                  four_colour, marks)
-        y += row_h + ROW_GAP
-    for line in text.pots:
-        _text(d, (PAD, y + 8), line, 24, lang, TEXT, "lt", width=WIDTH - 2 * PAD)
-        y += 38
-    return _encode(img)
