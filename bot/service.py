@@ -19,9 +19,7 @@ import json
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from datetime import UTC, datetime
 
 from engine import Action, EngineError, HandFile, IllegalActionError, Stakes, StakesError
 from engine.verify import verify_hand_file
@@ -36,8 +34,9 @@ from .history import History
 from .i18n import EN, LANGUAGE_NAMES, Translator, family, language_of, translator
 from .lifecycle import Work
 from .model import VIEWS, Seat, Table
-from .names import display_name, plain
+from .names import display_name
 from .ports import Clock, Inbound, Messenger, Reply
+from .seating import Handler, Seating
 from .stats.answers import StatsAnswers
 from .store import Store
 from .tourney.service import AT_TABLE, Tourneys
@@ -51,12 +50,6 @@ STAKE_LIMIT = 1_000_000
 """The largest ante, bring-in or bet a table may set (Discord's config options allow the same)."""
 STAKE_RANGES = {"ante": (0, STAKE_LIMIT), "bring_in": (0, STAKE_LIMIT), "small": (1, STAKE_LIMIT),
                 "big": (1, STAKE_LIMIT)}
-BUY_IN_BIG_BETS = 20
-
-
-def _chips(n: int) -> Callable[[Translator], str]:
-    """A field that reads '5 chips' / '5 фишек' in the reader's language."""
-    return lambda tr: render.chips(n, tr)
 
 
 class StudBot(Dealer):
@@ -84,6 +77,7 @@ class StudBot(Dealer):
         self.tourneys = Tourneys(self)
         self.hooks = self.tourneys
         self.stats = StatsAnswers(store=store, clock=clock)
+        self.seating = Seating(self)
 
     # ------------------------------------------------------------------ start
 
@@ -243,8 +237,9 @@ class StudBot(Dealer):
                 raise Refusal("refuse.closed")
             if rt.table.tournament is not None and name in AT_TABLE:
                 return await self.tourneys.at_table(rt, msg, command)
-            handler: Callable[[Runtime, Inbound, Command], Awaitable[Reply]] = getattr(
-                self, "_cmd_" + name.replace("-", "_"), self._cmd_action)
+            if name in self.seating.handlers:
+                return await self.seating.command(rt, msg, command)
+            handler: Handler = getattr(self, "_cmd_" + name.replace("-", "_"), self._cmd_action)
             return await handler(rt, msg, command)
 
     # ------------------------------------------------------------------ commands
@@ -269,147 +264,6 @@ class StudBot(Dealer):
                             stakes=lambda tr: render.stakes_text(table, tr))
             await self._publish(rt, new=True)
         return Reply(self._tr(msg)("reply.opened"))
-
-    async def _cmd_join(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        table = rt.table
-        if table.seat_of(msg.user) is not None:
-            raise Refusal("refuse.seated", code="already_seated")
-        seat_no = table.free_seat()
-        if seat_no is None:
-            raise Refusal("refuse.full")
-        requested = int(command.args[0]) if command.args else None
-        seat = await self._seat_player(rt, user=msg.user, name=_unique_name(table, msg.name), requested=requested,
-                                       is_bot=False, seat_no=seat_no)
-        await self._say(rt, "line.sits", name=seat.name, chips=_chips(seat.stack))
-        tr = self._tr(msg)
-        try:
-            reachable = await self.messenger.send_private(
-                platform=table.platform, user=msg.user, text=tr("dm.welcome", chips=render.chips(seat.stack, tr)))
-        except Exception:
-            log.exception("table %s: the welcome message to %s failed", table.id, msg.user)
-            reachable = True  # not known to be closed: the next card will tell
-        if not reachable:
-            await self._mark_unreachable(rt, seat)
-        await self._publish(rt)
-        await self._maybe_schedule_next(rt)
-        if not reachable:
-            return Reply(tr("reply.seated_unreachable", chips=render.chips(seat.stack, tr)), private=True,
-                         code="unreachable")
-        return Reply(tr("reply.seated", chips=render.chips(seat.stack, tr)), code="seated")
-
-    async def _seat_player(self, rt: Runtime, *, user: str, name: str, requested: int | None, is_bot: bool,
-                           seat_no: int) -> Seat:
-        table = rt.table
-        minimum = table.stakes.big_bet
-        default = BUY_IN_BIG_BETS * table.stakes.big_bet
-        now = self.clock.now()
-        today = datetime.fromtimestamp(now, UTC).date().isoformat()
-        async with self.store.atomic() as tx:
-            balance = await tx.ensure_wallet(community=table.community, user=user, name=name,
-                                             balance=self.settings.starting_balance, now=now)
-            if balance < min(minimum, self.settings.starting_balance) \
-                    and await tx.refilled_on(community=table.community, user=user) != today \
-                    and not self._has_chips_seated(table.community, user):
-                await tx.refill(community=table.community, user=user, balance=self.settings.starting_balance,
-                                day=today, now=now)
-                balance = self.settings.starting_balance
-            buy_in = requested if requested is not None else min(balance, default)
-            if buy_in < minimum:
-                raise Refusal("refuse.buy_in_min", minimum=minimum, chips=_chips(balance))
-            if buy_in > balance:
-                raise Refusal("refuse.buy_in_wallet", chips=_chips(balance))
-            seat = Seat(seat_no=seat_no, user=user, name=name, stack=buy_in, is_bot=is_bot)
-            await tx.buy_in(table_id=table.id, community=table.community, user=user, amount=buy_in, now=now)
-            await tx.save_seat(table.id, seat)
-        table.seats[seat_no] = seat
-        return seat
-
-    def _has_chips_seated(self, community: str, user: str) -> bool:
-        return any(rt.table.community == community and (s := rt.table.seat_of(user)) is not None and s.stack > 0
-                   for rt in self.tables.values())
-
-    async def _cmd_addbot(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        table = rt.table
-        seat_no = table.free_seat()
-        if seat_no is None:
-            raise Refusal("refuse.full")
-        if command.args and table.seat_named(str(command.args[0])) is not None:
-            raise Refusal("refuse.name_taken", name=command.args[0])
-        base = str(command.args[0]) if command.args else f"Bot{seat_no + 1}"
-        name = _unique_name(table, base)
-        seat = await self._seat_player(rt, user=f"bot:{name.lower()}", name=name, requested=None, is_bot=True,
-                                       seat_no=seat_no)
-        await self._say(rt, "line.bot_sits", name=seat.name, chips=_chips(seat.stack))
-        await self._publish(rt)
-        await self._maybe_schedule_next(rt)
-        return Reply(self._tr(msg)("reply.bot_seated", name=seat.name))
-
-    async def _cmd_leave(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        seat = rt.table.seat_of(msg.user)
-        if seat is None:
-            raise Refusal("refuse.not_seated")
-        return await self._remove(rt, seat, msg, kicked=False)
-
-    async def _cmd_kick(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        self._require_owner(rt, msg)
-        seat = rt.table.seat_named(str(command.args[0]))
-        if seat is None:
-            raise Refusal("refuse.nobody_named", name=repr(command.args[0]))
-        return await self._remove(rt, seat, msg, kicked=True)
-
-    async def _remove(self, rt: Runtime, seat: Seat, msg: Inbound, *, kicked: bool) -> Reply:
-        hand = rt.hand
-        es = rt.engine_seat(seat.user)
-        if hand is not None and not hand.is_over and es is not None:
-            # Dealt into the hand in progress (folded or not): the seat's chips are known only when
-            # it ends, so the seat is kept and cashed out then, once, by the settlement.
-            folded = hand.folded[es]
-            if not seat.leaving:
-                seat.leaving = True
-                async with self.store.atomic() as tx:
-                    await tx.save_seat(rt.table.id, seat)
-                await self._say(rt, "line.kicked_after" if kicked else "line.leaves_after", name=seat.name)
-                if hand.actor == es:
-                    await self._apply(rt, hand.default_action(), by_timeout=False)
-            return Reply(self._tr(msg)(("reply.kicked_after_folded" if folded else "reply.kicked_after") if kicked
-                                       else "reply.leaving_folded" if folded else "reply.leaving"), private=True)
-        async with self.store.atomic() as tx:
-            await tx.cash_out(table_id=rt.table.id, community=rt.table.community, user=seat.user, amount=seat.stack,
-                              kind="kick" if kicked else "cash-out", now=self.clock.now())
-            await tx.remove_seat(rt.table.id, seat.seat_no)
-        del rt.table.seats[seat.seat_no]
-        await self._say(rt, "line.kicked_with" if kicked else "line.leaves_with", name=seat.name,
-                        chips=_chips(seat.stack))
-        await self._publish(rt)
-        tr = self._tr(msg)
-        if kicked:
-            return Reply(tr("reply.kicked", name=seat.name, chips=render.chips(seat.stack, tr)), private=True)
-        return Reply(tr("reply.cashed_out", chips=render.chips(seat.stack, tr)), private=True)
-
-    async def _cmd_sitout(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        seat = self._seat(rt, msg)
-        if seat.sitting_out:
-            raise Refusal("refuse.already_out")
-        seat.sitting_out = True
-        async with self.store.atomic() as tx:
-            await tx.save_seat(rt.table.id, seat)
-        await self._say(rt, "line.sits_out", name=seat.name)
-        if rt.table.tournament is not None and rt.hand is not None and not rt.hand.is_over:
-            self._arm_turn(rt)  # in a sit-and-go a sat-out player's turn is taken at once
-        await self._publish(rt)
-        return Reply(self._tr(msg)("reply.sit_out"), private=True)
-
-    async def _cmd_back(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        seat = self._seat(rt, msg)
-        if not seat.sitting_out:
-            raise Refusal("refuse.not_out")
-        seat.sitting_out, seat.timeouts = False, 0
-        async with self.store.atomic() as tx:
-            await tx.save_seat(rt.table.id, seat)
-        await self._say(rt, "line.back", name=seat.name)
-        await self._publish(rt)
-        await self._maybe_schedule_next(rt)
-        return Reply(self._tr(msg)("reply.back"), private=True)
 
     async def _cmd_start(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         if rt.hand is not None and not rt.hand.is_over:
@@ -609,16 +463,6 @@ def _table_language(community_locale: str | None) -> str | None:
 def _community(msg: Inbound) -> str:
     """Wallets are per community; ids are only unique within a platform."""
     return f"{msg.platform}:{msg.community}"
-
-
-def _unique_name(table: Table, name: str) -> str:
-    """The name shown for a new seat (see :func:`~bot.names.display_name`), unlike any other at the table."""
-    base = display_name(name) or "player"
-    taken = {plain(s.name).lower() for s in table.seats.values()}
-    candidate, n = base, 2
-    while plain(candidate).lower() in taken:
-        candidate, n = f"{base}{n}", n + 1
-    return candidate
 
 
 _WHY = family("why", ("bring_in_no_fold", "bring_in_short", "bring_in_first", "bring_in_posted", "fold_free",

@@ -1,0 +1,201 @@
+"""Seats: sitting down (``join``, ``addbot``) with the buy-in and the daily refill, getting
+up (``leave``, ``kick``; mid-hand the seat is cashed out when the hand settles), and
+sitting out and coming back (``sitout``, ``back``).
+
+:class:`Seating` is a collaborator of :class:`~bot.service.StudBot` (it holds one and
+routes these commands here, the table's lock held); every change is committed to SQLite
+before it is announced.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from . import render
+from .commands import Command, Refusal
+from .dealer import Runtime
+from .i18n import Translator
+from .model import Seat, Table
+from .names import display_name, plain
+from .ports import Inbound, Reply
+
+if TYPE_CHECKING:
+    from .service import StudBot
+
+log = logging.getLogger(__name__)
+
+BUY_IN_BIG_BETS = 20
+Handler = Callable[[Runtime, Inbound, Command], Awaitable[Reply]]
+
+
+class Seating:
+    """Who sits at a table: the seating commands of a :class:`~bot.service.StudBot`."""
+
+    def __init__(self, bot: StudBot) -> None:
+        self.bot = bot
+        self.handlers: dict[str, Handler] = {"join": self.join, "addbot": self.addbot, "leave": self.leave,
+                                             "kick": self.kick, "sitout": self.sitout, "back": self.back}
+
+    async def command(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        """One of the commands in :attr:`handlers` (the table's lock is held)."""
+        return await self.handlers[command.name](rt, msg, command)
+
+    async def join(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        table = rt.table
+        if table.seat_of(msg.user) is not None:
+            raise Refusal("refuse.seated", code="already_seated")
+        seat_no = table.free_seat()
+        if seat_no is None:
+            raise Refusal("refuse.full")
+        requested = int(command.args[0]) if command.args else None
+        seat = await self._seat_player(rt, user=msg.user, name=_unique_name(table, msg.name), requested=requested,
+                                       is_bot=False, seat_no=seat_no)
+        await self.bot._say(rt, "line.sits", name=seat.name, chips=_chips(seat.stack))
+        tr = self.bot._tr(msg)
+        try:
+            reachable = await self.bot.messenger.send_private(
+                platform=table.platform, user=msg.user, text=tr("dm.welcome", chips=render.chips(seat.stack, tr)))
+        except Exception:
+            log.exception("table %s: the welcome message to %s failed", table.id, msg.user)
+            reachable = True  # not known to be closed: the next card will tell
+        if not reachable:
+            await self.bot._mark_unreachable(rt, seat)
+        await self.bot._publish(rt)
+        await self.bot._maybe_schedule_next(rt)
+        if not reachable:
+            return Reply(tr("reply.seated_unreachable", chips=render.chips(seat.stack, tr)), private=True,
+                         code="unreachable")
+        return Reply(tr("reply.seated", chips=render.chips(seat.stack, tr)), code="seated")
+
+    async def _seat_player(self, rt: Runtime, *, user: str, name: str, requested: int | None, is_bot: bool,
+                           seat_no: int) -> Seat:
+        table = rt.table
+        minimum = table.stakes.big_bet
+        default = BUY_IN_BIG_BETS * table.stakes.big_bet
+        now = self.bot.clock.now()
+        today = datetime.fromtimestamp(now, UTC).date().isoformat()
+        async with self.bot.store.atomic() as tx:
+            balance = await tx.ensure_wallet(community=table.community, user=user, name=name,
+                                             balance=self.bot.settings.starting_balance, now=now)
+            if balance < min(minimum, self.bot.settings.starting_balance) \
+                    and await tx.refilled_on(community=table.community, user=user) != today \
+                    and not self._has_chips_seated(table.community, user):
+                await tx.refill(community=table.community, user=user, balance=self.bot.settings.starting_balance,
+                                day=today, now=now)
+                balance = self.bot.settings.starting_balance
+            buy_in = requested if requested is not None else min(balance, default)
+            if buy_in < minimum:
+                raise Refusal("refuse.buy_in_min", minimum=minimum, chips=_chips(balance))
+            if buy_in > balance:
+                raise Refusal("refuse.buy_in_wallet", chips=_chips(balance))
+            seat = Seat(seat_no=seat_no, user=user, name=name, stack=buy_in, is_bot=is_bot)
+            await tx.buy_in(table_id=table.id, community=table.community, user=user, amount=buy_in, now=now)
+            await tx.save_seat(table.id, seat)
+        table.seats[seat_no] = seat
+        return seat
+
+    def _has_chips_seated(self, community: str, user: str) -> bool:
+        return any(rt.table.community == community and (s := rt.table.seat_of(user)) is not None and s.stack > 0
+                   for rt in self.bot.tables.values())
+
+    async def addbot(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        table = rt.table
+        seat_no = table.free_seat()
+        if seat_no is None:
+            raise Refusal("refuse.full")
+        if command.args and table.seat_named(str(command.args[0])) is not None:
+            raise Refusal("refuse.name_taken", name=command.args[0])
+        base = str(command.args[0]) if command.args else f"Bot{seat_no + 1}"
+        name = _unique_name(table, base)
+        seat = await self._seat_player(rt, user=f"bot:{name.lower()}", name=name, requested=None, is_bot=True,
+                                       seat_no=seat_no)
+        await self.bot._say(rt, "line.bot_sits", name=seat.name, chips=_chips(seat.stack))
+        await self.bot._publish(rt)
+        await self.bot._maybe_schedule_next(rt)
+        return Reply(self.bot._tr(msg)("reply.bot_seated", name=seat.name))
+
+    async def leave(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        seat = rt.table.seat_of(msg.user)
+        if seat is None:
+            raise Refusal("refuse.not_seated")
+        return await self._remove(rt, seat, msg, kicked=False)
+
+    async def kick(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        self.bot._require_owner(rt, msg)
+        seat = rt.table.seat_named(str(command.args[0]))
+        if seat is None:
+            raise Refusal("refuse.nobody_named", name=repr(command.args[0]))
+        return await self._remove(rt, seat, msg, kicked=True)
+
+    async def _remove(self, rt: Runtime, seat: Seat, msg: Inbound, *, kicked: bool) -> Reply:
+        hand = rt.hand
+        es = rt.engine_seat(seat.user)
+        if hand is not None and not hand.is_over and es is not None:
+            # Dealt into the hand in progress (folded or not): the seat's chips are known only when
+            # it ends, so the seat is kept and cashed out then, once, by the settlement.
+            folded = hand.folded[es]
+            if not seat.leaving:
+                seat.leaving = True
+                async with self.bot.store.atomic() as tx:
+                    await tx.save_seat(rt.table.id, seat)
+                await self.bot._say(rt, "line.kicked_after" if kicked else "line.leaves_after", name=seat.name)
+                if hand.actor == es:
+                    await self.bot._apply(rt, hand.default_action(), by_timeout=False)
+            return Reply(self.bot._tr(msg)(("reply.kicked_after_folded" if folded else "reply.kicked_after") if kicked
+                                           else "reply.leaving_folded" if folded else "reply.leaving"), private=True)
+        async with self.bot.store.atomic() as tx:
+            await tx.cash_out(table_id=rt.table.id, community=rt.table.community, user=seat.user, amount=seat.stack,
+                              kind="kick" if kicked else "cash-out", now=self.bot.clock.now())
+            await tx.remove_seat(rt.table.id, seat.seat_no)
+        del rt.table.seats[seat.seat_no]
+        await self.bot._say(rt, "line.kicked_with" if kicked else "line.leaves_with", name=seat.name,
+                            chips=_chips(seat.stack))
+        await self.bot._publish(rt)
+        tr = self.bot._tr(msg)
+        if kicked:
+            return Reply(tr("reply.kicked", name=seat.name, chips=render.chips(seat.stack, tr)), private=True)
+        return Reply(tr("reply.cashed_out", chips=render.chips(seat.stack, tr)), private=True)
+
+    async def sitout(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        seat = self.bot._seat(rt, msg)
+        if seat.sitting_out:
+            raise Refusal("refuse.already_out")
+        seat.sitting_out = True
+        async with self.bot.store.atomic() as tx:
+            await tx.save_seat(rt.table.id, seat)
+        await self.bot._say(rt, "line.sits_out", name=seat.name)
+        if rt.table.tournament is not None and rt.hand is not None and not rt.hand.is_over:
+            self.bot._arm_turn(rt)  # in a sit-and-go a sat-out player's turn is taken at once
+        await self.bot._publish(rt)
+        return Reply(self.bot._tr(msg)("reply.sit_out"), private=True)
+
+    async def back(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        seat = self.bot._seat(rt, msg)
+        if not seat.sitting_out:
+            raise Refusal("refuse.not_out")
+        seat.sitting_out, seat.timeouts = False, 0
+        async with self.bot.store.atomic() as tx:
+            await tx.save_seat(rt.table.id, seat)
+        await self.bot._say(rt, "line.back", name=seat.name)
+        await self.bot._publish(rt)
+        await self.bot._maybe_schedule_next(rt)
+        return Reply(self.bot._tr(msg)("reply.back"), private=True)
+
+
+def _chips(n: int) -> Callable[[Translator], str]:
+    """A field that reads '5 chips' / '5 фишек' in the reader's language."""
+    return lambda tr: render.chips(n, tr)
+
+
+def _unique_name(table: Table, name: str) -> str:
+    """The name shown for a new seat (see :func:`~bot.names.display_name`), unlike any other at the table."""
+    base = display_name(name) or "player"
+    taken = {plain(s.name).lower() for s in table.seats.values()}
+    candidate, n = base, 2
+    while plain(candidate).lower() in taken:
+        candidate, n = f"{base}{n}", n + 1
+    return candidate
+
