@@ -281,8 +281,6 @@ class Dealer:
                                  summary=summary, now=now)
             if reveal:
                 await self.fair.mark_revealed(tx, table_id=table.id, hand_no=setup.hand_no)
-            committed = await self.fair.commit(tx, table_id=table.id, hand_no=setup.hand_no + 1) \
-                if table.running else None
             await tx.post(transfers, now=now)
             await record_hand(tx, hand=hand, hand_id=rt.hand_id, community=table.community, players=setup.players,
                               now=now)
@@ -297,6 +295,10 @@ class Dealer:
             after = await self.hooks.settled(rt, tx, setup=setup, stacks=hand.stacks, now=now)
             if table.running and len(table.ready_seats()) >= 2:
                 table.next_hand_at = now + self.settings.next_hand_delay
+            # The next hand's seed, committed now and shown with this result, if a next hand is coming
+            # (otherwise at the next deal): no commitment is published for a hand never dealt.
+            committed = await self.fair.commit(tx, table_id=table.id, hand_no=setup.hand_no + 1) \
+                if table.next_hand_at is not None else None
             await tx.save_table(table)
         rt.deadline = None
         if record is not None and record.server_seed is not None:

@@ -25,7 +25,7 @@ from tests.tourney_script import play_sng
 SETUP = ["ann: tourney new seats=4 pace=turbo payout=65/35 stack=200 buyin=100 levels=hands:2", "ann: register",
          "ann: addbot Robo", "ann: addbot Dora", "ann: addbot Max"]
 LEVEL = re.compile(r"^\[table\] Level (\d+) from this hand: ante (\d+), bring-in (\d+), bets (\d+)/(\d+)\.$")
-HAND = re.compile(r"^\[table\] Hand #(\d+):")
+HAND = re.compile(r"^\[table\] Hand #(\d+): (?!server seed)")  # a deal, not the reveal of a seed
 OUT = re.compile(r"^\[table\] (\S+) is out in place (\S+) of 4")
 
 
@@ -64,6 +64,9 @@ def test_a_turbo_sit_and_go_to_its_end(tmp_path: Path) -> None:
     assert sum(wallets.values()) == 4 * 1000  # wallet chips conserved across the tournament
     assert hands[0] == hands[1] and tables == 0
     assert any(line.startswith("[table] 🏆 ") for line in lines)
+    # No commitment is published for a hand that is never dealt (the last hand was #17).
+    committed = [int(m.group(1)) for line in lines if (m := re.match(r"^\[table\] Hand #(\d+) is dealt from", line))]
+    assert committed == list(range(1, 18)), committed
     final = lines.index(next(line for line in lines if "final standings" in line))
     assert [re.sub(r"\s+", " ", line) for line in lines[final + 1:final + 5]] == [
         f"[table] {i}. {n} — {c}" for i, n, c in _standings(players)]
