@@ -14,10 +14,10 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 
+import discord_harness as dc
 import pytest
 import pytest_asyncio
-import test_discord_e2e as dc
-import test_telegram_e2e as tg
+import telegram_harness as tg
 from fakes.discord_server import GUILD_ID, FakeDiscord
 from fakes.telegram_server import FakeBotAPI
 

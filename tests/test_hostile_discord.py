@@ -2,7 +2,7 @@
 
 Big numbers, presses on buttons that are none of ours, names built to disturb the
 board, and a press whose answer a crash cut off. The helpers are those of
-``test_discord_e2e`` (the real bootstrap, the real discord.py client, the fake server).
+``discord_harness`` (the real bootstrap, the real discord.py client, the fake server).
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from fakes.discord_server import CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, Interaction
-from test_discord_e2e import (
+from discord_harness import (
     ANN,
     BOB,
     NAMES,
@@ -32,8 +31,9 @@ from test_discord_e2e import (
     token,
     until,
 )
-from test_discord_e2e import fake as fake  # the fixtures
-from test_discord_e2e import fast as fast
+from discord_harness import fake as fake  # the fixtures
+from discord_harness import fast as fast
+from fakes.discord_server import CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, Interaction
 from test_names import HOSTILE, assert_columns, assert_contained
 
 from bot.names import display_name

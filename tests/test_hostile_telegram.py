@@ -2,7 +2,7 @@
 
 Big numbers, a ``/join`` from a user who never opened the private chat, names built
 to disturb the board, and the announcement of an action a crash cut off. The helpers
-are those of ``test_telegram_e2e`` (the real bootstrap, python-telegram-bot, the fake).
+are those of ``telegram_harness`` (the real bootstrap, python-telegram-bot, the fake).
 """
 
 from __future__ import annotations
@@ -16,9 +16,7 @@ from pathlib import Path
 
 import pytest
 from fakes.telegram_server import FakeBotAPI, text_of
-from test_hostile_discord import actions_stored
-from test_names import HOSTILE, assert_columns, assert_contained
-from test_telegram_e2e import (
+from telegram_harness import (
     ANN,
     BOB,
     CARD,
@@ -33,7 +31,9 @@ from test_telegram_e2e import (
     say,
     turn_of,
 )
-from test_telegram_e2e import fake as fake  # the fixture
+from telegram_harness import fake as fake  # the fixture
+from test_hostile_discord import actions_stored
+from test_names import HOSTILE, assert_columns, assert_contained
 
 from bot.names import display_name
 from bot.service import STAKE_LIMIT

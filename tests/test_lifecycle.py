@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import telegram_harness as tg
 import test_crash  # its Process pumps a child's output into a queue
-import test_telegram_e2e as tg
 from fakes.telegram_server import FakeBotAPI
 
 from adapters.console.chat import ConsoleMessenger

@@ -7,9 +7,9 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import discord_harness
 import pytest
-import test_discord_e2e as discord_e2e
-import test_telegram_e2e as telegram_e2e
+import telegram_harness
 from fakes.discord_server import GUILD_ID, FakeDiscord
 from fakes.telegram_server import FakeBotAPI, text_of_call
 from PIL import Image
@@ -17,9 +17,9 @@ from test_stats import scripted_hands, store_hands
 
 from bot.store import Store
 
-fake_discord = discord_e2e.fake
-fake_telegram = telegram_e2e.fake
-fast = discord_e2e.fast
+fake_discord = discord_harness.fake
+fake_telegram = telegram_harness.fake
+fast = discord_harness.fast
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
@@ -44,7 +44,7 @@ async def test_discord_answers_stats_with_the_chart_and_top_net(fake_discord: Fa
                                                                 fast: None) -> None:
     fake = fake_discord
     db = tmp_path / "stud.db"
-    e = discord_e2e
+    e = discord_harness
     await _seed(db, f"discord:{GUILD_ID}", {"ann": e.ANN, "bob": e.BOB, "cat": e.CAT, "dan": e.DAN})
     bot = await e.start_bot(fake, db)
     try:
@@ -72,7 +72,7 @@ async def test_discord_answers_stats_with_the_chart_and_top_net(fake_discord: Fa
 async def test_telegram_sends_stats_privately_as_a_photo(fake_telegram: FakeBotAPI, tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     fake = fake_telegram
-    t = telegram_e2e
+    t = telegram_harness
     db = tmp_path / "t.db"
     await _seed(db, f"telegram:{t.GROUP}", {"ann": t.ANN, "bob": t.BOB, "cat": t.CAT, "dan": t.DAN})
     async with t.Served(fake, db, monkeypatch):

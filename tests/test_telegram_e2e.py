@@ -4,6 +4,9 @@ Everything is real but Telegram: ``adapters.run.serve`` with TELEGRAM_* settings
 pointing at :class:`tests.fakes.telegram_server.FakeBotAPI` on loopback, the real
 StudBot, a SQLite file in ``tmp_path`` and the real clock. The test plays the users:
 it pushes commands and button presses, and reads what the bot sent.
+
+The harness (fixture, helpers) is tests/telegram_harness.py; the features built on the
+table (board photos, hand files, sit-and-go) are in tests/test_telegram_features_e2e.py.
 """
 
 from __future__ import annotations
@@ -13,162 +16,40 @@ import hashlib
 import io
 import re
 import time
-from collections.abc import AsyncIterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
-from fakes.telegram_server import BOARD_METHODS, NOT_MODIFIED, FakeBotAPI, text_of, text_of_call
+from fakes.telegram_server import NOT_MODIFIED, FakeBotAPI, text_of, text_of_call
 from PIL import Image
+from telegram_harness import (
+    ANN,
+    BOB,
+    CARD,
+    CAT,
+    DAN,
+    EVE,
+    FAY,
+    GROUP,
+    GUS,
+    STRANGER,
+    Served,
+    actor,
+    assert_budget,
+    assert_no_down_card_in_group,
+    buttons,
+    next_turn,
+    open_table,
+    play_out,
+    press,
+    say,
+)
+from telegram_harness import fake as fake  # the fixture
 
-import adapters.run
 from adapters.telegram.adapter import TelegramAdapter
 from bot import images
 from bot.commands import ALIASES, usage_text
-from bot.config import Settings
 from bot.i18n import translator
-from bot.service import StudBot
-
-GROUP = -1001234567890
-ANN, BOB, CAT, DAN, EVE, FAY, GUS, HAL = 1101, 1102, 1103, 1104, 1105, 1106, 1107, 1108
-NAMES = {ANN: "Ann", BOB: "Bob", CAT: "Cat", DAN: "Dan", EVE: "Eve", FAY: "Fay", GUS: "Gus", HAL: "Hal"}
-STRANGER = 1999
-CARD = re.compile(r"(?:[2-9TJQKA]|10)[♣♦♥♠]")
-DOWN = re.compile(r"\[((?:[2-9TJQKA]|10)[♣♦♥♠])\]")
-PREFERENCE = ("Check", "Call", "Bring-in")
-
-
-@pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeBotAPI]:
-    api = await FakeBotAPI().start()
-    api.group(GROUP)
-    for uid, name in NAMES.items():
-        api.user(uid, name)
-    api.user(STRANGER, "Zed")
-    yield api
-    await api.close()
-    assert not api.unknown, f"the adapter called methods the fake does not know: {api.unknown}"
-
-
-class Served:
-    """``adapters.run.serve`` in a task, with the Telegram settings pointing at the fake."""
-
-    def __init__(self, fake: FakeBotAPI, db: Path, monkeypatch: pytest.MonkeyPatch, *, interval: float = 0.15,
-                 group_rate: tuple[float, float] = (1000, 60), webhook: str | None = None,
-                 webhook_port: int = 8443,
-                 next_hand_delay: float = 600) -> None:
-        self.fake = fake
-        self.settings = replace(Settings(), db_path=str(db), telegram_token=fake.token,
-                                telegram_base_url=fake.base_url, telegram_webhook_url=webhook,
-                                telegram_webhook_listen="127.0.0.1", telegram_webhook_port=webhook_port,
-                                next_hand_delay=next_hand_delay, bot_delay=0.0, turn_timer=60)
-        monkeypatch.setattr(TelegramAdapter, "rate_interval", interval)
-        monkeypatch.setattr(TelegramAdapter, "group_rate", group_rate)
-        monkeypatch.setattr(TelegramAdapter, "poll_timeout", 1)
-        self.bots: list[StudBot] = []
-        bots = self.bots
-
-        class SpyBot(StudBot):
-            def __init__(self, **kwargs: Any) -> None:
-                super().__init__(**kwargs)
-                bots.append(self)
-
-        monkeypatch.setattr(adapters.run, "StudBot", SpyBot)
-
-    async def __aenter__(self) -> Served:
-        self.stop = asyncio.Event()
-        method = "setWebhook" if self.settings.telegram_webhook_url else "getUpdates"
-        polls = len(self.fake.sent(method, ok=False))
-        self.task = asyncio.create_task(adapters.run.serve(self.settings, stop=self.stop))
-        await self.fake.wait_for(lambda: len(self.fake.sent(method, ok=False)) > polls or self.task.done(),
-                                 what="polling")
-        if self.task.done():
-            self.task.result()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        self.stop.set()
-        await asyncio.wait_for(self.task, 20)
-
-    @property
-    def bot(self) -> StudBot:
-        return self.bots[-1]
-
-    def runtime(self, channel: str = str(GROUP)) -> Any:
-        return self.bot.tables[f"telegram:{channel}"]
-
-
-async def say(fake: FakeBotAPI, uid: int, text: str, *, chat: int = GROUP, thread: int | None = None) -> None:
-    """A user types a command; wait until the bot has taken it (the next getUpdates confirms it)."""
-    fake.command(chat, uid, text, thread=thread)
-    await fake.wait_for(lambda: not fake.updates, what=f"the bot to take {text!r}")
-    await asyncio.sleep(0.3)
-
-
-async def press(fake: FakeBotAPI, uid: int, label: str | None = None, *, data: str | None = None,
-                message_id: int | None = None, chat: int = GROUP) -> dict[str, Any]:
-    mid = message_id if message_id is not None else fake.board(chat)["message_id"]
-    qid = fake.press(chat, mid, uid, label=label, data=data)
-    return await fake.answer(qid)
-
-
-def buttons(message: dict[str, Any]) -> dict[str, str]:
-    """label -> callback data (or url) of a message's keyboard."""
-    return {b["text"]: b.get("callback_data") or b.get("url", "")
-            for row in message.get("reply_markup", {}).get("inline_keyboard", []) for b in row}
-
-
-def turn_of(message: dict[str, Any]) -> str | None:
-    return next((d.rsplit("|", 1)[1] for d in buttons(message).values() if d.count("|") == 2), None)
-
-
-async def next_turn(fake: FakeBotAPI, last: str | None, chat: int = GROUP) -> tuple[str | None, dict[str, Any]]:
-    """Wait for the board to show a new turn (or the hand's end); (turn, board)."""
-    def ready() -> tuple[str | None, dict[str, Any]] | None:
-        board = fake.board(chat)
-        turn = turn_of(board)
-        if turn is not None and turn != last:
-            return turn, board
-        if turn is None and "showdown" in text_of(board):
-            return None, board
-        return None
-    result: tuple[str | None, dict[str, Any]] = await fake.wait_for(ready, what=f"a turn after {last}")
-    return result
-
-
-def actor(board: dict[str, Any]) -> int:
-    m = re.search(r"^→ (\w+)", text_of(board), re.M)
-    assert m, text_of(board)
-    return next(uid for uid, name in NAMES.items() if name == m.group(1))
-
-
-def down_cards(fake: FakeBotAPI, uid: int) -> set[str]:
-    return {c for text in fake.private_texts(uid) for c in DOWN.findall(text)}
-
-
-async def open_table(fake: FakeBotAPI, players: tuple[int, ...]) -> None:
-    for uid in players:
-        await say(fake, uid, "/start", chat=uid)
-    await say(fake, players[0], "/stud new")
-    await fake.wait_for(lambda: fake.boards(GROUP), what="the board")
-
-
-async def play_out(fake: FakeBotAPI, *, preference: tuple[str, ...] = PREFERENCE) -> list[str]:
-    """Press the preferred legal button for whoever is to act, until the showdown; the labels pressed."""
-    pressed: list[str] = []
-    turn: str | None = None
-    while True:
-        turn, board = await next_turn(fake, turn)
-        if turn is None:
-            return pressed
-        labels = buttons(board)
-        label = next(lb for p in preference for lb in labels if lb.startswith(p))
-        answer = await press(fake, actor(board), label)
-        assert not answer.get("text"), answer
-        pressed.append(label)
-
 
 # ---------------------------------------------------------------------- tests
 
@@ -233,28 +114,6 @@ async def test_three_players_play_a_hand_with_buttons(fake: FakeBotAPI, tmp_path
         assert any("Hand #1 is fair" in t for t in fake.private_texts(CAT))
         await say(fake, CAT, "/seed lucky 7")
         assert any('Your seed is now "lucky 7"' in t for t in fake.private_texts(CAT))
-
-
-def assert_no_down_card_in_group(fake: FakeBotAPI, players: tuple[int, ...]) -> None:
-    """No group message before a hand's showdown holds a down card (at the showdown: only shown hands)."""
-    secret = {c: uid for uid in players for c in down_cards(fake, uid)}
-    assert secret
-    for text in fake.group_texts(GROUP):
-        if "showdown" in text:
-            shown = {c for line in text.splitlines() if " shows " in line for c in CARD.findall(line)}
-            leaked = set(secret) & (set(CARD.findall(text)) - shown)
-        else:
-            leaked = set(secret) & set(CARD.findall(text))
-        assert not leaked, (leaked, text)
-
-
-def assert_budget(fake: FakeBotAPI, *, per_minute: int = 20) -> int:
-    """At most ``per_minute`` messages and edits in the group in any 60 s window; returns the busiest count."""
-    times = sorted(c.t for c in fake.calls if c.method in BOARD_METHODS
-                   and int(c.params.get("chat_id", 0)) == GROUP)
-    busiest = max((sum(1 for u in times if t <= u < t + 60) for t in times), default=0)
-    assert busiest <= per_minute, busiest
-    return busiest
 
 
 @pytest.mark.asyncio
@@ -519,74 +378,6 @@ async def test_owner_commands_ask_telegram_who_is_admin(fake: FakeBotAPI, tmp_pa
 
 
 @pytest.mark.asyncio
-async def test_boards_are_photos_until_config_view_text(fake: FakeBotAPI, tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A new table's board is a photo with the text as caption; edits replace the image; view=text goes back."""
-    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
-        await open_table(fake, (ANN, BOB))
-        for uid in (ANN, BOB):
-            await press(fake, uid, "Join")
-        await say(fake, ANN, "/stud start")
-        turn, board = await next_turn(fake, None)
-        for _ in range(2):
-            label = next(lb for p in PREFERENCE for lb in buttons(board) if lb.startswith(p))
-            await press(fake, actor(board), label)
-            turn, board = await next_turn(fake, turn)
-        assert "photo" in board and "text" not in board and text_of(board).startswith("<pre>")
-        assert "Pot " in text_of(board) and " to act" in text_of(board)
-        photos = fake.sent("sendPhoto", chat_id=GROUP)
-        media = fake.sent("editMessageMedia", chat_id=GROUP)
-        assert photos and media and not fake.sent("editMessageText", chat_id=GROUP)
-        for call in photos + media:
-            data = call.params["photo"] if call.method == "sendPhoto" else call.params[
-                call.params["media"]["media"].removeprefix("attach://")]
-            with Image.open(io.BytesIO(data)) as img:
-                assert img.format == "PNG"
-            caption = text_of_call(call)
-            assert caption.startswith("<pre>") and len(caption) <= 1024
-        # the public image comes from a layout without a face-up down card, and it is the one shown
-        rt = served.runtime()
-        layout = images.board_layout(rt.table, rt.hand, names=rt.names)
-        down = [s for seat in layout.seats for s in seat.slots if s.down]
-        assert down and all(not s.face_up and s.card is None for s in down)
-        await fake.wait_for(lambda: fake.photos[(GROUP, board["message_id"])]
-                            == images.board_png(rt.table, rt.hand, names=rt.names), what="the current image")
-        # the same image with another caption: only the caption is edited; the same again: nothing is sent
-        outbox: Any = served.bot.messenger._by_platform["telegram"]  # type: ignore[attr-defined]
-        messenger = outbox.inner
-        from bot.ports import BoardView, TableAddress
-        from bot.render import board as render_board
-        text, keys = render_board(rt.table, rt.hand, names=rt.names, turn=rt.turn, seconds_left=7)
-        image = images.board_png(rt.table, rt.hand, names=rt.names)
-        address, ref = TableAddress("telegram", str(GROUP), str(GROUP)), str(board["message_id"])
-        view = BoardView(text, keys, rt.table.hand_no, image=image)
-        state = messenger._boards[f"telegram:{GROUP}"]
-        await fake.wait_for(lambda: state.image == image, what="the edit in flight to be answered")
-        calls = len(fake.sent(chat_id=GROUP, ok=False))
-        assert await messenger.publish_board(table=address, board=view, ref=ref) == ref
-        assert [(c.method, c.status) for c in fake.sent(chat_id=GROUP, ok=False)[calls:]] == [
-            ("editMessageCaption", 200)]
-        calls = len(fake.sent(chat_id=GROUP, ok=False))
-        assert await messenger.publish_board(table=address, board=view, ref=ref) == ref
-        assert len(fake.sent(chat_id=GROUP, ok=False)) == calls
-        # view=text: a new text board, and text edits from then on
-        await say(fake, ANN, "/stud config view=text")
-        await fake.wait_for(lambda: "text" in fake.board(GROUP), what="a text board")
-        turn, board = await next_turn(fake, None)
-        assert "<pre>" in text_of(board) and "→" in text_of(board)
-        sent = len(fake.calls)
-        label = next(lb for p in PREFERENCE for lb in buttons(board) if lb.startswith(p))
-        await press(fake, actor(board), label)
-        turn, board = await next_turn(fake, turn)
-        later = [c.method for c in fake.calls[sent:] if int(c.params.get("chat_id", 0)) == GROUP]
-        assert "editMessageText" in later and not {"sendPhoto", "editMessageMedia", "editMessageCaption"} & set(later)
-        privately = [c.method for c in fake.calls[sent:] if int(c.params.get("chat_id", 0)) in (ANN, BOB)]
-        assert "sendPhoto" not in privately  # a text table sends the cards as text
-        assert any("The board is shown as text now." in t for t in fake.group_texts(GROUP))
-    assert_no_down_card_in_group(fake, (ANN, BOB))
-
-
-@pytest.mark.asyncio
 async def test_each_language_has_its_command_list(fake: FakeBotAPI, tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     async with Served(fake, tmp_path / "t.db", monkeypatch):
@@ -650,76 +441,3 @@ async def test_a_polish_user_hears_the_adapter_in_polish(fake: FakeBotAPI, tmp_p
         await say(fake, ANN, "/stud config lang=pl")
         await fake.wait_for(lambda: fake.board(GROUP)["reply_markup"]["inline_keyboard"][-1][0]["text"]
                             == "🔒 Karty na czacie prywatnym", what="the Polish board")
-
-
-# ---------------------------------------------------------------------- hand history (issue 12)
-
-
-@pytest.mark.asyncio
-async def test_hand_and_export_go_to_the_private_chat(fake: FakeBotAPI, tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    from pokerstars_reader import read_file
-    from test_export_phh import pokerkit_replay
-
-    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
-        assert {"hand", "export"} <= {c["command"] for c in fake.commands}
-        await open_table(fake, (ANN, BOB, CAT))
-        for uid in (ANN, BOB, CAT):
-            await say(fake, uid, "/join")
-        await say(fake, ANN, "/start")
-        await play_out(fake)
-        hand = served.runtime().hand
-        assert hand is not None and hand.is_over
-        in_group = len(fake.group_texts(GROUP))
-        await say(fake, BOB, "/hand 1")
-        story = await fake.wait_for(lambda: [t for t in fake.private_texts(BOB) if t.startswith("Hand #1 — ")],
-                                    what="the story in Bob's private chat")
-        assert "Your down cards" in story[0]
-        await say(fake, ANN, "/export@studbot_test")
-        docs = await fake.wait_for(lambda: len(fake.documents) >= 2 and fake.documents, what="two documents")
-        assert [(d.chat_id, d.filename) for d in docs] == [(ANN, "stud-hand-1.txt"), (ANN, "stud-hand-1.phh")]
-        [read] = read_file(docs[0].data.decode())
-        assert read.viewer == "Ann" and read.up["Ann"][:2] == [str(c) for c in hand.cards[0][:2]]
-        assert len(read.acts) == len(hand.actions)
-        stacks, refused, why = pokerkit_replay(docs[1].data.decode())
-        assert refused is None and stacks == list(hand.stacks), why
-        assert any(t.startswith("Hand #1: PokerStars text and PHH") for t in fake.private_texts(ANN))
-        assert len(fake.group_texts(GROUP)) == in_group  # nothing of it in the group
-        # Dan never opened the private chat: no file anywhere, and the group tells him how to open it
-        await say(fake, DAN, "/export")
-        await fake.wait_for(lambda: len(fake.group_texts(GROUP)) > in_group, what="the answer to Dan")
-        assert len(fake.documents) == 2
-        answer = fake.sent("sendMessage", chat_id=GROUP)[-1]
-        assert "open our private chat" in text_of_call(answer)
-        assert "url" in str(answer.params.get("reply_markup"))
-        # bad input is answered in the group, and sends nothing
-        await say(fake, ANN, "/export last 1000")
-        assert "at most 100 hands" in text_of_call(fake.sent("sendMessage", chat_id=GROUP)[-1])
-        assert len(fake.documents) == 2
-
-
-@pytest.mark.asyncio
-async def test_a_sit_and_go_registered_by_button_played_to_its_standings(fake: FakeBotAPI, tmp_path: Path,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    async with Served(fake, tmp_path / "t.db", monkeypatch, next_hand_delay=0.01) as served:
-        assert {"tourney", "register", "unregister"} <= {c["command"] for c in fake.commands}
-        for uid in (ANN, BOB):
-            await say(fake, uid, "/start", chat=uid)
-        await say(fake, ANN, "/tourney new seats=3 stack=200 buyin=50 levels=hands:1 payout=winner")
-        lobby = fake.board(GROUP)
-        assert "registration 0/3" in text_of(lobby) and "Register" in buttons(lobby)
-        assert (await press(fake, ANN, "Register"))["text"].startswith("You are registered")
-        assert (await press(fake, BOB, "Register"))["text"].startswith("You are registered")
-        await say(fake, BOB, "/register")  # twice: refused, nothing changes
-        await say(fake, ANN, "/addbot Robo")
-        await fake.wait_for(lambda: any("starts: 3 players" in t for t in fake.group_texts(GROUP)), what="the start")
-        await say(fake, ANN, "/sitout")
-        await say(fake, BOB, "/sitout")
-        await fake.wait_for(lambda: any("final standings" in t for t in fake.group_texts(GROUP)), timeout=60,
-                            what="the final standings")
-        texts = "\n".join(fake.group_texts(GROUP))
-        assert "Level 2 from this hand" in texts and "is out in place 3 of 3" in texts
-        assert re.search(r"1\. \S+ — 150 chips", texts), texts[-600:]
-        assert not served.bot.tables
-        await say(fake, ANN, "/tourney results")
-        assert any("final standings" in t for t in fake.private_texts(ANN) + fake.group_texts(GROUP))

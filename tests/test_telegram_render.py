@@ -8,6 +8,7 @@ import pytest
 
 import adapters.telegram.adapter as adapter_module
 import adapters.telegram.codec as codec
+import adapters.telegram.commands as commands_module
 from adapters.telegram.adapter import TelegramMessenger, _base_urls, grammar_text, split_command
 from adapters.telegram.codec import (
     MAX_ALERT,
@@ -25,7 +26,7 @@ from bot.ports import Button
 
 
 def test_doctests() -> None:
-    for module in (codec, adapter_module):
+    for module in (codec, adapter_module, commands_module):
         failed, _ = doctest.testmod(module)
         assert failed == 0
 

@@ -1,0 +1,339 @@
+"""The :class:`~bot.ports.Messenger` port on Telegram: boards, lines and private messages out.
+
+- One board message per hand, edited in place, with the legal actions as inline
+  buttons (callback data ``s|call|12.7``: the table is the chat the button lives in).
+  With the table's view "image" (the default) the message is a photo of the board with
+  the text board as its caption (1,024 characters: the oldest folded lines go first);
+  edits use editMessageMedia, or editMessageCaption when the picture did not change.
+  With view "text" it is a text message; a change of view posts a new message.
+  A hand's final board stays in the chat, and the next hand starts a new message.
+- The table's public lines wait (per table) for the board that follows in the same
+  flush and are folded into it (the latest few under the board), so one flush of the
+  outbox is one edit; alone, they are posted after a grace period.
+- Private cards, documents (exports) and photos go to the player's private chat; the
+  messenger remembers who can (and who cannot) be reached there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final
+
+from telegram import Bot as TgBot
+from telegram import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    LinkPreviewOptions,
+    Message,
+    ReplyParameters,
+)
+from telegram.constants import ChatAction, ParseMode
+from telegram.error import BadRequest, Forbidden, TelegramError
+
+from bot.i18n import DEFAULT_LANGUAGE, Translator, translator
+from bot.outbox import Tally
+from bot.ports import Attachment, BoardView, Button, TableAddress
+
+from .codec import (
+    MAX_CAPTION,
+    MAX_TEXT,
+    clip,
+    compose,
+    deep_link,
+    encode_callback,
+    parse_channel,
+    start_payload,
+)
+
+log = logging.getLogger(__name__)
+
+LINES_SHOWN: Final = 6
+"""Public lines kept under a board while the hand goes on."""
+FINAL_LINES_SHOWN: Final = 14
+"""... and under a hand's final board (the showdown lines), at least those of its last flush."""
+ACTION_ROW: Final = 3
+
+
+@dataclass
+class _Board:
+    """What the messenger knows of a table's board message (in memory; the core stores the ref)."""
+
+    message_id: int | None = None
+    hand_no: int = -1
+    final: bool = False
+    lines: list[str] = field(default_factory=list)
+    shown: tuple[str, str, str] | None = None
+    """(text, keyboard, image digest) last sent, to skip edits that change nothing."""
+    photo: bool = False
+    """The message is a photo (the board image, the text as its caption), not a text message."""
+    image: bytes | None = None
+    """The image the photo shows now: an unchanged image needs only a caption edit."""
+
+
+class TelegramMessenger:
+    """The :class:`~bot.ports.Messenger` port on Telegram."""
+
+    def __init__(self, tg: TgBot, *, grace: float = 4.0,
+                 language_of: Callable[[TableAddress], str | None] | None = None) -> None:
+        self.tg = tg
+        self.language_of = language_of
+        """The language of a table's public board (the link button under it speaks it)."""
+        self.grace = grace
+        """How long lines wait for a board to fold into before they are posted on their own."""
+        self.username: str | None = None
+        self.reachable: set[str] = set()
+        """Users whose private chat works (a DM went through, or they started the bot)."""
+        self.unreachable: set[str] = set()
+        """Users whose private chat refused a message (never started the bot, or blocked it)."""
+        self._boards: dict[str, _Board] = {}
+        self._pending: dict[str, list[str]] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._addresses: dict[str, TableAddress] = {}
+        self._tallies: dict[str, Tally] = {}
+        """Per table: lines announced, and lines out (folded into a board, or posted on their own)."""
+
+    # ------------------------------------------------------------------ the port
+
+    async def publish_board(self, *, table: TableAddress, board: BoardView, ref: str | None) -> str | None:
+        held = len(self._pending.get(table.key, []))  # the lines this board takes with it
+        shown = False
+        try:
+            ref, shown = await self._show_board(table=table, board=board, ref=ref)
+        finally:
+            self._tally(table.key).done(held, ok=shown)
+        return ref
+
+    async def _show_board(self, *, table: TableAddress, board: BoardView,
+                          ref: str | None) -> tuple[str | None, bool]:
+        """Edit or post the board (with the lines waiting); (its reference, whether it is shown)."""
+        key = table.key
+        state = self._boards.setdefault(key, _Board())
+        pending = self._pending.pop(key, [])  # taken before any await: lines of the same flush go with the board
+        waiting = self._tasks.pop(key, None)
+        if waiting is not None:
+            waiting.cancel()
+        message_id = _message_id(ref)
+        if message_id is not None and state.message_id not in (None, message_id):
+            state.lines, state.shown = [], None  # someone else's idea of the board (a restart, a 'board' command)
+        next_hand = state.final and board.hand_no != state.hand_no and state.message_id == message_id
+        photo = board.image is not None
+        switched = state.message_id == message_id and state.photo != photo  # a text message cannot become a photo
+        if ref is None or message_id is None or next_hand or switched:
+            message_id = None  # a new message
+        if message_id is None or board.hand_no != state.hand_no:
+            state.lines = pending  # a new message or a new hand: the lines of this flush only
+        else:
+            state.lines = (state.lines + pending)[-50:]
+        shown = max(FINAL_LINES_SHOWN, len(pending)) if board.final else LINES_SHOWN
+        text = compose(board.text, state.lines[-shown:], MAX_CAPTION if photo else MAX_TEXT)
+        markup = self.keyboard(board.buttons, table.channel, self.table_translator(table))
+        digest = hashlib.sha256(board.image).hexdigest() if board.image is not None else ""
+        signature = (text, repr(markup.to_dict()), digest)
+        chat_id, thread_id = parse_channel(table.channel)
+        if message_id is not None:
+            if state.shown == signature and state.message_id == message_id:
+                return ref, True
+            try:
+                await self._edit(chat_id, message_id, board, text, markup,
+                                 same_image=state.message_id == message_id and state.photo and photo
+                                 and state.image == board.image)
+            except BadRequest as exc:
+                if "not modified" not in str(exc).lower():
+                    log.info("cannot edit the board of %s (%s): posting a new one", key, exc)
+                    message_id = None
+            except TelegramError as exc:
+                log.warning("editing the board of %s failed: %s", key, exc)
+                return ref, False
+        if message_id is None:
+            try:
+                if board.image is not None:
+                    sent = await self.tg.send_photo(chat_id=chat_id, message_thread_id=thread_id,
+                                                    photo=board.image, filename="board.png", caption=text,
+                                                    parse_mode=ParseMode.HTML, reply_markup=markup)
+                else:
+                    sent = await self.tg.send_message(chat_id=chat_id, message_thread_id=thread_id, text=text,
+                                                      parse_mode=ParseMode.HTML, reply_markup=markup,
+                                                      link_preview_options=LinkPreviewOptions(is_disabled=True))
+            except TelegramError as exc:
+                log.warning("posting the board of %s failed: %s", key, exc)
+                return ref, False
+            message_id = sent.message_id
+        state.message_id, state.hand_no, state.final, state.shown = message_id, board.hand_no, board.final, signature
+        state.photo, state.image = photo, board.image
+        return str(message_id), True
+
+    async def _edit(self, chat_id: int, message_id: int, board: BoardView, text: str, markup: InlineKeyboardMarkup,
+                    *, same_image: bool) -> None:
+        """Edit the board message: its text, its caption (same image), or its image and caption."""
+        if board.image is None:
+            await self.tg.edit_message_text(chat_id=chat_id, message_id=message_id, text=text,
+                                            parse_mode=ParseMode.HTML, reply_markup=markup,
+                                            link_preview_options=LinkPreviewOptions(is_disabled=True))
+        elif same_image:
+            await self.tg.edit_message_caption(chat_id=chat_id, message_id=message_id, caption=text,
+                                               parse_mode=ParseMode.HTML, reply_markup=markup)
+        else:
+            media = InputMediaPhoto(media=board.image, caption=text, parse_mode=ParseMode.HTML,
+                                    filename="board.png")
+            await self.tg.edit_message_media(chat_id=chat_id, message_id=message_id, media=media,
+                                             reply_markup=markup)
+
+    async def announce(self, *, table: TableAddress, text: str) -> None:
+        """Lines wait for the board that (almost always) follows in the same flush; alone, they are posted."""
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        if not lines:
+            return
+        self._pending.setdefault(table.key, []).extend(lines)
+        self._tally(table.key).add(len(lines))
+        self._addresses[table.key] = table
+        task = self._tasks.get(table.key)
+        if task is None or task.done():
+            self._tasks[table.key] = asyncio.get_running_loop().create_task(self._post_lines(table))
+
+    async def delivered(self, *, table: TableAddress) -> bool:
+        """Wait until the lines announced so far for the table are out (see :class:`~bot.ports.Confirming`)."""
+        return await self._tally(table.key).wait()
+
+    def _tally(self, key: str) -> Tally:
+        tally = self._tallies.get(key)
+        if tally is None:
+            tally = self._tallies[key] = Tally()
+        return tally
+
+    async def send_private(self, *, platform: str, user: str, text: str, image: bytes | None = None) -> bool:
+        if not user.isdigit():
+            return False
+        try:
+            if image is not None:
+                try:  # the cards as a photo, the text as its caption
+                    await self.tg.send_photo(chat_id=int(user), photo=image, filename="cards.png",
+                                             caption=clip(text, MAX_CAPTION))
+                except TelegramError as exc:
+                    if _refused(exc):
+                        raise
+                    log.warning("the cards photo to %s failed (%s); sending text", user, exc)
+                    await self.tg.send_message(chat_id=int(user), text=clip(text, 4096))
+            else:
+                await self.tg.send_message(chat_id=int(user), text=clip(text, 4096))
+        except TelegramError as exc:
+            if _refused(exc):
+                log.info("cannot message user %s privately: %s", user, exc)
+                self.mark(user, reachable=False)
+                return False
+            log.warning("private message to %s failed: %s", user, exc)  # a hiccup is not a blocked user
+            return True
+        self.mark(user, reachable=True)
+        return True
+
+    async def send_files(self, user: str, files: tuple[Attachment, ...]) -> bool:
+        """Each file as a document in the user's private chat; False if that chat is closed to the bot."""
+        for file in files:
+            try:
+                await self.tg.send_document(chat_id=int(user), document=file.data, filename=file.name)
+            except TelegramError as exc:
+                if _refused(exc):
+                    self.mark(user, reachable=False)
+                    return False
+                log.warning("sending %s to %s failed: %s", file.name, user, exc)
+        return True
+
+    # ------------------------------------------------------------------ helpers
+
+    def mark(self, user: str, *, reachable: bool) -> None:
+        (self.reachable if reachable else self.unreachable).add(user)
+        (self.unreachable if reachable else self.reachable).discard(user)
+
+    async def probe(self, user: str) -> bool:
+        """Whether the bot may message ``user`` privately (a 'typing' action finds out, once)."""
+        if user in self.reachable:
+            return True
+        try:
+            await self.tg.send_chat_action(chat_id=int(user), action=ChatAction.TYPING)
+        except TelegramError as exc:
+            if _refused(exc):
+                self.mark(user, reachable=False)
+                return False
+            return isinstance(exc, BadRequest) or user not in self.unreachable
+        self.mark(user, reachable=True)
+        return True
+
+    async def _post_lines(self, table: TableAddress, *, wait: bool = True) -> None:
+        if wait:
+            await asyncio.sleep(self.grace)
+            if self._tasks.get(table.key) is asyncio.current_task():
+                del self._tasks[table.key]  # from here on, not cancelled by a board
+        lines = self._pending.pop(table.key, [])
+        if not lines:
+            return
+        chat_id, thread_id = parse_channel(table.channel)
+        sent = None
+        try:
+            sent = await self.post(chat_id, thread_id, "\n".join(lines))
+        finally:
+            self._tally(table.key).done(len(lines), ok=sent is not None)
+
+    async def post(self, chat_id: int, thread_id: int | None, text: str, *, reply_to: int | None = None,
+                   markup: InlineKeyboardMarkup | None = None) -> Message | None:
+        """A plain message in a chat (never a down card: callers pass public text only)."""
+        try:
+            return await self.tg.send_message(
+                chat_id=chat_id, message_thread_id=thread_id, text=clip(text, 4096), reply_markup=markup,
+                reply_parameters=ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
+                if reply_to else None,
+                link_preview_options=LinkPreviewOptions(is_disabled=True))
+        except TelegramError as exc:
+            log.warning("message to %s failed: %s", chat_id, exc)
+            return None
+
+    def link(self, channel: str, *, join: bool) -> str | None:
+        return deep_link(self.username, start_payload(channel, join=join)) if self.username else None
+
+    def table_translator(self, table: TableAddress) -> Translator:
+        return translator(self.language_of(table) if self.language_of is not None else None)
+
+    def keyboard(self, buttons: tuple[Button, ...], channel: str, tr: Translator | None = None) -> InlineKeyboardMarkup:
+        """The legal actions (three to a row), then Join and My cards, then the private chat link."""
+        actions = [b for b in buttons if "@" in b.command]
+        others = [b for b in buttons if "@" not in b.command]
+        rows: list[list[InlineKeyboardButton]] = []
+        for i in range(0, len(actions), ACTION_ROW):
+            rows.append([_button(b) for b in actions[i:i + ACTION_ROW]])
+        if others:
+            rows.append([_button(b) for b in others])
+        url = self.link(channel, join=False)
+        if url:
+            tr = tr or translator(DEFAULT_LANGUAGE)
+            rows.append([InlineKeyboardButton(tr("adapters.private_link"), url=url)])
+        return InlineKeyboardMarkup(rows)
+
+    async def drain(self) -> None:
+        """Post the lines still waiting for a board (at shutdown)."""
+        for task in self._tasks.values():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+        for key in list(self._pending):
+            table = self._addresses.get(key)
+            if table is not None:
+                await self._post_lines(table, wait=False)
+
+
+def _button(b: Button) -> InlineKeyboardButton:
+    return InlineKeyboardButton(b.label, callback_data=encode_callback(b.command))
+
+
+def _message_id(ref: str | None) -> int | None:
+    return int(ref) if ref is not None and ref.isdigit() else None
+
+
+
+def _refused(exc: TelegramError) -> bool:
+    """Telegram refuses to let the bot message this user privately (blocked, or never started)."""
+    return isinstance(exc, Forbidden) or (isinstance(exc, BadRequest) and "chat not found" in str(exc).lower())

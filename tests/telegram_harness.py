@@ -1,0 +1,185 @@
+"""What the Telegram end-to-end tests share: the fake Bot API, the served bot, helpers that play and read.
+
+``Served`` runs the real bootstrap (``adapters.run.serve``) with TELEGRAM_* settings aimed
+at ``tests/fakes/telegram_server.FakeBotAPI`` (the ``fake`` fixture, on loopback), the real
+StudBot and a SQLite file; the helpers push commands and presses as the users, and read
+what the bot sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from fakes.telegram_server import BOARD_METHODS, FakeBotAPI, text_of
+
+import adapters.run
+from adapters.telegram.adapter import TelegramAdapter
+from bot.config import Settings
+from bot.service import StudBot
+
+GROUP = -1001234567890
+ANN, BOB, CAT, DAN, EVE, FAY, GUS, HAL = 1101, 1102, 1103, 1104, 1105, 1106, 1107, 1108
+NAMES = {ANN: "Ann", BOB: "Bob", CAT: "Cat", DAN: "Dan", EVE: "Eve", FAY: "Fay", GUS: "Gus", HAL: "Hal"}
+STRANGER = 1999
+CARD = re.compile(r"(?:[2-9TJQKA]|10)[♣♦♥♠]")
+DOWN = re.compile(r"\[((?:[2-9TJQKA]|10)[♣♦♥♠])\]")
+PREFERENCE = ("Check", "Call", "Bring-in")
+
+
+@pytest_asyncio.fixture
+async def fake() -> AsyncIterator[FakeBotAPI]:
+    api = await FakeBotAPI().start()
+    api.group(GROUP)
+    for uid, name in NAMES.items():
+        api.user(uid, name)
+    api.user(STRANGER, "Zed")
+    yield api
+    await api.close()
+    assert not api.unknown, f"the adapter called methods the fake does not know: {api.unknown}"
+
+
+class Served:
+    """``adapters.run.serve`` in a task, with the Telegram settings pointing at the fake."""
+
+    def __init__(self, fake: FakeBotAPI, db: Path, monkeypatch: pytest.MonkeyPatch, *, interval: float = 0.15,
+                 group_rate: tuple[float, float] = (1000, 60), webhook: str | None = None,
+                 webhook_port: int = 8443,
+                 next_hand_delay: float = 600) -> None:
+        self.fake = fake
+        self.settings = replace(Settings(), db_path=str(db), telegram_token=fake.token,
+                                telegram_base_url=fake.base_url, telegram_webhook_url=webhook,
+                                telegram_webhook_listen="127.0.0.1", telegram_webhook_port=webhook_port,
+                                next_hand_delay=next_hand_delay, bot_delay=0.0, turn_timer=60)
+        monkeypatch.setattr(TelegramAdapter, "rate_interval", interval)
+        monkeypatch.setattr(TelegramAdapter, "group_rate", group_rate)
+        monkeypatch.setattr(TelegramAdapter, "poll_timeout", 1)
+        self.bots: list[StudBot] = []
+        bots = self.bots
+
+        class SpyBot(StudBot):
+            def __init__(self, **kwargs: Any) -> None:
+                super().__init__(**kwargs)
+                bots.append(self)
+
+        monkeypatch.setattr(adapters.run, "StudBot", SpyBot)
+
+    async def __aenter__(self) -> Served:
+        self.stop = asyncio.Event()
+        method = "setWebhook" if self.settings.telegram_webhook_url else "getUpdates"
+        polls = len(self.fake.sent(method, ok=False))
+        self.task = asyncio.create_task(adapters.run.serve(self.settings, stop=self.stop))
+        await self.fake.wait_for(lambda: len(self.fake.sent(method, ok=False)) > polls or self.task.done(),
+                                 what="polling")
+        if self.task.done():
+            self.task.result()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.stop.set()
+        await asyncio.wait_for(self.task, 20)
+
+    @property
+    def bot(self) -> StudBot:
+        return self.bots[-1]
+
+    def runtime(self, channel: str = str(GROUP)) -> Any:
+        return self.bot.tables[f"telegram:{channel}"]
+
+
+async def say(fake: FakeBotAPI, uid: int, text: str, *, chat: int = GROUP, thread: int | None = None) -> None:
+    """A user types a command; wait until the bot has taken it (the next getUpdates confirms it)."""
+    fake.command(chat, uid, text, thread=thread)
+    await fake.wait_for(lambda: not fake.updates, what=f"the bot to take {text!r}")
+    await asyncio.sleep(0.3)
+
+
+async def press(fake: FakeBotAPI, uid: int, label: str | None = None, *, data: str | None = None,
+                message_id: int | None = None, chat: int = GROUP) -> dict[str, Any]:
+    mid = message_id if message_id is not None else fake.board(chat)["message_id"]
+    qid = fake.press(chat, mid, uid, label=label, data=data)
+    return await fake.answer(qid)
+
+
+def buttons(message: dict[str, Any]) -> dict[str, str]:
+    """label -> callback data (or url) of a message's keyboard."""
+    return {b["text"]: b.get("callback_data") or b.get("url", "")
+            for row in message.get("reply_markup", {}).get("inline_keyboard", []) for b in row}
+
+
+def turn_of(message: dict[str, Any]) -> str | None:
+    return next((d.rsplit("|", 1)[1] for d in buttons(message).values() if d.count("|") == 2), None)
+
+
+async def next_turn(fake: FakeBotAPI, last: str | None, chat: int = GROUP) -> tuple[str | None, dict[str, Any]]:
+    """Wait for the board to show a new turn (or the hand's end); (turn, board)."""
+    def ready() -> tuple[str | None, dict[str, Any]] | None:
+        board = fake.board(chat)
+        turn = turn_of(board)
+        if turn is not None and turn != last:
+            return turn, board
+        if turn is None and "showdown" in text_of(board):
+            return None, board
+        return None
+    result: tuple[str | None, dict[str, Any]] = await fake.wait_for(ready, what=f"a turn after {last}")
+    return result
+
+
+def actor(board: dict[str, Any]) -> int:
+    m = re.search(r"^→ (\w+)", text_of(board), re.M)
+    assert m, text_of(board)
+    return next(uid for uid, name in NAMES.items() if name == m.group(1))
+
+
+def down_cards(fake: FakeBotAPI, uid: int) -> set[str]:
+    return {c for text in fake.private_texts(uid) for c in DOWN.findall(text)}
+
+
+async def open_table(fake: FakeBotAPI, players: tuple[int, ...]) -> None:
+    for uid in players:
+        await say(fake, uid, "/start", chat=uid)
+    await say(fake, players[0], "/stud new")
+    await fake.wait_for(lambda: fake.boards(GROUP), what="the board")
+
+
+async def play_out(fake: FakeBotAPI, *, preference: tuple[str, ...] = PREFERENCE) -> list[str]:
+    """Press the preferred legal button for whoever is to act, until the showdown; the labels pressed."""
+    pressed: list[str] = []
+    turn: str | None = None
+    while True:
+        turn, board = await next_turn(fake, turn)
+        if turn is None:
+            return pressed
+        labels = buttons(board)
+        label = next(lb for p in preference for lb in labels if lb.startswith(p))
+        answer = await press(fake, actor(board), label)
+        assert not answer.get("text"), answer
+        pressed.append(label)
+
+
+def assert_no_down_card_in_group(fake: FakeBotAPI, players: tuple[int, ...]) -> None:
+    """No group message before a hand's showdown holds a down card (at the showdown: only shown hands)."""
+    secret = {c: uid for uid in players for c in down_cards(fake, uid)}
+    assert secret
+    for text in fake.group_texts(GROUP):
+        if "showdown" in text:
+            shown = {c for line in text.splitlines() if " shows " in line for c in CARD.findall(line)}
+            leaked = set(secret) & (set(CARD.findall(text)) - shown)
+        else:
+            leaked = set(secret) & set(CARD.findall(text))
+        assert not leaked, (leaked, text)
+
+
+def assert_budget(fake: FakeBotAPI, *, per_minute: int = 20) -> int:
+    """At most ``per_minute`` messages and edits in the group in any 60 s window; returns the busiest count."""
+    times = sorted(c.t for c in fake.calls if c.method in BOARD_METHODS
+                   and int(c.params.get("chat_id", 0)) == GROUP)
+    busiest = max((sum(1 for u in times if t <= u < t + 60) for t in times), default=0)
+    assert busiest <= per_minute, busiest
+    return busiest
