@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dotenv.parser import parse_stream
+
 from .i18n import LANGUAGES
 
 
@@ -96,17 +98,18 @@ class Settings:
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
-    """``KEY=value`` lines; blank lines and ``#`` comments skipped; optional quotes removed."""
+    """The ``KEY=value`` lines of a ``.env`` file, read with python-dotenv's parser, exactly as written.
+
+    Quotes, ``#`` inside quotes or values, ``=`` in values, inline comments, ``export`` and escaped
+    newlines in double quotes follow python-dotenv; nothing is interpolated (a ``$`` in a password
+    stays). A line that is not ``KEY=value`` is a :class:`ConfigError` naming the line, not its text
+    (it could hold a token).
+    """
     values: dict[str, str] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, eq, value = line.removeprefix("export ").partition("=")
-        if not eq or not key.strip().isidentifier():
-            raise ConfigError(f"{path}:{number}: expected KEY=value, got {line[:40]!r}")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        values[key.strip()] = value
+    with path.open(encoding="utf-8") as stream:
+        for binding in parse_stream(stream):
+            if binding.error:
+                raise ConfigError(f"{path}:{binding.original.line}: expected KEY=value")
+            if binding.key is not None:
+                values[binding.key] = binding.value if binding.value is not None else ""
     return values
