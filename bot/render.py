@@ -7,7 +7,7 @@ translator of the language to write in (``tr``, English by default).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine import Action, Card, Hand
 from engine.events import (
@@ -45,6 +45,11 @@ def cards_text(cards: Sequence[Card]) -> str:
 def chips(n: int, tr: Translator = EN) -> str:
     """'1 chip', '5 chips'; '5 фишек', '2 żetony'."""
     return tr.n("chips", n)
+
+
+def chips_field(n: int) -> Callable[[Translator], str]:
+    """A message field that reads ``chips(n)`` in the reader's language, once it is known."""
+    return lambda tr: chips(n, tr)
 
 
 def stakes_text(table: Table, tr: Translator = EN) -> str:

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING
 from . import render
 from .commands import Command, Refusal
 from .dealer import Runtime
-from .i18n import Translator
 from .model import Seat, Table
 from .names import display_name, plain
 from .ports import Inbound, Reply
+from .render import chips_field
 
 if TYPE_CHECKING:
     from .service import StudBot
@@ -53,7 +53,7 @@ class Seating:
         requested = int(command.args[0]) if command.args else None
         seat = await self._seat_player(rt, user=msg.user, name=_unique_name(table, msg.name), requested=requested,
                                        is_bot=False, seat_no=seat_no)
-        await self.bot._say(rt, "line.sits", name=seat.name, chips=_chips(seat.stack))
+        await self.bot._say(rt, "line.sits", name=seat.name, chips=chips_field(seat.stack))
         tr = self.bot._tr(msg)
         try:
             reachable = await self.bot.messenger.send_private(
@@ -88,9 +88,9 @@ class Seating:
                 balance = self.bot.settings.starting_balance
             buy_in = requested if requested is not None else min(balance, default)
             if buy_in < minimum:
-                raise Refusal("refuse.buy_in_min", minimum=minimum, chips=_chips(balance))
+                raise Refusal("refuse.buy_in_min", minimum=minimum, chips=chips_field(balance))
             if buy_in > balance:
-                raise Refusal("refuse.buy_in_wallet", chips=_chips(balance))
+                raise Refusal("refuse.buy_in_wallet", chips=chips_field(balance))
             seat = Seat(seat_no=seat_no, user=user, name=name, stack=buy_in, is_bot=is_bot)
             await tx.buy_in(table_id=table.id, community=table.community, user=user, amount=buy_in, now=now)
             await tx.save_seat(table.id, seat)
@@ -112,7 +112,7 @@ class Seating:
         name = _unique_name(table, base)
         seat = await self._seat_player(rt, user=f"bot:{name.lower()}", name=name, requested=None, is_bot=True,
                                        seat_no=seat_no)
-        await self.bot._say(rt, "line.bot_sits", name=seat.name, chips=_chips(seat.stack))
+        await self.bot._say(rt, "line.bot_sits", name=seat.name, chips=chips_field(seat.stack))
         await self.bot._publish(rt)
         await self.bot._maybe_schedule_next(rt)
         return Reply(self.bot._tr(msg)("reply.bot_seated", name=seat.name))
@@ -152,7 +152,7 @@ class Seating:
             await tx.remove_seat(rt.table.id, seat.seat_no)
         del rt.table.seats[seat.seat_no]
         await self.bot._say(rt, "line.kicked_with" if kicked else "line.leaves_with", name=seat.name,
-                            chips=_chips(seat.stack))
+                            chips=chips_field(seat.stack))
         await self.bot._publish(rt)
         tr = self.bot._tr(msg)
         if kicked:
@@ -185,9 +185,6 @@ class Seating:
         return Reply(self.bot._tr(msg)("reply.back"), private=True)
 
 
-def _chips(n: int) -> Callable[[Translator], str]:
-    """A field that reads '5 chips' / '5 фишек' in the reader's language."""
-    return lambda tr: render.chips(n, tr)
 
 
 def _unique_name(table: Table, name: str) -> str:
@@ -198,4 +195,3 @@ def _unique_name(table: Table, name: str) -> str:
     while plain(candidate).lower() in taken:
         candidate, n = f"{base}{n}", n + 1
     return candidate
-

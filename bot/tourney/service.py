@@ -21,7 +21,7 @@ from ..i18n import Translator
 from ..ledger import Transfer, seat_account
 from ..model import HandSetup, Seat, Table
 from ..ports import BoardView, Button, Inbound, Reply
-from ..render import chips
+from ..render import chips, chips_field
 from .schedule import DEFAULT_STACK, LEVELS, PACES, Clocking, level_stakes, place_out, places_paid, prizes
 from .store import Entrant, Tournament, TourneyRepo, chips_account
 
@@ -151,7 +151,7 @@ class Tourneys:
             bot.tables[key] = rt
             self.by_table[table_id] = t
         async with rt.lock:
-            await bot._say(rt, "tourney.opens", name=msg.name, id=t.id, seats=t.seats, buyin=_chips(t.buyin),
+            await bot._say(rt, "tourney.opens", name=msg.name, id=t.id, seats=t.seats, buyin=chips_field(t.buyin),
                            stack=t.stack, every=lambda tr: self._every(t, tr), paid=lambda tr: self._paid(t))
             await bot._publish(rt, new=True)
         return Reply(self._tr(msg)("tourney.reply_opened", id=t.id))
@@ -172,12 +172,12 @@ class Tourneys:
             balance = await tx.ensure_wallet(community=t.community, user=user, name=name,
                                              balance=bot.settings.starting_balance, now=now)
             if balance < t.buyin:
-                raise Refusal("tourney.refuse_wallet", buyin=_chips(t.buyin), chips=_chips(balance))
+                raise Refusal("tourney.refuse_wallet", buyin=chips_field(t.buyin), chips=chips_field(balance))
             await self.repo.move_wallet(tx, t=t, user=user, amount=t.buyin, kind="tourney-buy-in", now=now)
             await self.repo.save_entrant(tx, t.id, entrant)
         t.entrants[user] = entrant
         await bot._say(rt, "tourney.registers", name=name, id=t.id, count=len(t.entrants), seats=t.seats,
-                       pool=_chips(t.pool))
+                       pool=chips_field(t.pool))
         await bot._publish(rt)
         if len(t.entrants) == t.seats:
             await self._start(rt, t)
@@ -198,9 +198,9 @@ class Tourneys:
             await self.repo.remove_entrant(tx, t.id, msg.user)
         del t.entrants[msg.user]
         await bot._say(rt, "tourney.unregisters", name=entrant.name, count=len(t.entrants), seats=t.seats,
-                       pool=_chips(t.pool))
+                       pool=chips_field(t.pool))
         await bot._publish(rt)
-        return Reply(self._tr(msg)("tourney.reply_unregistered", buyin=_chips(t.buyin)), private=True)
+        return Reply(self._tr(msg)("tourney.reply_unregistered", buyin=chips_field(t.buyin)), private=True)
 
     async def _cancel(self, rt: Runtime, t: Tournament, msg: Inbound) -> Reply:
         bot = self.bot
@@ -245,7 +245,7 @@ class Tourneys:
                                     memo=f"tournament {t.id}") for u in users], now=now)
             await self.repo.save(tx, t, now=now)
             await tx.save_table(table)
-        await bot._say(rt, "tourney.starts", id=t.id, count=len(users), stack=t.stack, pool=_chips(t.pool),
+        await bot._say(rt, "tourney.starts", id=t.id, count=len(users), stack=t.stack, pool=chips_field(t.pool),
                        names=", ".join(t.entrants[u].name for u in users))
         await self._say_level(rt, t)
         await bot._start_hand(rt)
@@ -306,11 +306,11 @@ class Tourneys:
                 place = f"{p.place}–{p.place + p.shared - 1}" if p.shared > 1 else str(p.place)
                 if p.prize:
                     await self.bot._say(rt, "tourney.out_prize", name=name, place=place, total=total,
-                                        prize=_chips(p.prize))
+                                        prize=chips_field(p.prize))
                 else:
                     await self.bot._say(rt, "tourney.out", name=name, place=place, total=total)
             if winner is not None:
-                await self.bot._say(rt, "tourney.winner", name=winner.name, prize=_chips(winner.prize or 0))
+                await self.bot._say(rt, "tourney.winner", name=winner.name, prize=chips_field(winner.prize or 0))
                 await self.bot._say_text(rt, self._results_text(t, rt.tr))
 
         return announce
@@ -421,7 +421,3 @@ class Tourneys:
 
     def _tr(self, msg: Inbound) -> Translator:
         return self.bot.translator_for(platform=msg.platform, user=msg.user, locale=msg.locale)
-
-
-def _chips(n: int) -> Callable[[Translator], str]:
-    return lambda tr: chips(n, tr)
