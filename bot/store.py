@@ -18,7 +18,7 @@ import aiosqlite
 
 from engine import Stakes
 
-from . import fairness, ledger
+from . import fairness, fence, leases, ledger
 from .i18n import DEFAULT_LANGUAGE, language_of
 from .ledger import HOUSE, Transfer, seat_account, wallet_account
 from .model import VIEWS, HandSetup, Seat, Table
@@ -106,6 +106,8 @@ MIGRATIONS: list[Migration] = [
     fairness.MIGRATION,
     # 9: per-player rows of settled hands for the stats (bot/stats/rows.py), backfilled from the hand files.
     stats_rows.migrate,
+    # 10: cluster mode (bot/cluster.py): table leases and the inbox of commands forwarded to a table's holder.
+    leases.MIGRATION,
 ]
 
 
@@ -168,7 +170,9 @@ class Store:
         async with self._lock:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield Tx(self._db)
+                tx = Tx(self._db)
+                await fence.check(tx)  # cluster mode: still this process's table, in this transaction
+                yield tx
             except BaseException:
                 await self._db.execute("ROLLBACK")
                 raise
@@ -185,9 +189,12 @@ class Store:
 
     # ---------------------------------------------------------------- reads
 
-    async def open_tables(self) -> list[Table]:
+    async def open_tables(self, *, table_id: int | None = None) -> list[Table]:
+        """Every open table with its seats (or the one of ``table_id``, if it is open)."""
         tables = []
-        for row in await self.fetch("SELECT * FROM tables WHERE open = 1 ORDER BY id"):
+        only = "" if table_id is None else " AND id = ?"
+        for row in await self.fetch(f"SELECT * FROM tables WHERE open = 1{only} ORDER BY id",
+                                    () if table_id is None else (table_id,)):
             table = _table(row)
             for s in await self.fetch("SELECT * FROM seats WHERE table_id = ? ORDER BY seat_no", (table.id,)):
                 table.seats[s["seat_no"]] = _seat(s)
@@ -214,6 +221,11 @@ class Store:
     async def record_action(self, *, hand_id: int, seq: int, action: str, seat_no: int, by_timeout: bool,
                             now: float, deadline: float) -> None:
         """One action as one autocommitted INSERT: durable when this returns."""
+        if fence.is_fenced():  # cluster mode: the INSERT in a transaction that checks the lease first
+            async with self.atomic() as tx:
+                await tx.add_action(hand_id=hand_id, seq=seq, action=action, seat_no=seat_no, by_timeout=by_timeout,
+                                    now=now, deadline=deadline)
+            return
         async with self._lock:
             await self._db.execute(
                 "INSERT INTO actions (hand_id, seq, action, seat_no, by_timeout, at, deadline) "

@@ -1,0 +1,176 @@
+"""Two StudBot instances on one database (cluster mode): the same hands as one process plays them.
+
+The single-process run of a seeded table gives the commands of a few hands (every press with its
+turn token). Two instances (``w1``, ``w2``, each with its own Store on the one database file) are
+then fed exactly those commands, alternately, and then each command sent to both at once. Every
+stored hand file is the single process's, byte for byte (so it replays to the same result); the
+actions are those of the single process, none lost or doubled; the chip audit passes. A lease taken
+over after its holder stops renewing: the old holder's timer fires too, and its write is refused
+by the fence, in its transaction.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from cluster_helpers import KEY, SETTINGS, START, close, feed, msg, open_instance, reference_run
+
+from bot import leases
+from bot.audit import audit
+from bot.clock import ManualClock
+from engine import HandFile, replay_hand, result_of
+
+HANDS = 6
+
+
+def stored(db: Path) -> tuple[list[tuple[int, str, str]], list[tuple[int, int, str, int, int]]]:
+    """(hand_no, status, hand_file) of every hand; (hand_no, seq, action, seat, by_timeout) of every action."""
+    with contextlib.closing(sqlite3.connect(db)) as con:
+        hands = [(int(r[0]), str(r[1]), str(r[2])) for r in
+                 con.execute("SELECT hand_no, status, hand_file FROM hands ORDER BY hand_no")]
+        actions = [(int(r[0]), int(r[1]), str(r[2]), int(r[3]), int(r[4])) for r in con.execute(
+            "SELECT h.hand_no, a.seq, a.action, a.seat_no, a.by_timeout FROM actions a JOIN hands h "
+            "ON h.id = a.hand_id ORDER BY h.hand_no, a.seq")]
+    return hands, actions
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[tuple[str | None, str]]]:
+    import asyncio
+
+    db = tmp_path_factory.mktemp("ref") / "ref.db"
+    steps = asyncio.run(reference_run(db, hands=HANDS))
+    return db, steps
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("both", [False, True], ids=["alternately", "same-press-to-both"])
+async def test_two_instances_play_the_hands_one_process_plays(
+        tmp_path: Path, reference: tuple[Path, list[tuple[str | None, str]]], both: bool) -> None:
+    ref_db, steps = reference
+    db = tmp_path / "cluster.db"
+    clock = ManualClock(start=START)
+    a = await open_instance(db, clock=clock, instance="w1")
+    b = await open_instance(db, clock=clock, instance="w2")
+    accepted = await feed(steps, a, b, clock=clock, both=both)
+    holder = a if KEY in a.bot.tables else b
+    other = b if holder is a else a
+    assert KEY not in other.bot.tables  # one holder: the other forwarded
+    report = await audit(holder.store, replay=True)
+    assert report.ok, report.summary()
+    await close(a, b)
+
+    ref_hands, ref_actions = stored(ref_db)
+    hands, actions = stored(db)
+    assert len(ref_hands) >= HANDS and [h[:2] for h in hands] == [h[:2] for h in ref_hands]
+    assert hands == ref_hands  # every hand file the single process's, byte for byte
+    assert actions == ref_actions  # no action lost or doubled, in the same order
+    for _, status, text in hands:
+        if status == "done":
+            result = result_of(replay_hand(HandFile.from_json(text)))
+            assert sum(result["stacks"].values()) == sum(p["stack"] for p in json.loads(text)["players"])
+    presses = sum(1 for user, _ in steps if user is not None)
+    print(f"\n{'both at once' if both else 'alternately'}: {presses} commands, {len(accepted)} accepted once, "
+          f"{len(actions)} actions in {len(hands)} hands, identical to the single process's")
+
+
+@pytest.mark.asyncio
+async def test_a_stalled_holder_is_fenced_out_and_the_turn_times_out_once(tmp_path: Path) -> None:
+    db = tmp_path / "fence.db"
+    clock = ManualClock(start=START)
+    a = await open_instance(db, clock=clock, instance="w1")
+    b = await open_instance(db, clock=clock, instance="w2")
+    for user, text in (("ann", "new"), ("ann", "join 300"), ("bob", "join 300"), ("ann", "start")):
+        assert (await a.bot.handle(msg(user, text))).ok
+        await clock.settle()
+    rt = a.bot.tables[KEY]
+    assert rt.hand is not None and rt.deadline is not None and KEY not in b.bot.tables
+    turn, deadline = rt.turn, rt.deadline
+    actions_before = len(rt.hand.actions)
+
+    assert a.bot.cluster is not None
+    a.bot.cluster.stop_taking()  # w1 stalls: no renewals; its turn timer still armed
+    # w2's sweep (every third of the lease) finds the lease expired and takes the table
+    await clock.advance(SETTINGS.lease_seconds * 4 / 3 + 0.1)
+    assert KEY in b.bot.tables and b.bot.tables[KEY].turn == turn
+    assert b.bot.tables[KEY].deadline == deadline  # the timer re-armed at the stored deadline
+    await clock.advance(deadline - clock.now() + 0.01)  # both timers fire: w1's write is refused
+    assert KEY not in a.bot.tables, "the stale holder kept the table"
+    rows = await b.store.fetch("SELECT seq, by_timeout FROM actions ORDER BY seq")
+    assert [(r["seq"], r["by_timeout"]) for r in rows][actions_before:] == [(actions_before, 1)]
+    lease = await b.store.fetch("SELECT owner, epoch FROM table_leases")
+    assert [(r["owner"], r["epoch"]) for r in lease] == [("w2", 2)]
+    # The stale holder forwards now: a command sent to it is played at w2.
+    hand = b.bot.tables[KEY].hand
+    assert hand is not None and hand.actor is not None
+    user = b.bot.tables[KEY].setup.players[hand.actor][1]  # type: ignore[union-attr]
+    reply = await a.bot.handle(msg(user, f"{hand.default_action().value} @{b.bot.tables[KEY].turn}"))
+    assert reply.ok, reply
+    assert len(b.bot.tables[KEY].hand.actions) == actions_before + 2  # type: ignore[union-attr]
+    report = await audit(b.store)
+    assert report.ok, report.summary()
+    await close(a, b)
+
+
+@pytest.mark.asyncio
+async def test_a_restarted_instance_takes_its_own_tables_back_at_once(tmp_path: Path) -> None:
+    db = tmp_path / "restart.db"
+    clock = ManualClock(start=START)
+    a = await open_instance(db, clock=clock, instance="w1")
+    b = await open_instance(db, clock=clock, instance="w2")
+    for user, text in (("ann", "new"), ("ann", "join 300"), ("bob", "join 300"), ("ann", "start")):
+        assert (await a.bot.handle(msg(user, text))).ok
+    turn = a.bot.tables[KEY].turn
+    assert a.bot.cluster is not None
+    a.bot.cluster.halt()  # kill -9: nothing released
+    a.bot.stopping = True
+    a.bot.deliveries.abandon()
+    await a.store.close()
+    again = await open_instance(db, clock=clock, instance="w1")  # no wait: its own lease, taken back
+    assert KEY in again.bot.tables and again.bot.tables[KEY].turn == turn and KEY not in b.bot.tables
+    rows = await again.store.fetch("SELECT owner, epoch FROM table_leases")
+    assert [(r["owner"], r["epoch"]) for r in rows] == [("w1", 2)]
+    await close(again, b)
+
+
+@pytest.mark.asyncio
+async def test_a_conflicting_action_is_a_stale_turn_and_a_reload_never_a_crash(tmp_path: Path) -> None:
+    db = tmp_path / "pk.db"
+    clock = ManualClock(start=START)
+    a = await open_instance(db, clock=clock, instance="w1")
+    for user, text in (("ann", "new"), ("ann", "join 300"), ("bob", "join 300"), ("ann", "start")):
+        assert (await a.bot.handle(msg(user, text))).ok
+    rt = a.bot.tables[KEY]
+    assert rt.hand is not None and rt.hand.actor is not None and rt.setup is not None and rt.hand_id is not None
+    seq, user = len(rt.hand.actions), rt.setup.players[rt.hand.actor][1]
+    action = rt.hand.default_action().value
+    # A row for this turn that this process did not write (what the key stops if fencing ever failed).
+    async with a.store.atomic() as tx:
+        await tx.add_action(hand_id=rt.hand_id, seq=seq, action=action, seat_no=rt.seat_no(rt.hand.actor),
+                            by_timeout=False, now=clock.now(), deadline=clock.now() + 60)
+    reply = await a.bot.handle(msg(user, f"{action} @{rt.turn}"))
+    assert not reply.ok and reply.code == "stale", reply
+    assert rt.moved and KEY not in a.bot.tables  # dropped; the next command reloads it from the database
+    reply = await a.bot.handle(msg(user, "board"))
+    assert reply.ok
+    reloaded = a.bot.tables[KEY]
+    assert reloaded.hand is not None and len(reloaded.hand.actions) == seq + 1
+    await close(a)
+
+
+@pytest.mark.asyncio
+async def test_leases_sql(tmp_path: Path) -> None:
+    """The lease statements themselves: taking is refused while a live process holds it."""
+    clock = ManualClock(start=START)
+    a = await open_instance(tmp_path / "l.db", clock=clock, instance="w1")
+    assert (await a.bot.handle(msg("ann", "new"))).ok
+    store = a.store
+    assert await leases.take(store, table_id=1, owner="w2", now=START, expires_at=START + 6) is None
+    assert await leases.take(store, table_id=1, owner="w2", now=START + 7, expires_at=START + 13) == 2
+    assert await leases.renew(store, owner="w1", expires_at=START + 20) == {}
+    assert await leases.renew(store, owner="w2", expires_at=START + 20) == {1: 2}
+    await close(a)
