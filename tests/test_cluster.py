@@ -17,7 +17,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from cluster_helpers import KEY, SETTINGS, START, close, feed, msg, open_instance, reference_run
+from cluster_helpers import KEY, SETTINGS, START, Instance, close, feed, msg, open_instance, reference_run
 
 from bot import leases
 from bot.audit import audit
@@ -25,6 +25,13 @@ from bot.clock import ManualClock
 from engine import HandFile, replay_hand, result_of
 
 HANDS = 6
+
+
+async def heads_up(inst: Instance, clock: ManualClock) -> None:
+    """ann and bob at a table of ``inst``'s, the first hand dealt."""
+    for user, text in (("ann", "new"), ("ann", "join 300"), ("bob", "join 300"), ("ann", "start")):
+        assert (await inst.bot.handle(msg(user, text))).ok
+        await clock.settle()
 
 
 def stored(db: Path) -> tuple[list[tuple[int, str, str]], list[tuple[int, int, str, int, int]]]:
@@ -84,9 +91,7 @@ async def test_a_stalled_holder_is_fenced_out_and_the_turn_times_out_once(tmp_pa
     clock = ManualClock(start=START)
     a = await open_instance(db, clock=clock, instance="w1")
     b = await open_instance(db, clock=clock, instance="w2")
-    for user, text in (("ann", "new"), ("ann", "join 300"), ("bob", "join 300"), ("ann", "start")):
-        assert (await a.bot.handle(msg(user, text))).ok
-        await clock.settle()
+    await heads_up(a, clock)
     rt = a.bot.tables[KEY]
     assert rt.hand is not None and rt.deadline is not None and KEY not in b.bot.tables
     turn, deadline = rt.turn, rt.deadline
@@ -122,8 +127,7 @@ async def test_a_restarted_instance_takes_its_own_tables_back_at_once(tmp_path: 
     clock = ManualClock(start=START)
     a = await open_instance(db, clock=clock, instance="w1")
     b = await open_instance(db, clock=clock, instance="w2")
-    for user, text in (("ann", "new"), ("ann", "join 300"), ("bob", "join 300"), ("ann", "start")):
-        assert (await a.bot.handle(msg(user, text))).ok
+    await heads_up(a, clock)
     turn = a.bot.tables[KEY].turn
     assert a.bot.cluster is not None
     a.bot.cluster.halt()  # kill -9: nothing released
@@ -142,8 +146,7 @@ async def test_a_conflicting_action_is_a_stale_turn_and_a_reload_never_a_crash(t
     db = tmp_path / "pk.db"
     clock = ManualClock(start=START)
     a = await open_instance(db, clock=clock, instance="w1")
-    for user, text in (("ann", "new"), ("ann", "join 300"), ("bob", "join 300"), ("ann", "start")):
-        assert (await a.bot.handle(msg(user, text))).ok
+    await heads_up(a, clock)
     rt = a.bot.tables[KEY]
     assert rt.hand is not None and rt.hand.actor is not None and rt.setup is not None and rt.hand_id is not None
     seq, user = len(rt.hand.actions), rt.setup.players[rt.hand.actor][1]
