@@ -14,6 +14,7 @@ Run ``python -m bench.pgserver`` to keep one running in the foreground (it print
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import pwd
@@ -158,10 +159,8 @@ class PostgresServer:
 def main() -> None:
     with PostgresServer() as pg:
         print(pg.dsn, flush=True)
-        try:
+        with contextlib.suppress(KeyboardInterrupt):
             signal.pause()
-        except KeyboardInterrupt:
-            pass
 
 
 if __name__ == "__main__":
