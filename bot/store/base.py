@@ -97,7 +97,7 @@ class Store(ABC):
 
     @property
     def schema_version(self) -> int:
-        from .migrations import MIGRATIONS
+        from . import MIGRATIONS  # the package's list (a test may stand in an older one)
 
         return len(MIGRATIONS)
 
@@ -143,7 +143,7 @@ class Store(ABC):
     async def _set_version(self, tx: Tx, version: int) -> None: ...
 
     async def _migrate(self) -> None:
-        from .migrations import MIGRATIONS
+        from . import MIGRATIONS  # the package's list (a test may stand in an older one)
 
         while True:
             async with self.atomic() as tx:

@@ -189,9 +189,10 @@ class PostgresStore(Store):
         for row in await tx.all("SELECT table_name FROM information_schema.columns WHERE table_schema = "
                                 "current_schema() AND column_name = 'id' AND is_identity = 'YES'"):
             table = row["table_name"]
-            await tx.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                             f"GREATEST((SELECT MAX(id) FROM {table}), "
-                             f"(SELECT last_value FROM {_sequence_of(table)}), 1))")
+            await tx.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), m) FROM (SELECT MAX(id) AS m FROM {table}) x "
+                "WHERE m > COALESCE((SELECT last_value FROM pg_sequences WHERE schemaname = current_schema() "
+                f"AND sequencename = '{table}_id_seq'), 0)")
 
     # ---------------------------------------------------------------- LISTEN / NOTIFY
 
@@ -214,7 +215,3 @@ class PostgresStore(Store):
 
     def _heard(self, connection: object, pid: int, channel: str, payload: object) -> None:
         self._dispatch(channel, str(payload))
-
-
-def _sequence_of(table: str) -> str:
-    return f"{table}_id_seq"
