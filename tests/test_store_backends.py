@@ -21,6 +21,7 @@ from test_console import Table
 from bot import dealer
 from bot import store as store_module
 from bot.audit import audit
+from bot.audit import main as audit_main
 from bot.clock import ManualClock
 from bot.config import ConfigError, Settings
 from bot.ledger import HOUSE, Transfer, seat_account, wallet_account
@@ -488,3 +489,49 @@ async def test_open_store_picks_the_backend(tmp_path: Path, pg_database: str) ->
     finally:
         await store.close()
     assert not (tmp_path / "y.db").exists()
+
+
+@pytest.mark.asyncio
+async def test_a_database_before_the_ledger_gets_opening_balances(opener: Opener,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Version 4 (before the ledger) with wallets and a seat: the ledger opens with their balances
+    (the function migration of bot/ledger.py, on each backend) and the audit passes."""
+    monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS[:4])
+    store = await opener()
+    try:
+        table_id = await _table(store)
+        async with store.atomic() as tx:
+            await tx.executemany("INSERT INTO wallets (community, user_id, name, balance) VALUES (?, ?, ?, ?)",
+                                 [("p:c", "ann", "Ann", 700), ("p:c", "bob", "Bob", 0)])
+            await tx.save_seat(table_id, Seat(seat_no=0, user="ann", name="Ann", stack=300))
+    finally:
+        await store.close()
+    monkeypatch.undo()
+    store = await opener()
+    try:
+        assert store.schema_version == len(MIGRATIONS)
+        rows = await store.fetch("SELECT account, amount FROM ledger_entries ORDER BY account")
+        assert [tuple(r) for r in rows] == [("house", -1000), (seat_account(table_id, "ann"), 300),
+                                            ("wallet:p:c:ann", 700)]
+        report = await audit(store)
+        assert report.ok and report.issued == 1000, report.summary()
+        async with store.atomic() as tx:  # the next transfer's id follows the opening one's
+            await tx.post([Transfer("grant", HOUSE, "wallet:p:c:bob", 5)], now=T0)
+        ids = [r[0] for r in await store.fetch("SELECT id FROM ledger_transfers ORDER BY id")]
+        assert ids == [1, 2]
+    finally:
+        await store.close()
+
+
+@pytest.mark.asyncio
+async def test_studbot_audit_reads_postgresql_when_the_url_is_set(pg_database: str, tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    store = await PostgresStore.connect(pg_database)
+    try:
+        await _exercise(store)
+    finally:
+        await store.close()
+    settings = Settings(db_path=str(tmp_path / "none.db"), database_url=pg_database)
+    status = await asyncio.to_thread(audit_main, [], default_db=settings.db_path, settings=settings)
+    assert status == 0
+    assert capsys.readouterr().out.startswith("audit passed: ")
