@@ -535,3 +535,61 @@ async def test_studbot_audit_reads_postgresql_when_the_url_is_set(pg_database: s
     status = await asyncio.to_thread(audit_main, [], default_db=settings.db_path, settings=settings)
     assert status == 0
     assert capsys.readouterr().out.startswith("audit passed: ")
+
+
+@pytest.mark.asyncio
+async def test_a_sit_and_go_plays_the_same_on_both_backends(tmp_path: Path, pg_database: str,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The console's script mode, same seed: the same transcript on SQLite and on PostgreSQL
+    (tournaments, fairness seeds, stats rows, the ledger), and the audit with replays passes on both."""
+    from tests.test_tourney import SETUP
+    from tests.tourney_script import play_sng
+
+    sqlite = await play_sng(db=str(tmp_path / "sng.db"), seed=57, setup=SETUP)
+    monkeypatch.setattr(Store, "open", classmethod(lambda cls, path: PostgresStore.connect(pg_database)))
+    postgres = await play_sng(db="unused", seed=57, setup=SETUP)
+    assert postgres.lines == sqlite.lines
+    assert any(line.startswith("[table] 🏆 ") for line in postgres.lines)
+    store = await PostgresStore.connect(pg_database)
+    try:
+        report = await audit(store, replay=True)
+        assert report.ok and report.tournaments == 1 and report.replayed >= 10, report.summary()
+    finally:
+        await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_lost_postgresql_connection_is_opened_again(pg_database: str) -> None:
+    """The server ends the writing connection: the next transaction reconnects (or, if the loss is
+    noticed only inside it, that one fails and the next reconnects); whatever was acknowledged is there."""
+    store = await PostgresStore.connect(pg_database)
+    try:
+        acknowledged = []
+        for n in range(3):
+            first = store.writer_pid
+            await store.fetch("SELECT pg_terminate_backend(?)", (first,))
+            while await store.fetch("SELECT 1 FROM pg_stat_activity WHERE pid = ?", (first,)):
+                await asyncio.sleep(0.01)  # until the server process is gone
+            for attempt in ("a", "b"):
+                try:
+                    async with store.atomic() as tx:
+                        await tx.save_user_lang(platform="p", user=f"{n}{attempt}", lang="en", chosen=False)
+                except Exception:
+                    continue
+                acknowledged.append(f"{n}{attempt}")
+            assert store.writer_pid != first
+        assert [r[0] for r in await store.fetch("SELECT user_id FROM user_langs ORDER BY user_id")] == acknowledged
+        assert len(acknowledged) >= 3
+    finally:
+        await store.close()
+
+
+@pytest.mark.asyncio
+async def test_processes_starting_together_migrate_once(pg_database: str) -> None:
+    stores = await asyncio.gather(*(PostgresStore.connect(pg_database) for _ in range(4)))
+    try:
+        rows = await stores[0].fetch("SELECT version FROM schema_version")
+        assert [r[0] for r in rows] == [len(MIGRATIONS)]
+    finally:
+        for store in stores:
+            await store.close()

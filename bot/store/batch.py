@@ -36,6 +36,9 @@ class StoreConflict(StoreError):
 class Control(Protocol):
     """What the committer needs of a backend's writing connection."""
 
+    async def ready(self) -> None:
+        """Called before each transaction: reconnect if the connection was lost."""
+
     async def control(self, sql: str, *, now: bool = False) -> None:
         """A transaction-control statement (BEGIN, SAVEPOINT ...); the backend may send it with
         the next statement unless ``now``."""
@@ -159,6 +162,7 @@ class GroupCommit:
     async def _batch(self) -> None:
         done: list[_Item] = []
         try:
+            await self.conn.ready()
             await self.conn.control(self.conn.begin)
             count = 0
             while count < self.cap:

@@ -46,9 +46,21 @@ class PostgresConn:
     dialect = "postgresql"
     begin = "BEGIN"
 
-    def __init__(self, con: asyncpg.Connection) -> None:
+    def __init__(self, con: asyncpg.Connection, dsn: str) -> None:
         self.con = con
+        self.dsn = dsn
         self._pending: list[str] = []
+
+    async def ready(self) -> None:
+        """A connection the server closed (a restart, an administrator) is opened again."""
+        if self.con.is_closed():
+            self._pending.clear()
+            con = await asyncpg.connect(self.dsn)
+            await _setup(con)
+            self.con = con
+
+    async def close(self) -> None:
+        await self.con.close()
 
     async def _flush(self) -> None:
         if self._pending:
@@ -141,11 +153,16 @@ class PostgresStore(Store):
     dialect = "postgresql"
 
     def __init__(self, *, writer: asyncpg.Connection, pool: asyncpg.Pool, dsn: str) -> None:
-        self._con = writer
+        self._conn = PostgresConn(writer, dsn)
         self._pool = pool
         self._dsn = dsn
         self._listen_con: asyncpg.Connection | None = None
-        super().__init__(PostgresConn(writer))
+        super().__init__(self._conn)
+
+    @property
+    def writer_pid(self) -> int:
+        """The server process of the writing connection (for tests and operators)."""
+        return int(self._conn.con.get_server_pid())
 
     @classmethod
     async def connect(cls, dsn: str, *, pool_size: int = 5) -> PostgresStore:
@@ -170,7 +187,7 @@ class PostgresStore(Store):
             await self._listen_con.close()
             self._listen_con = None
         await self._pool.close()
-        await self._con.close()
+        await self._conn.close()
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         rows: list[Row] = await self._pool.fetch(dialect.placeholders(sql), *params)

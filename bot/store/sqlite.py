@@ -48,6 +48,9 @@ class SqliteConn:
         result: T = await raw._execute(run)  # type: ignore[no-untyped-call]  # its thread, as every aiosqlite call
         return result
 
+    async def ready(self) -> None:
+        """A file stays open."""
+
     async def control(self, sql: str, *, now: bool = False) -> None:
         self._pending.append(sql)
         if now:
