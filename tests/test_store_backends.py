@@ -593,3 +593,49 @@ async def test_processes_starting_together_migrate_once(pg_database: str) -> Non
     finally:
         for store in stores:
             await store.close()
+
+
+class _BrokenConn:
+    """A writing connection that breaks at the N-th statement batch or SAVEPOINT (for the committer alone)."""
+
+    begin = "BEGIN"
+
+    def __init__(self, *, break_on: str) -> None:
+        self.break_on = break_on
+        self.sent: list[str] = []
+
+    async def ready(self) -> None:
+        pass
+
+    async def control(self, sql: str, *, now: bool = False) -> None:
+        self.sent.append(sql)
+        if sql.startswith(self.break_on):
+            raise ConnectionResetError("the server went away")
+
+    async def statements(self, jobs: Any, savepoint: str) -> list[BaseException | None]:
+        self.sent.append("statements")
+        if self.break_on == "statements":
+            raise ConnectionResetError("the server went away")
+        return [None] * len(jobs)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("break_on", ["statements", "SAVEPOINT", "COMMIT"])
+async def test_a_broken_connection_fails_every_waiter_of_the_batch_and_none_hangs(break_on: str) -> None:
+    from bot.store.batch import GroupCommit
+
+    group = GroupCommit(_BrokenConn(break_on=break_on))
+
+    async def block() -> None:
+        async with group.block():
+            pass
+
+    results = await asyncio.wait_for(asyncio.gather(
+        *(group.statement("INSERT", ()) for _ in range(3)), block(), block(), return_exceptions=True), 5)
+    if break_on == "statements":  # the batch of statements failed; the blocks waiting after it, in the next one
+        assert [isinstance(r, StoreError) for r in results] == [True] * 3 + [False] * 2, results
+        assert group.stats.transactions == 1 and group.stats.items == 2
+    else:
+        assert all(isinstance(r, StoreError) for r in results), results
+        assert group.stats.transactions == 0
+    await group.close()

@@ -160,12 +160,12 @@ class GroupCommit:
                 self._busy = False
 
     async def _batch(self) -> None:
-        done: list[_Item] = []
+        taken: list[_Item] = []
+        """Every item of this transaction: resolved at the COMMIT, or failed with it."""
         try:
             await self.conn.ready()
             await self.conn.control(self.conn.begin)
-            count = 0
-            while count < self.cap:
+            while len(taken) < self.cap:
                 if not self._queue:
                     await asyncio.sleep(0)  # whatever is ready to write joins this transaction
                     if not self._queue:
@@ -173,40 +173,39 @@ class GroupCommit:
                 item = self._queue.popleft()
                 if item.statement is not None:
                     run = [item]
-                    while self._queue and self._queue[0].statement is not None and count + len(run) < self.cap:
+                    while self._queue and self._queue[0].statement is not None and len(taken) + len(run) < self.cap:
                         run.append(self._queue.popleft())
+                    taken += run
                     errors = await self.conn.statements([i.statement for i in run if i.statement is not None],
                                                         f"s{next(self._names)}")
                     for job, error in zip(run, errors):
-                        if error is None:
-                            done.append(job)
-                        else:
+                        if error is not None:
+                            job.failed = True
                             job.committed.set_exception(error)
-                    count += len(run)
                     continue
                 if item.turn.cancelled():
                     continue
+                taken.append(item)
                 savepoint = f"b{next(self._names)}"
                 await self.conn.control(f"SAVEPOINT {savepoint}")
                 item.turn.set_result(savepoint)
                 await item.finished
                 if item.broken is not None:
                     raise item.broken
-                count += 1
-                if not item.failed:
-                    done.append(item)
             await self.conn.control("COMMIT", now=True)
         except BaseException as exc:
             with contextlib.suppress(BaseException):  # if the connection is gone, nothing was committed anyway
                 await self.conn.control("ROLLBACK", now=True)
             error = exc if isinstance(exc, StoreError) else StoreError(f"the transaction failed: {exc!r}")
-            for item in done:
-                if not item.committed.done():
-                    item.committed.set_exception(error)
-                    item.committed.exception()  # retrieved by the waiter, or by nobody (cancelled)
+            for item in taken:
+                for future in (item.turn, item.committed):
+                    if not future.done():
+                        future.set_exception(error)
+                        future.exception()  # retrieved by the waiter, or by nobody (cancelled)
             if isinstance(exc, asyncio.CancelledError):
                 raise
             return
+        done = [item for item in taken if not item.failed]
         self._transactions += 1
         self._items += len(done)
         for item in done:
