@@ -639,3 +639,42 @@ async def test_a_broken_connection_fails_every_waiter_of_the_batch_and_none_hang
         assert all(isinstance(r, StoreError) for r in results), results
         assert group.stats.transactions == 0
     await group.close()
+
+
+COMMANDS = """
+    ann: new
+    ann: join
+    bob: join
+    ann: seed apples
+    ann: addbot
+    ann: start
+"""
+AFTER = ["top", "top net", "top net week", "stats", "stats bob", "history", "hand 1", "lang pl", "config reveal=stop",
+         "seed pears", "leave"]
+
+
+async def _session(opener: Opener | None, db: Path) -> list[str]:
+    async with Table(db, seed=11, opener=opener) as t:
+        for line in COMMANDS.strip().splitlines():
+            user, _, text = line.strip().partition(":")
+            await t.say(user.strip(), text.strip())
+        for _ in range(3):
+            await t.call_down()
+            await t.wait(6)
+        for text in AFTER:
+            t.out.append(f"> ann: {text}\n" + await t.say("ann", text))
+        await t.call_down()
+        await t.wait(6)
+        await t.say("bob", "stop")
+        report = await audit(t.store, replay=True)
+        assert report.ok and report.replayed >= 3, report.summary()
+        return t.out
+
+
+@pytest.mark.asyncio
+async def test_the_commands_answer_the_same_on_both_backends(tmp_path: Path, pg_database: str) -> None:
+    """Hands, then every reading command (top, stats, history, hand, seeds, reveal): the same transcript."""
+    sqlite = await _session(None, tmp_path / "s.db")
+    postgres = await _session(lambda: PostgresStore.connect(pg_database), tmp_path / "unused.db")
+    assert postgres == sqlite
+    assert any("Hand #1" in line for line in sqlite)
