@@ -5,7 +5,7 @@ A :class:`GroupCommit` owns one writing connection. Callers queue either a *bloc
 (``record_action``'s INSERT, run by the committer). The committer opens a transaction and
 gives the connection to each queued item in turn, each inside its own SAVEPOINT: a block that
 raises is rolled back to its savepoint (and re-raises at once); the others stay. Once nobody is
-waiting (or ``cap`` items are in), it COMMITs, and only then does every caller of the batch
+waiting (or ``cap`` items are in, or it has taken items for ``max_delay``), it COMMITs, and only then does every caller of the batch
 resume: durability before acknowledgement. Consecutive statements go to the backend together
 (:meth:`Conn.statements`: one hop to SQLite's thread for all of them).
 
@@ -74,9 +74,12 @@ class _Item:
 class GroupCommit:
     """The committer of one writing connection (see the module)."""
 
-    def __init__(self, conn: Control, *, cap: int = 256) -> None:
+    def __init__(self, conn: Control, *, cap: int = 256, max_delay: float = 0.025) -> None:
         self.conn = conn
         self.cap = cap
+        """Items in one transaction at most."""
+        self.max_delay = max_delay
+        """Seconds a transaction takes in more items at most: the first one's wait for its COMMIT is bounded."""
         self._queue: deque[_Item] = deque()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -162,10 +165,12 @@ class GroupCommit:
     async def _batch(self) -> None:
         taken: list[_Item] = []
         """Every item of this transaction: resolved at the COMMIT, or failed with it."""
+        loop = asyncio.get_running_loop()
         try:
             await self.conn.ready()
             await self.conn.control(self.conn.begin)
-            while len(taken) < self.cap:
+            until = loop.time() + self.max_delay
+            while len(taken) < self.cap and loop.time() < until:
                 if not self._queue:
                     await asyncio.sleep(0)  # whatever is ready to write joins this transaction
                     if not self._queue:
