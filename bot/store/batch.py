@@ -5,9 +5,10 @@ A :class:`GroupCommit` owns one writing connection. Callers queue either a *bloc
 (``record_action``'s INSERT, run by the committer). The committer opens a transaction and
 gives the connection to each queued item in turn, each inside its own SAVEPOINT: a block that
 raises is rolled back to its savepoint (and re-raises at once); the others stay. Once nobody is
-waiting (or ``cap`` items are in, or it has taken items for ``max_delay``), it COMMITs, and only then does every caller of the batch
-resume: durability before acknowledgement. Consecutive statements go to the backend together
-(:meth:`Conn.statements`: one hop to SQLite's thread for all of them).
+waiting (or ``cap`` items are in, or it has taken items for ``max_delay``), it COMMITs, and only
+then does every caller of the batch resume: durability before acknowledgement. Consecutive
+statements go to the backend together (:meth:`Control.statements`: one hop to SQLite's thread
+for all of them).
 
 If the transaction itself fails (COMMIT refused, a savepoint that cannot be rolled back), every
 item of the batch raises :class:`StoreError`: none of them is durable.
