@@ -678,3 +678,23 @@ async def test_the_commands_answer_the_same_on_both_backends(tmp_path: Path, pg_
     postgres = await _session(lambda: PostgresStore.connect(pg_database), tmp_path / "unused.db")
     assert postgres == sqlite
     assert any("Hand #1" in line for line in sqlite)
+
+
+@pytest.mark.asyncio
+async def test_listening_goes_on_after_the_server_ends_the_listen_connection(pg_database: str) -> None:
+    store = await PostgresStore.connect(pg_database)
+    try:
+        heard: asyncio.Queue[str] = asyncio.Queue()
+        await store.listen("tables", heard.put_nowait)
+        listener = store.listen_pid
+        assert listener is not None
+        await store.fetch("SELECT pg_terminate_backend(?)", (listener,))
+        for _ in range(500):  # until it listens again, on a new connection
+            await asyncio.sleep(0.01)
+            if store.listen_pid not in (None, listener):
+                break
+        assert store.listen_pid not in (None, listener)
+        await store.notify("tables", "again")
+        assert await asyncio.wait_for(heard.get(), 5) == "again"
+    finally:
+        await store.close()

@@ -11,6 +11,7 @@ migrate once. ``SUM`` of integers comes back as ``int`` (numeric without a fract
 
 from __future__ import annotations
 
+import asyncio
 import decimal
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -157,7 +158,14 @@ class PostgresStore(Store):
         self._pool = pool
         self._dsn = dsn
         self._listen_con: asyncpg.Connection | None = None
+        self._closing = False
         super().__init__(self._conn)
+
+    @property
+    def listen_pid(self) -> int | None:
+        """The server process of the LISTEN connection, if one is open."""
+        con = self._listen_con
+        return None if con is None or con.is_closed() else int(con.get_server_pid())
 
     @property
     def writer_pid(self) -> int:
@@ -182,6 +190,7 @@ class PostgresStore(Store):
         return store
 
     async def close(self) -> None:
+        self._closing = True
         await self._close_group()
         if self._listen_con is not None:
             await self._listen_con.close()
@@ -218,17 +227,45 @@ class PostgresStore(Store):
         await self._pool.execute("SELECT pg_notify($1, $2)", channel, payload)
 
     async def listen(self, channel: str, callback: Listener) -> None:
-        first = channel not in self._listeners or not self._listeners[channel]
+        first = not self._listeners.get(channel)
         await super().listen(channel, callback)
         if first:
-            if self._listen_con is None:
-                self._listen_con = await asyncpg.connect(self._dsn)
-            await self._listen_con.add_listener(channel, self._heard)
+            con = await self._listening()
+            await con.add_listener(channel, self._heard)
 
     async def unlisten(self, channel: str, callback: Listener) -> None:
         await super().unlisten(channel, callback)
-        if not self._listeners.get(channel) and self._listen_con is not None:
+        if not self._listeners.get(channel) and self._listen_con is not None and not self._listen_con.is_closed():
             await self._listen_con.remove_listener(channel, self._heard)
+
+    async def _listening(self) -> asyncpg.Connection:
+        """The LISTEN connection, opened (again, with every channel listened to) if need be."""
+        if self._listen_con is None or self._listen_con.is_closed():
+            con = await asyncpg.connect(self._dsn)
+            con.add_termination_listener(self._listen_lost)
+            for channel, callbacks in self._listeners.items():
+                if callbacks:
+                    await con.add_listener(channel, self._heard)
+            self._listen_con = con
+        return self._listen_con
+
+    def _listen_lost(self, connection: object) -> None:
+        """The server ended the LISTEN connection: listen again (notifications meanwhile are lost;
+        listeners also poll). Tried again every second until it works."""
+        if self._closing:
+            return
+
+        async def again() -> None:
+            while not self._closing:
+                try:
+                    await self._listening()
+                    return
+                except (OSError, asyncpg.PostgresError):
+                    await asyncio.sleep(1.0)
+
+        task = asyncio.get_running_loop().create_task(again())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _heard(self, connection: object, pid: int, channel: str, payload: object) -> None:
         self._dispatch(channel, str(payload))
