@@ -612,6 +612,12 @@ class _BrokenConn:
         if sql.startswith(self.break_on):
             raise ConnectionResetError("the server went away")
 
+    async def flush(self) -> None:
+        pass
+
+    async def rollback_to(self, savepoint: str) -> None:
+        await self.control(f"ROLLBACK TO SAVEPOINT {savepoint}")
+
     async def statements(self, jobs: Any, savepoint: str) -> list[BaseException | None]:
         self.sent.append("statements")
         if self.break_on == "statements":

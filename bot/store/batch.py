@@ -44,6 +44,13 @@ class Control(Protocol):
         """A transaction-control statement (BEGIN, SAVEPOINT ...); the backend may send it with
         the next statement unless ``now``."""
 
+    async def flush(self) -> None:
+        """Send what the backend holds back of the current block (it may defer statements that
+        return nothing): their errors are raised here, while the block can still be rolled back."""
+
+    async def rollback_to(self, savepoint: str) -> None:
+        """Undo the current block: back to ``savepoint`` (and release it), dropping what is held back."""
+
     async def statements(self, jobs: Sequence[tuple[str, Sequence[Any]]],
                          savepoint: str) -> list[BaseException | None]:
         """Run ``jobs`` in the open transaction, each in its own savepoint named from ``savepoint``;
@@ -120,6 +127,7 @@ class GroupCommit:
             raise
         try:
             yield
+            await self.conn.flush()
         except BaseException:
             item.failed = True
             await self._undo(item, savepoint)
@@ -135,8 +143,7 @@ class GroupCommit:
 
     async def _undo(self, item: _Item, savepoint: str) -> None:
         try:
-            await self.conn.control(f"ROLLBACK TO SAVEPOINT {savepoint}")
-            await self.conn.control(f"RELEASE SAVEPOINT {savepoint}")
+            await self.conn.rollback_to(savepoint)
         except BaseException as exc:
             item.broken = exc
         finally:

@@ -73,6 +73,13 @@ class PostgresConn:
         if now:
             await self._flush()
 
+    async def flush(self) -> None:
+        """Statements are sent as they come (their errors raised there); control waits for the next."""
+
+    async def rollback_to(self, savepoint: str) -> None:
+        await self.control(f"ROLLBACK TO SAVEPOINT {savepoint}")
+        await self.control(f"RELEASE SAVEPOINT {savepoint}", now=True)
+
     async def statements(self, jobs: Sequence[tuple[str, Sequence[Any]]],
                          savepoint: str) -> list[BaseException | None]:
         await self._flush()

@@ -26,14 +26,16 @@ PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",  # durable ag
 
 
 class SqliteConn:
-    """The writing connection (see the module)."""
+    """The writing connection (see the module): statements that return nothing are held back and
+    sent with the next one that does, or when the block ends (:meth:`flush`), in one hop."""
 
     dialect = "sqlite"
     begin = "BEGIN IMMEDIATE"
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
-        self._pending: list[str] = []
+        self._pending: list[tuple[str, Any, bool]] = []
+        """(sql, parameters or rows, many) not yet sent; transaction control has no parameters."""
 
     async def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         pending, self._pending = self._pending, []
@@ -41,8 +43,11 @@ class SqliteConn:
 
         def run() -> T:
             con: sqlite3.Connection = raw._conn
-            for sql in pending:
-                con.execute(sql)
+            for sql, params, many in pending:
+                if many:
+                    con.executemany(sql, params)
+                else:
+                    con.execute(sql, params)
             return fn(con)
 
         result: T = await raw._execute(run)  # type: ignore[no-untyped-call]  # its thread, as every aiosqlite call
@@ -52,9 +57,22 @@ class SqliteConn:
         """A file stays open."""
 
     async def control(self, sql: str, *, now: bool = False) -> None:
-        self._pending.append(sql)
+        self._pending.append((sql, (), False))
         if now:
+            await self.flush()
+
+    async def flush(self) -> None:
+        if self._pending:
             await self._call(lambda con: None)
+
+    async def rollback_to(self, savepoint: str) -> None:
+        opened = (f"SAVEPOINT {savepoint}", (), False)
+        if opened in self._pending:  # never sent: nothing to undo on the database
+            del self._pending[self._pending.index(opened):]
+            return
+        self._pending = [(f"ROLLBACK TO SAVEPOINT {savepoint}", (), False),
+                         (f"RELEASE SAVEPOINT {savepoint}", (), False)]  # what was held back was the block's
+        await self.flush()
 
     async def statements(self, jobs: Sequence[tuple[str, Sequence[Any]]],
                          savepoint: str) -> list[BaseException | None]:
@@ -76,11 +94,10 @@ class SqliteConn:
         return await self._call(run)
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
-        await self._call(lambda con: con.execute(sql, params))
+        self._pending.append((sql, params, False))
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        batch = list(rows)
-        await self._call(lambda con: con.executemany(sql, batch))
+        self._pending.append((sql, list(rows), True))
 
     async def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         row: Row | None = await self._call(lambda con: con.execute(sql, params).fetchone())
@@ -104,11 +121,8 @@ class SqliteConn:
     async def script(self, sql: str) -> None:
         statements = dialect.split(sql)
 
-        def run(con: sqlite3.Connection) -> None:
-            for statement in statements:
-                con.execute(statement)
-
-        await self._call(run)
+        self._pending += [(statement, (), False) for statement in statements]
+        await self.flush()
 
 
 class SqliteStore(Store):
