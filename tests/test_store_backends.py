@@ -618,10 +618,12 @@ class _BrokenConn:
     async def rollback_to(self, savepoint: str) -> None:
         await self.control(f"ROLLBACK TO SAVEPOINT {savepoint}")
 
-    async def statements(self, jobs: Any, savepoint: str) -> list[BaseException | None]:
+    async def statements(self, jobs: Any, savepoint: str, *, commit: bool) -> list[BaseException | None]:
         self.sent.append("statements")
         if self.break_on == "statements":
             raise ConnectionResetError("the server went away")
+        if commit:
+            await self.control("COMMIT")
         return [None] * len(jobs)
 
 

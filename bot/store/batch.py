@@ -51,10 +51,10 @@ class Control(Protocol):
     async def rollback_to(self, savepoint: str) -> None:
         """Undo the current block: back to ``savepoint`` (and release it), dropping what is held back."""
 
-    async def statements(self, jobs: Sequence[tuple[str, Sequence[Any]]],
-                         savepoint: str) -> list[BaseException | None]:
-        """Run ``jobs`` in the open transaction, each in its own savepoint named from ``savepoint``;
-        the error of each (None: done)."""
+    async def statements(self, jobs: Sequence[tuple[str, Sequence[Any]]], savepoint: str, *,
+                         commit: bool) -> list[BaseException | None]:
+        """Run ``jobs`` in the open transaction, each in its own savepoint named from ``savepoint``,
+        then COMMIT if ``commit`` (in the same hop if the backend can); the error of each (None: done)."""
 
     @property
     def begin(self) -> str:
@@ -174,6 +174,7 @@ class GroupCommit:
         taken: list[_Item] = []
         """Every item of this transaction: resolved at the COMMIT, or failed with it."""
         loop = asyncio.get_running_loop()
+        committed = False
         try:
             await self.conn.ready()
             await self.conn.control(self.conn.begin)
@@ -189,12 +190,16 @@ class GroupCommit:
                     while self._queue and self._queue[0].statement is not None and len(taken) + len(run) < self.cap:
                         run.append(self._queue.popleft())
                     taken += run
+                    last = not self._queue  # nobody else waiting: the COMMIT goes with them
                     errors = await self.conn.statements([i.statement for i in run if i.statement is not None],
-                                                        f"s{next(self._names)}")
+                                                        f"s{next(self._names)}", commit=last)
                     for job, error in zip(run, errors):
                         if error is not None:
                             job.failed = True
                             job.committed.set_exception(error)
+                    if last:
+                        committed = True
+                        break
                     continue
                 if item.turn.cancelled():
                     continue
@@ -205,7 +210,8 @@ class GroupCommit:
                 await item.finished
                 if item.broken is not None:
                     raise item.broken
-            await self.conn.control("COMMIT", now=True)
+            if not committed:
+                await self.conn.control("COMMIT", now=True)
         except BaseException as exc:
             with contextlib.suppress(BaseException):  # if the connection is gone, nothing was committed anyway
                 await self.conn.control("ROLLBACK", now=True)

@@ -80,8 +80,15 @@ class PostgresConn:
         await self.control(f"ROLLBACK TO SAVEPOINT {savepoint}")
         await self.control(f"RELEASE SAVEPOINT {savepoint}", now=True)
 
-    async def statements(self, jobs: Sequence[tuple[str, Sequence[Any]]],
-                         savepoint: str) -> list[BaseException | None]:
+    async def statements(self, jobs: Sequence[tuple[str, Sequence[Any]]], savepoint: str, *,
+                         commit: bool) -> list[BaseException | None]:
+        errors = await self._statements(jobs, savepoint)
+        if commit:
+            await self.control("COMMIT", now=True)
+        return errors
+
+    async def _statements(self, jobs: Sequence[tuple[str, Sequence[Any]]],
+                          savepoint: str) -> list[BaseException | None]:
         await self._flush()
         if len({sql for sql, _ in jobs}) == 1:  # the usual batch: the same INSERT, all at once
             await self.con.execute(f"SAVEPOINT {savepoint}")

@@ -74,8 +74,8 @@ class SqliteConn:
                          (f"RELEASE SAVEPOINT {savepoint}", (), False)]  # what was held back was the block's
         await self.flush()
 
-    async def statements(self, jobs: Sequence[tuple[str, Sequence[Any]]],
-                         savepoint: str) -> list[BaseException | None]:
+    async def statements(self, jobs: Sequence[tuple[str, Sequence[Any]]], savepoint: str, *,
+                         commit: bool) -> list[BaseException | None]:
         def run(con: sqlite3.Connection) -> list[BaseException | None]:
             errors: list[BaseException | None] = []
             for n, (sql, params) in enumerate(jobs):
@@ -89,6 +89,8 @@ class SqliteConn:
                 else:
                     errors.append(None)
                 con.execute(f"RELEASE SAVEPOINT {name}")
+            if commit:
+                con.execute("COMMIT")
             return errors
 
         return await self._call(run)
