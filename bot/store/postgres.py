@@ -89,28 +89,29 @@ class PostgresConn:
 
     async def _statements(self, jobs: Sequence[tuple[str, Sequence[Any]]],
                           savepoint: str) -> list[BaseException | None]:
-        await self._flush()
+        """Transaction control rides with the next round trip: BEGIN and SAVEPOINT go together, and
+        RELEASE with the COMMIT."""
         if len({sql for sql, _ in jobs}) == 1:  # the usual batch: the same INSERT, all at once
-            await self.con.execute(f"SAVEPOINT {savepoint}")
+            await self.control(f"SAVEPOINT {savepoint}", now=True)
             try:
                 await self.con.executemany(dialect.placeholders(jobs[0][0]), [tuple(p) for _, p in jobs])
             except asyncpg.PostgresError:
-                await self.con.execute(f"ROLLBACK TO SAVEPOINT {savepoint}; RELEASE SAVEPOINT {savepoint}")
+                await self.rollback_to(savepoint)
             else:
-                await self.con.execute(f"RELEASE SAVEPOINT {savepoint}")
+                await self.control(f"RELEASE SAVEPOINT {savepoint}")
                 return [None] * len(jobs)
         errors: list[BaseException | None] = []
         for n, (sql, params) in enumerate(jobs):  # one failed: each alone, in its own savepoint
             name = f"{savepoint}_{n}"
-            await self.con.execute(f"SAVEPOINT {name}")
+            await self.control(f"SAVEPOINT {name}", now=True)
             try:
                 await self.con.execute(dialect.placeholders(sql), *params)
             except asyncpg.PostgresError as exc:
-                await self.con.execute(f"ROLLBACK TO SAVEPOINT {name}")
+                await self.rollback_to(name)
                 errors.append(_conflict(exc))
             else:
+                await self.control(f"RELEASE SAVEPOINT {name}")
                 errors.append(None)
-            await self.con.execute(f"RELEASE SAVEPOINT {name}")
         return errors
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
