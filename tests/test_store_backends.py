@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
@@ -705,5 +706,40 @@ async def test_listening_goes_on_after_the_server_ends_the_listen_connection(pg_
         assert store.listen_pid not in (None, listener)
         await store.notify("tables", "again")
         assert await asyncio.wait_for(heard.get(), 5) == "again"
+    finally:
+        await store.close()
+
+
+@pytest.mark.asyncio
+async def test_every_acknowledged_write_survives_kill_9(opener: Opener, tmp_path: Path,
+                                                        request: pytest.FixtureRequest) -> None:
+    """A process writes through group commit (100 writers, blocks and record_action) and prints each
+    write once its await returned; it is killed with SIGKILL mid-stream: every write it printed is there."""
+    store = await opener()  # the database, migrated; the writer opens it again
+    where = str(tmp_path / "store.db") if store.dialect == "sqlite" else request.getfixturevalue("pg_database")
+    await store.close()
+    writer = await asyncio.create_subprocess_exec(
+        sys.executable, str(Path(__file__).parent / "store_writer.py"), where, stdout=asyncio.subprocess.PIPE)
+    assert writer.stdout is not None
+    acked: list[int] = []
+    hand_id = None
+    try:
+        while len(acked) < 3000:
+            line = (await asyncio.wait_for(writer.stdout.readline(), 30)).decode()
+            assert line, "the writer stopped"
+            if line.startswith("hand "):
+                hand_id = int(line.split()[1])
+            elif line.startswith("ack "):
+                acked.append(int(line.split()[1]))
+    finally:
+        writer.kill()  # SIGKILL: no clean shutdown
+        await writer.wait()
+    store = await opener()
+    try:
+        stored = {r[0] for r in await store.fetch("SELECT seq FROM actions WHERE hand_id = ?", (hand_id,))}
+        assert not set(acked) - stored, f"{len(set(acked) - stored)} acknowledged writes lost"
+        langs = {int(r[0]) for r in await store.fetch("SELECT user_id FROM user_langs WHERE platform = 'p'")}
+        assert {seq for seq in stored if seq % 2 == 0} == langs  # each block whole, or not at all
+        print(f"{store.dialect}: {len(acked)} acknowledged, {len(stored)} stored when killed")
     finally:
         await store.close()
