@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -185,11 +186,23 @@ async def test_notify_reaches_listeners(opener: Opener) -> None:
 # ---------------------------------------------------------------- several processes on PostgreSQL
 
 
+@asynccontextmanager
+async def two_processes(dsn: str) -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
+    """Two stores on one database, each with its own connections, as two bot processes have."""
+    a = await PostgresStore.connect(dsn)
+    try:
+        b = await PostgresStore.connect(dsn)
+        try:
+            yield a, b
+        finally:
+            await b.close()
+    finally:
+        await a.close()
+
+
 @pytest.mark.asyncio
 async def test_two_stores_on_one_postgresql_wait_for_each_others_row_locks(pg_database: str) -> None:
-    a = await PostgresStore.connect(pg_database)
-    b = await PostgresStore.connect(pg_database)
-    try:
+    async with two_processes(pg_database) as (a, b):
         table_id = await new_table(a)
         locked = asyncio.Event()
         release = asyncio.Event()
@@ -212,16 +225,11 @@ async def test_two_stores_on_one_postgresql_wait_for_each_others_row_locks(pg_da
         release.set()
         await asyncio.gather(held, waiting)
         assert (await a.fetch("SELECT hand_no FROM tables"))[0][0] == 11
-    finally:
-        await a.close()
-        await b.close()
 
 
 @pytest.mark.asyncio
 async def test_a_deadlock_between_processes_rolls_back_one_block_which_can_be_retried(pg_database: str) -> None:
-    a = await PostgresStore.connect(pg_database)
-    b = await PostgresStore.connect(pg_database)
-    try:
+    async with two_processes(pg_database) as (a, b):
         async with a.atomic() as tx:
             await tx.save_user_lang(platform="p", user="x", lang="en", chosen=False)
             await tx.save_user_lang(platform="p", user="y", lang="en", chosen=False)
@@ -241,9 +249,6 @@ async def test_a_deadlock_between_processes_rolls_back_one_block_which_can_be_re
         assert len(attempts) == 3  # one of them was rolled back (deadlock) and run again
         rows = await a.fetch("SELECT user_id, chosen FROM user_langs ORDER BY user_id")
         assert [tuple(r) for r in rows] == [("x", 2), ("y", 2)]
-    finally:
-        await a.close()
-        await b.close()
 
 
 
