@@ -175,6 +175,14 @@ async def test_notify_reaches_listeners(opener: Opener) -> None:
                 assert got == {"8", "other:8"}
             finally:
                 await other.close()
+        with pytest.raises(Boom):  # a block's notices go out after its COMMIT, and not if it is rolled back
+            async with store.atomic() as tx:
+                tx.notify("tables", "rolled back")
+                raise Boom
+        async with store.atomic() as tx:
+            tx.notify("tables", "committed")
+            await tx.save_user_lang(platform="p", user="n", lang="en", chosen=False)
+        assert await asyncio.wait_for(heard.get(), 5) == "committed"
         await store.unlisten("tables", heard.put_nowait)
         await store.notify("tables", "9")
         await asyncio.sleep(0.2)

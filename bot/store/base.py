@@ -110,8 +110,11 @@ class Store(ABC):
     async def atomic(self) -> AsyncIterator[Tx]:
         """One unit of work: rolled back if it raises; when the block ends it is committed (with
         whatever else arrived with it) before this returns."""
+        tx = Tx(self._writer)
         async with self._group.block():
-            yield Tx(self._writer)
+            yield tx
+        for channel, payload in tx.notices:  # committed: now the listeners may look
+            await self.notify(channel, payload)
 
     async def run_atomic(self, work: Callable[[Tx], Awaitable[T]], *, attempts: int = 3) -> T:
         """``work`` in an :meth:`atomic` block, run again (up to ``attempts`` times) when another
@@ -256,6 +259,12 @@ class Tx:
 
     def __init__(self, conn: Conn) -> None:
         self._conn = conn
+        self.notices: list[tuple[str, str]] = []
+        """Notifications to send once this block is committed (:meth:`notify`)."""
+
+    def notify(self, channel: str, payload: str = "") -> None:
+        """:meth:`Store.notify` once this block is committed (not if it is rolled back)."""
+        self.notices.append((channel, payload))
 
     @property
     def dialect(self) -> str:
