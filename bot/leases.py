@@ -96,11 +96,8 @@ async def table_in(store: Store, *, platform: str, channel: str) -> tuple[int, s
 async def post(store: Store, *, table_id: int, msg: Inbound, received_by: str, now: float) -> int:
     """Forward a command to the table's holder; the inbox row's id."""
     async with store.atomic() as tx:
-        row = await tx.one("INSERT INTO inbox (table_id, inbound, received_by, status, created_at) "
-                           "VALUES (?, ?, ?, 'new', ?) RETURNING id",
-                           (table_id, json.dumps(asdict(msg)), received_by, now))
-    assert row is not None
-    return int(row["id"])
+        return await tx.insert("INSERT INTO inbox (table_id, inbound, received_by, status, created_at) "
+                               "VALUES (?, ?, ?, 'new', ?)", (table_id, json.dumps(asdict(msg)), received_by, now))
 
 
 async def answer_of(store: Store, inbox_id: int) -> tuple[str, Reply | None]:

@@ -1,114 +1,64 @@
-"""Persistence in SQLite (aiosqlite, WAL): a versioned schema, one writer, atomic units.
+"""The store port: what the application asks of its database, written once in portable SQL.
 
-Every change the application acknowledges is committed first: an ``atomic()``
-block is one transaction, committed when the block ends. Blocks are serialised
-(SQLite has one writer; interleaved tables must not share a transaction).
+:class:`Store` is the port (the application codes against it); :mod:`bot.store.sqlite`
+(aiosqlite, a file) and :mod:`bot.store.postgres` (asyncpg) implement its few primitives: a
+writing connection (:class:`Conn`) behind group commit (:mod:`bot.store.batch`), reads, and
+notifications. Every change the application acknowledges is committed first: an ``atomic()``
+block returns only after the COMMIT of the transaction it joined.
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
-
-import aiosqlite
+from typing import Any, Protocol, TypeVar
 
 from engine import Stakes
 
-from . import fairness, fence, leases, ledger
-from .i18n import DEFAULT_LANGUAGE, language_of
-from .ledger import HOUSE, Transfer, seat_account, wallet_account
-from .model import VIEWS, HandSetup, Seat, Table
-from .stats import rows as stats_rows
-from .tourney.store import TOURNEY_MIGRATION
+from .. import fence, ledger
+from ..i18n import DEFAULT_LANGUAGE, language_of
+from ..ledger import HOUSE, Transfer, seat_account, wallet_account
+from ..model import VIEWS, HandSetup, Seat, Table
+from .batch import CommitStats, Control, GroupCommit, StoreConflict
 
-Migration = str | Callable[[aiosqlite.Connection], Awaitable[None]]
-"""A schema version: SQL statements, or a function that runs in the migration's transaction."""
+T = TypeVar("T")
 
-MIGRATIONS: list[Migration] = [
-    # 1: the first schema
-    """
-    CREATE TABLE wallets (
-        community TEXT NOT NULL, user_id TEXT NOT NULL, name TEXT NOT NULL,
-        balance INTEGER NOT NULL CHECK (balance >= 0), refilled_on TEXT,
-        PRIMARY KEY (community, user_id)
-    );
-    CREATE TABLE tables (
-        id INTEGER PRIMARY KEY, platform TEXT NOT NULL, community TEXT NOT NULL, channel TEXT NOT NULL,
-        creator TEXT NOT NULL, stakes TEXT NOT NULL, timer INTEGER NOT NULL, running INTEGER NOT NULL DEFAULT 0,
-        hand_no INTEGER NOT NULL DEFAULT 0, board_ref TEXT, next_hand_at REAL, open INTEGER NOT NULL DEFAULT 1,
-        created_at REAL NOT NULL
-    );
-    CREATE UNIQUE INDEX tables_open_channel ON tables (platform, channel) WHERE open = 1;
-    CREATE TABLE seats (
-        table_id INTEGER NOT NULL REFERENCES tables (id), seat_no INTEGER NOT NULL, user_id TEXT NOT NULL,
-        name TEXT NOT NULL, stack INTEGER NOT NULL CHECK (stack >= 0), is_bot INTEGER NOT NULL DEFAULT 0,
-        sitting_out INTEGER NOT NULL DEFAULT 0, leaving INTEGER NOT NULL DEFAULT 0,
-        timeouts INTEGER NOT NULL DEFAULT 0, unreachable INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (table_id, seat_no), UNIQUE (table_id, user_id)
-    );
-    CREATE TABLE hands (
-        id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL REFERENCES tables (id), hand_no INTEGER NOT NULL,
-        setup TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('playing', 'done', 'void')),
-        deadline REAL, hand_file TEXT, summary TEXT, started_at REAL NOT NULL, finished_at REAL,
-        UNIQUE (table_id, hand_no)
-    );
-    CREATE INDEX hands_playing ON hands (status) WHERE status = 'playing';
-    CREATE TABLE actions (
-        hand_id INTEGER NOT NULL REFERENCES hands (id), seq INTEGER NOT NULL, action TEXT NOT NULL,
-        seat_no INTEGER NOT NULL, by_timeout INTEGER NOT NULL DEFAULT 0, at REAL NOT NULL,
-        PRIMARY KEY (hand_id, seq)
-    );
-    """,
-    # 2: each action carries the deadline of the turn after it, so that recording an
-    # action is one INSERT (one round trip, a transaction of its own) instead of four.
-    """
-    ALTER TABLE actions ADD COLUMN deadline REAL;
-    """,
-    # 3: how the table's board is shown: 'image' (a PNG with the text beside it) or 'text'.
-    """
-    ALTER TABLE tables ADD COLUMN view TEXT NOT NULL DEFAULT 'image';
-    """,
-    # 4: languages: the table's (its public board and lines) and each user's (private
-    # messages sent later, such as their cards): the platform's locale last seen, or the
-    # language they chose with 'lang' (chosen = 1, which a locale does not override).
-    """
-    ALTER TABLE tables ADD COLUMN lang TEXT NOT NULL DEFAULT 'en';
-    CREATE TABLE user_langs (
-        platform TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        lang TEXT NOT NULL,
-        chosen INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (platform, user_id)
-    );
-    """,
-    # 5: the chip ledger (bot/ledger.py), opened with the wallets and seats as they are.
-    ledger.MIGRATION,
-    # 6: what reached the table: how many of a hand's events are known to be announced (0 for
-    # a new hand; NULL once all are, and for the hands before this); on start the rest is
-    # announced again (bot/delivery.py). And each platform request (a Discord interaction) in
-    # flight, so that one cut off by a crash is still answered after the restart.
-    """
-    ALTER TABLE hands ADD COLUMN announced INTEGER DEFAULT 0;
-    UPDATE hands SET announced = NULL;
-    CREATE TABLE pending_answers (
-        platform TEXT NOT NULL, id TEXT NOT NULL, token TEXT NOT NULL, user_id TEXT NOT NULL, locale TEXT,
-        channel TEXT NOT NULL, command TEXT NOT NULL, received_at REAL NOT NULL,
-        PRIMARY KEY (platform, id)
-    );
-    """,
-    # 7: sit-and-go tournaments, their players, places and prizes (bot/tourney/store.py).
-    TOURNEY_MIGRATION,
-    # 8: provably fair decks (bot/fairness.py): server seeds per table and hand, player seeds, reveal setting.
-    fairness.MIGRATION,
-    # 9: per-player rows of settled hands for the stats (bot/stats/rows.py), backfilled from the hand files.
-    stats_rows.migrate,
-    # 10: cluster mode (bot/cluster.py): table leases and the inbox of commands forwarded to a table's holder.
-    leases.MIGRATION,
-]
+
+class Row(Protocol):
+    """A result row: ``row["column"]`` and ``row[0]`` (sqlite3.Row, asyncpg.Record)."""
+
+    def __getitem__(self, key: Any, /) -> Any: ...
+    def __iter__(self) -> Iterator[Any]: ...
+    def __len__(self) -> int: ...
+
+
+class Conn(Control, Protocol):
+    """A backend's writing connection, inside the transaction group commit opened."""
+
+    dialect: str
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None: ...
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
+    async def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
+    async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int: ...
+    async def new_ids(self, table: str, count: int) -> list[int]: ...
+    async def script(self, sql: str) -> None: ...
+
+
+Listener = Callable[[str], object]
+"""Called with a notification's payload (a coroutine it returns is run as a task)."""
+
+Migration = str | Callable[["Tx"], Awaitable[None]]
+"""A schema version: SQL statements (portable DDL), or a function that runs in the migration's transaction."""
+
+INSERT_ACTION = ("INSERT INTO actions (hand_id, seq, action, seat_no, by_timeout, at, deadline) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?)")
 
 
 @dataclass
@@ -120,72 +70,123 @@ class PlayingHand:
     deadline: float | None
 
 
-class Store:
-    """The SQLite database of tables, seats, wallets and hands."""
+class Store(ABC):
+    """The database of tables, seats, wallets and hands (the port; see the module)."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
-        self._lock = asyncio.Lock()
+    dialect: str = ""
+
+    def __init__(self, writer: Conn) -> None:
+        self._writer = writer
+        self._group = GroupCommit(writer)
+        self._listeners: dict[str, list[Listener]] = {}
+        self._tasks: set[asyncio.Future[Any]] = set()
 
     @classmethod
     async def open(cls, path: str) -> Store:
-        db = await aiosqlite.connect(path, isolation_level=None)
-        db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA synchronous=NORMAL")  # durable against a killed process
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        store = cls(db)
-        await store._migrate()
-        return store
+        """The SQLite database at ``path`` (created and migrated as needed)."""
+        from .sqlite import SqliteStore
 
-    async def close(self) -> None:
-        await self._db.close()
+        return await SqliteStore.connect(path)
 
-    async def _migrate(self) -> None:
-        async with self._db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        version = int(row[0]) if row else 0
-        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                if callable(script):
-                    await script(self._db)
-                for statement in script.split(";") if isinstance(script, str) else ():
-                    if statement.strip():
-                        await self._db.execute(statement)
-                await self._db.execute(f"PRAGMA user_version={number}")
-                await self._db.execute("COMMIT")
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Rows of a read (of committed data)."""
 
     @property
     def schema_version(self) -> int:
+        from . import MIGRATIONS  # the package's list (a test may stand in an older one)
+
         return len(MIGRATIONS)
+
+    @property
+    def commit_stats(self) -> CommitStats:
+        """Transactions committed so far and the blocks and statements in them."""
+        return self._group.stats
 
     @asynccontextmanager
     async def atomic(self) -> AsyncIterator[Tx]:
-        """One transaction: committed when the block ends, rolled back if it raises."""
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+        """One unit of work: rolled back if it raises; when the block ends it is committed (with
+        whatever else arrived with it) before this returns."""
+        tx = Tx(self._writer)
+        async with self._group.block():
+            await fence.check(tx)  # cluster mode: still this process's table, in this transaction
+            yield tx
+        for channel, payload in tx.notices:  # committed: now the listeners may look
+            await self.notify(channel, payload)
+
+    async def run_atomic(self, work: Callable[[Tx], Awaitable[T]], *, attempts: int = 3) -> T:
+        """``work`` in an :meth:`atomic` block, run again (up to ``attempts`` times) when another
+        process's transaction conflicted with it (:class:`StoreConflict`)."""
+        for attempt in range(1, attempts + 1):
             try:
-                tx = Tx(self._db)
-                await fence.check(tx)  # cluster mode: still this process's table, in this transaction
-                yield tx
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
+                async with self.atomic() as tx:
+                    return await work(tx)
+            except StoreConflict:
+                if attempt == attempts:
+                    raise
+                await asyncio.sleep(0.01 * attempt)
+        raise AssertionError("unreachable")
 
-    async def fetch(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
-        async with self._lock, self._db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """One statement, committed when this returns."""
+        await self._group.statement(sql, tuple(params))
 
-    async def execute(self, sql: str, params: tuple[Any, ...] = ()) -> None:
-        """One statement, autocommitted (durable when this returns)."""
-        async with self._lock:
-            await self._db.execute(sql, params)
+    async def _close_group(self) -> None:
+        await self._group.close()
+
+    # ---------------------------------------------------------------- migrations
+
+    @abstractmethod
+    async def _lock_schema(self, tx: Tx) -> int:
+        """Hold the schema for this transaction (other processes wait); the version it is at."""
+
+    @abstractmethod
+    async def _set_version(self, tx: Tx, version: int) -> None: ...
+
+    async def _migrate(self) -> None:
+        from . import MIGRATIONS  # the package's list (a test may stand in an older one)
+
+        while True:
+            async with self.atomic() as tx:
+                version = await self._lock_schema(tx)
+                if version >= len(MIGRATIONS):
+                    return
+                script = MIGRATIONS[version]
+                if callable(script):
+                    await script(tx)
+                else:
+                    await tx.script(script)
+                await self._set_version(tx, version + 1)
+
+    # ---------------------------------------------------------------- notifications
+
+    async def notify(self, channel: str, payload: str = "") -> None:
+        """Tell the listeners of ``channel`` (on SQLite: those of this Store object only)."""
+        self._dispatch(channel, payload)
+
+    async def listen(self, channel: str, callback: Listener) -> None:
+        """Call ``callback(payload)`` for each notification on ``channel`` from now on."""
+        self._listeners.setdefault(channel, []).append(callback)
+
+    async def unlisten(self, channel: str, callback: Listener) -> None:
+        callbacks = self._listeners.get(channel, [])
+        if callback in callbacks:
+            callbacks.remove(callback)
+
+    def _dispatch(self, channel: str, payload: str) -> None:
+        loop = asyncio.get_running_loop()
+        for callback in list(self._listeners.get(channel, ())):
+            loop.call_soon(self._call, callback, payload)
+
+    def _call(self, callback: Listener, payload: str) -> None:
+        result = callback(payload)
+        if inspect.isawaitable(result):
+            task = asyncio.ensure_future(result)
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     # ---------------------------------------------------------------- reads
 
@@ -220,18 +221,14 @@ class Store:
 
     async def record_action(self, *, hand_id: int, seq: int, action: str, seat_no: int, by_timeout: bool,
                             now: float, deadline: float) -> None:
-        """One action as one autocommitted INSERT: durable when this returns."""
-        if fence.is_fenced():  # cluster mode: the INSERT in a transaction that checks the lease first
+        """One action as one INSERT in the next group commit: durable when this returns."""
+        if fence.is_fenced():  # cluster mode: in a block that checks the table's lease first
             async with self.atomic() as tx:
                 await tx.add_action(hand_id=hand_id, seq=seq, action=action, seat_no=seat_no, by_timeout=by_timeout,
                                     now=now, deadline=deadline)
             return
-        async with self._lock:
-            await self._db.execute(
-                "INSERT INTO actions (hand_id, seq, action, seat_no, by_timeout, at, deadline) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (hand_id, seq, action, seat_no, int(by_timeout), now, deadline),
-            )
+        await self._group.statement(INSERT_ACTION, (hand_id, seq, action, seat_no, int(by_timeout), float(now),
+                                                    float(deadline)))
 
     async def wallet(self, community: str, user: str) -> tuple[int, str | None] | None:
         rows = await self.fetch("SELECT balance, refilled_on FROM wallets WHERE community = ? AND user_id = ?",
@@ -267,44 +264,61 @@ class Store:
 
 
 class Tx:
-    """Writes inside one :meth:`Store.atomic` transaction."""
+    """Writes (and reads) inside one :meth:`Store.atomic` block."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
+    def __init__(self, conn: Conn) -> None:
+        self._conn = conn
+        self.notices: list[tuple[str, str]] = []
+        """Notifications to send once this block is committed (:meth:`notify`)."""
 
-    async def execute(self, sql: str, params: tuple[Any, ...] = ()) -> int | None:
-        """One statement of a feature's own repository in this transaction; the new row's id."""
-        cur = await self._db.execute(sql, params)
-        return cur.lastrowid
+    def notify(self, channel: str, payload: str = "") -> None:
+        """:meth:`Store.notify` once this block is committed (not if it is rolled back)."""
+        self.notices.append((channel, payload))
 
-    async def _one(self, sql: str, params: tuple[Any, ...]) -> aiosqlite.Row | None:
-        async with self._db.execute(sql, params) as cur:
-            return await cur.fetchone()
+    @property
+    def dialect(self) -> str:
+        """'sqlite' or 'postgresql'."""
+        return self._conn.dialect
 
-    # For the feature modules' own small repositories (fairness, tourney ...): their queries in this transaction.
-    async def one(self, sql: str, params: tuple[Any, ...] = ()) -> aiosqlite.Row | None:
-        return await self._one(sql, params)
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """One statement of a feature's own repository in this transaction. The backend may hold it
+        back to send with the next statement that returns rows, or at the end of the block (SQLite
+        does: one hop to its thread for all of them): its error is raised there, and the block is
+        rolled back all the same. Use :meth:`one` (``RETURNING``) to see a statement's outcome at once."""
+        await self._conn.execute(sql, params)
 
-    async def all(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
-        async with self._db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """An INSERT into a table with an ``id INTEGER PRIMARY KEY``: the new row's id."""
+        return await self._conn.insert(sql, params)
+
+    async def new_ids(self, table: str, count: int) -> list[int]:
+        """``count`` ids for rows of ``table`` that the caller inserts with their ids (several at once)."""
+        return await self._conn.new_ids(table, count) if count else []
+
+    async def script(self, sql: str) -> None:
+        """Schema statements (portable DDL, ``;``-separated) in this transaction."""
+        await self._conn.script(sql)
+
+    async def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        return await self._conn.one(sql, params)
+
+    async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return await self._conn.all(sql, params)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """Write rows of a feature's own table (its module holds the SQL) in this transaction."""
-        await self._db.executemany(sql, rows)
+        await self._conn.executemany(sql, rows)
 
     async def create_table(self, *, platform: str, community: str, channel: str, creator: str, stakes: Stakes,
                            timer: int, now: float, lang: str = DEFAULT_LANGUAGE) -> int:
-        cur = await self._db.execute(
+        return await self.insert(
             "INSERT INTO tables (platform, community, channel, creator, stakes, timer, created_at, lang) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (platform, community, channel, creator, json.dumps(stakes.to_dict()), timer, now, lang),
+            (platform, community, channel, creator, json.dumps(stakes.to_dict()), timer, float(now), lang),
         )
-        assert cur.lastrowid is not None
-        return cur.lastrowid
 
     async def save_table(self, table: Table) -> None:
-        await self._db.execute(
+        await self.execute(
             "UPDATE tables SET stakes = ?, timer = ?, running = ?, hand_no = ?, board_ref = ?, next_hand_at = ?, "
             "view = ?, lang = ? WHERE id = ?",
             (json.dumps(table.stakes.to_dict()), table.timer, int(table.running), table.hand_no, table.board_ref,
@@ -312,16 +326,16 @@ class Tx:
         )
 
     async def save_user_lang(self, *, platform: str, user: str, lang: str, chosen: bool) -> None:
-        await self._db.execute(
+        await self.execute(
             "INSERT INTO user_langs (platform, user_id, lang, chosen) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (platform, user_id) DO UPDATE SET lang = excluded.lang, chosen = excluded.chosen",
             (platform, user, lang, int(chosen)))
 
     async def close_table(self, table_id: int) -> None:
-        await self._db.execute("UPDATE tables SET open = 0, running = 0 WHERE id = ?", (table_id,))
+        await self.execute("UPDATE tables SET open = 0, running = 0 WHERE id = ?", (table_id,))
 
     async def save_seat(self, table_id: int, seat: Seat) -> None:
-        await self._db.execute(
+        await self.execute(
             "INSERT INTO seats (table_id, seat_no, user_id, name, stack, is_bot, sitting_out, leaving, timeouts, "
             "unreachable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat_no) DO UPDATE SET "
             "user_id = excluded.user_id, name = excluded.name, stack = excluded.stack, is_bot = excluded.is_bot, "
@@ -332,29 +346,29 @@ class Tx:
         )
 
     async def remove_seat(self, table_id: int, seat_no: int) -> None:
-        await self._db.execute("DELETE FROM seats WHERE table_id = ? AND seat_no = ?", (table_id, seat_no))
+        await self.execute("DELETE FROM seats WHERE table_id = ? AND seat_no = ?", (table_id, seat_no))
 
     async def ensure_wallet(self, *, community: str, user: str, name: str, balance: int, now: float) -> int:
         """The user's balance, creating the wallet with ``balance`` (from the house) if it does not exist."""
-        row = await self._one("SELECT balance FROM wallets WHERE community = ? AND user_id = ?", (community, user))
+        row = await self.one("SELECT balance FROM wallets WHERE community = ? AND user_id = ?", (community, user))
         if row is not None:
-            await self._db.execute("UPDATE wallets SET name = ? WHERE community = ? AND user_id = ?",
+            await self.execute("UPDATE wallets SET name = ? WHERE community = ? AND user_id = ?",
                                    (name, community, user))
             return int(row["balance"])
-        await self._db.execute("INSERT INTO wallets (community, user_id, name, balance) VALUES (?, ?, ?, ?)",
+        await self.execute("INSERT INTO wallets (community, user_id, name, balance) VALUES (?, ?, ?, ?)",
                                (community, user, name, balance))
         await self.post([Transfer("grant", HOUSE, wallet_account(community, user), balance)], now=now)
         return balance
 
     async def refilled_on(self, *, community: str, user: str) -> str | None:
-        row = await self._one("SELECT refilled_on FROM wallets WHERE community = ? AND user_id = ?", (community, user))
+        row = await self.one("SELECT refilled_on FROM wallets WHERE community = ? AND user_id = ?", (community, user))
         return None if row is None else row["refilled_on"]
 
     async def refill(self, *, community: str, user: str, balance: int, day: str, now: float) -> None:
         """Top the wallet up to ``balance`` (from the house)."""
-        row = await self._one("SELECT balance FROM wallets WHERE community = ? AND user_id = ?", (community, user))
+        row = await self.one("SELECT balance FROM wallets WHERE community = ? AND user_id = ?", (community, user))
         assert row is not None and row["balance"] < balance
-        await self._db.execute(
+        await self.execute(
             "UPDATE wallets SET balance = ?, refilled_on = ? WHERE community = ? AND user_id = ?",
             (balance, day, community, user),
         )
@@ -377,45 +391,40 @@ class Tx:
                             now=now)
 
     async def _move_wallet(self, *, community: str, user: str, delta: int) -> None:
-        await self._db.execute(
+        await self.execute(
             "UPDATE wallets SET balance = balance + ? WHERE community = ? AND user_id = ?", (delta, community, user))
 
     async def post(self, transfers: list[Transfer], *, now: float) -> None:
         """Record movements of chips in this transaction (see :mod:`bot.ledger`)."""
-        await ledger.post(self._db, transfers, at=now)
+        await ledger.post(self, transfers, at=now)
 
     async def begin_hand(self, *, table_id: int, setup: HandSetup, now: float) -> int:
-        cur = await self._db.execute(
+        return await self.insert(
             "INSERT INTO hands (table_id, hand_no, setup, status, started_at) VALUES (?, ?, ?, 'playing', ?)",
-            (table_id, setup.hand_no, json.dumps(setup.to_json()), now),
+            (table_id, setup.hand_no, json.dumps(setup.to_json()), float(now)),
         )
-        assert cur.lastrowid is not None
-        return cur.lastrowid
 
     async def add_action(self, *, hand_id: int, seq: int, action: str, seat_no: int, by_timeout: bool,
                          now: float, deadline: float) -> None:
-        await self._db.execute(
-            "INSERT INTO actions (hand_id, seq, action, seat_no, by_timeout, at, deadline) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (hand_id, seq, action, seat_no, int(by_timeout), now, deadline),
-        )
+        await self.execute(INSERT_ACTION, (hand_id, seq, action, seat_no, int(by_timeout), float(now),
+                                           float(deadline)))
 
     async def set_deadline(self, *, hand_id: int, deadline: float | None) -> None:
-        await self._db.execute("UPDATE hands SET deadline = ? WHERE id = ?", (deadline, hand_id))
+        await self.execute("UPDATE hands SET deadline = ? WHERE id = ?", (deadline, hand_id))
 
     async def finish_hand(self, *, hand_id: int, hand_file: str, summary: str, now: float) -> None:
-        await self._db.execute(
+        await self.execute(
             "UPDATE hands SET status = 'done', hand_file = ?, summary = ?, finished_at = ?, deadline = NULL "
             "WHERE id = ?",
             (hand_file, summary, now, hand_id),
         )
 
     async def void_hand(self, *, hand_id: int, now: float) -> None:
-        await self._db.execute(
+        await self.execute(
             "UPDATE hands SET status = 'void', finished_at = ?, deadline = NULL WHERE id = ?", (now, hand_id))
 
 
-def _table(row: aiosqlite.Row) -> Table:
+def _table(row: Row) -> Table:
     return Table(
         id=row["id"], platform=row["platform"], community=row["community"], channel=row["channel"],
         creator=row["creator"], stakes=Stakes.from_dict(json.loads(row["stakes"])), timer=row["timer"],
@@ -425,7 +434,7 @@ def _table(row: aiosqlite.Row) -> Table:
     )
 
 
-def _seat(row: aiosqlite.Row) -> Seat:
+def _seat(row: Row) -> Seat:
     return Seat(
         seat_no=row["seat_no"], user=row["user_id"], name=row["name"], stack=row["stack"], is_bot=bool(row["is_bot"]),
         sitting_out=bool(row["sitting_out"]), leaving=bool(row["leaving"]), timeouts=row["timeouts"],
