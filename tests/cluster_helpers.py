@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from adapters.console.chat import ConsoleMessenger
 from bot.clock import ManualClock
@@ -35,9 +35,13 @@ class Instance:
     lines: list[str]
 
 
-async def open_instance(db: Path, *, clock: ManualClock, instance: str | None, seed: int = SEED,
+Opener = Callable[[], Awaitable[Store]]
+
+
+async def open_instance(opener: Opener, *, clock: ManualClock, instance: str | None, seed: int = SEED,
                         settings: Settings = SETTINGS) -> Instance:
-    store = await Store.open(str(db))
+    """A bot with a Store of its own (its own connections) on the database ``opener`` opens."""
+    store = await opener()
     lines: list[str] = []
     bot = StudBot(store=store, messenger=ConsoleMessenger(lines.append), clock=clock,
                   settings=replace(settings, instance=instance), rng=random.Random(seed))
@@ -56,10 +60,10 @@ Step = tuple[str | None, str]
 """(user, command), or (None, seconds to wait)."""
 
 
-async def reference_run(db: Path, *, hands: int, policy_seed: int = 11) -> list[Step]:
-    """One process plays ``hands`` hands; the steps it was fed, to feed the cluster the same."""
+async def reference_run(opener: Opener, *, hands: int, policy_seed: int = 11) -> tuple[list[Step], Stored]:
+    """One process plays ``hands`` hands: the steps it was fed (to feed the cluster the same) and what it stored."""
     clock = ManualClock(start=START)
-    ref = await open_instance(db, clock=clock, instance=None)
+    ref = await open_instance(opener, clock=clock, instance=None)
     steps: list[Step] = list(SETUP)
     for user, text in SETUP:
         reply = await ref.bot.handle(msg(user, text))
@@ -86,8 +90,22 @@ async def reference_run(db: Path, *, hands: int, policy_seed: int = 11) -> list[
         reply = await ref.bot.handle(msg(user, text))
         assert reply.ok, (text, reply)
         await clock.settle()
+    result = await stored(ref.store)
     await close(ref)
-    return steps
+    return steps, result
+
+
+Stored = tuple[list[tuple[int, str, str]], list[tuple[int, int, str, int, int]]]
+
+
+async def stored(store: Store) -> Stored:
+    """(hand_no, status, hand_file) of every hand; (hand_no, seq, action, seat, by_timeout) of every action."""
+    hands = [(int(r[0]), str(r[1]), str(r[2])) for r in
+             await store.fetch("SELECT hand_no, status, hand_file FROM hands ORDER BY hand_no")]
+    actions = [(int(r[0]), int(r[1]), str(r[2]), int(r[3]), int(r[4])) for r in await store.fetch(
+        "SELECT h.hand_no, a.seq, a.action, a.seat_no, a.by_timeout FROM actions a JOIN hands h "
+        "ON h.id = a.hand_id ORDER BY h.hand_no, a.seq")]
+    return hands, actions
 
 
 async def feed(steps: list[Step], a: Instance, b: Instance, *, clock: ManualClock, both: bool) -> list[Reply]:

@@ -11,17 +11,31 @@ by the fence, in its transaction.
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import json
-import sqlite3
-from pathlib import Path
 
 import pytest
-from cluster_helpers import KEY, SETTINGS, START, Instance, close, feed, msg, open_instance, reference_run
+from cluster_helpers import (
+    KEY,
+    SETTINGS,
+    START,
+    Instance,
+    Opener,
+    Step,
+    Stored,
+    close,
+    feed,
+    msg,
+    open_instance,
+    reference_run,
+    stored,
+)
+from store_fixtures import opener
 
 from bot import leases
 from bot.audit import audit
 from bot.clock import ManualClock
+from bot.store import Store
 from engine import HandFile, replay_hand, result_of
 
 HANDS = 6
@@ -34,45 +48,34 @@ async def heads_up(inst: Instance, clock: ManualClock) -> None:
         await clock.settle()
 
 
-def stored(db: Path) -> tuple[list[tuple[int, str, str]], list[tuple[int, int, str, int, int]]]:
-    """(hand_no, status, hand_file) of every hand; (hand_no, seq, action, seat, by_timeout) of every action."""
-    with contextlib.closing(sqlite3.connect(db)) as con:
-        hands = [(int(r[0]), str(r[1]), str(r[2])) for r in
-                 con.execute("SELECT hand_no, status, hand_file FROM hands ORDER BY hand_no")]
-        actions = [(int(r[0]), int(r[1]), str(r[2]), int(r[3]), int(r[4])) for r in con.execute(
-            "SELECT h.hand_no, a.seq, a.action, a.seat_no, a.by_timeout FROM actions a JOIN hands h "
-            "ON h.id = a.hand_id ORDER BY h.hand_no, a.seq")]
-    return hands, actions
+__all__ = ["opener"]  # the fixture (SQLite, then PostgreSQL), used by name
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[tuple[str | None, str]]]:
-    import asyncio
-
-    db = tmp_path_factory.mktemp("ref") / "ref.db"
-    steps = asyncio.run(reference_run(db, hands=HANDS))
-    return db, steps
+def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Step], Stored]:
+    """The single process's run (on SQLite), once for the module."""
+    path = str(tmp_path_factory.mktemp("ref") / "ref.db")
+    return asyncio.run(reference_run(lambda: Store.open(path), hands=HANDS))
 
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("both", [False, True], ids=["alternately", "same-press-to-both"])
 async def test_two_instances_play_the_hands_one_process_plays(
-        tmp_path: Path, reference: tuple[Path, list[tuple[str | None, str]]], both: bool) -> None:
-    ref_db, steps = reference
-    db = tmp_path / "cluster.db"
+        opener: Opener, reference: tuple[list[Step], Stored], both: bool) -> None:
+    steps, (ref_hands, ref_actions) = reference
     clock = ManualClock(start=START)
-    a = await open_instance(db, clock=clock, instance="w1")
-    b = await open_instance(db, clock=clock, instance="w2")
+    a = await open_instance(opener, clock=clock, instance="w1")
+    b = await open_instance(opener, clock=clock, instance="w2")
     accepted = await feed(steps, a, b, clock=clock, both=both)
     holder = a if KEY in a.bot.tables else b
     other = b if holder is a else a
     assert KEY not in other.bot.tables  # one holder: the other forwarded
     report = await audit(holder.store, replay=True)
     assert report.ok, report.summary()
+    hands, actions = await stored(holder.store)
+    backend = holder.store.dialect
     await close(a, b)
 
-    ref_hands, ref_actions = stored(ref_db)
-    hands, actions = stored(db)
     assert len(ref_hands) >= HANDS and [h[:2] for h in hands] == [h[:2] for h in ref_hands]
     assert hands == ref_hands  # every hand file the single process's, byte for byte
     assert actions == ref_actions  # no action lost or doubled, in the same order
@@ -81,16 +84,15 @@ async def test_two_instances_play_the_hands_one_process_plays(
             result = result_of(replay_hand(HandFile.from_json(text)))
             assert sum(result["stacks"].values()) == sum(p["stack"] for p in json.loads(text)["players"])
     presses = sum(1 for user, _ in steps if user is not None)
-    print(f"\n{'both at once' if both else 'alternately'}: {presses} commands, {len(accepted)} accepted once, "
-          f"{len(actions)} actions in {len(hands)} hands, identical to the single process's")
+    print(f"\n{backend}, {'both at once' if both else 'alternately'}: {presses} commands, {len(accepted)} "
+          f"accepted once, {len(actions)} actions in {len(hands)} hands, identical to the single process's")
 
 
 @pytest.mark.asyncio
-async def test_a_stalled_holder_is_fenced_out_and_the_turn_times_out_once(tmp_path: Path) -> None:
-    db = tmp_path / "fence.db"
+async def test_a_stalled_holder_is_fenced_out_and_the_turn_times_out_once(opener: Opener) -> None:
     clock = ManualClock(start=START)
-    a = await open_instance(db, clock=clock, instance="w1")
-    b = await open_instance(db, clock=clock, instance="w2")
+    a = await open_instance(opener, clock=clock, instance="w1")
+    b = await open_instance(opener, clock=clock, instance="w2")
     await heads_up(a, clock)
     rt = a.bot.tables[KEY]
     assert rt.hand is not None and rt.deadline is not None and KEY not in b.bot.tables
@@ -122,11 +124,10 @@ async def test_a_stalled_holder_is_fenced_out_and_the_turn_times_out_once(tmp_pa
 
 
 @pytest.mark.asyncio
-async def test_a_restarted_instance_takes_its_own_tables_back_at_once(tmp_path: Path) -> None:
-    db = tmp_path / "restart.db"
+async def test_a_restarted_instance_takes_its_own_tables_back_at_once(opener: Opener) -> None:
     clock = ManualClock(start=START)
-    a = await open_instance(db, clock=clock, instance="w1")
-    b = await open_instance(db, clock=clock, instance="w2")
+    a = await open_instance(opener, clock=clock, instance="w1")
+    b = await open_instance(opener, clock=clock, instance="w2")
     await heads_up(a, clock)
     turn = a.bot.tables[KEY].turn
     assert a.bot.cluster is not None
@@ -134,7 +135,7 @@ async def test_a_restarted_instance_takes_its_own_tables_back_at_once(tmp_path: 
     a.bot.stopping = True
     a.bot.deliveries.abandon()
     await a.store.close()
-    again = await open_instance(db, clock=clock, instance="w1")  # no wait: its own lease, taken back
+    again = await open_instance(opener, clock=clock, instance="w1")  # no wait: its own lease, taken back
     assert KEY in again.bot.tables and again.bot.tables[KEY].turn == turn and KEY not in b.bot.tables
     rows = await again.store.fetch("SELECT owner, epoch FROM table_leases")
     assert [(r["owner"], r["epoch"]) for r in rows] == [("w1", 2)]
@@ -142,10 +143,9 @@ async def test_a_restarted_instance_takes_its_own_tables_back_at_once(tmp_path: 
 
 
 @pytest.mark.asyncio
-async def test_a_conflicting_action_is_a_stale_turn_and_a_reload_never_a_crash(tmp_path: Path) -> None:
-    db = tmp_path / "pk.db"
+async def test_a_conflicting_action_is_a_stale_turn_and_a_reload_never_a_crash(opener: Opener) -> None:
     clock = ManualClock(start=START)
-    a = await open_instance(db, clock=clock, instance="w1")
+    a = await open_instance(opener, clock=clock, instance="w1")
     await heads_up(a, clock)
     rt = a.bot.tables[KEY]
     assert rt.hand is not None and rt.hand.actor is not None and rt.setup is not None and rt.hand_id is not None
@@ -166,10 +166,10 @@ async def test_a_conflicting_action_is_a_stale_turn_and_a_reload_never_a_crash(t
 
 
 @pytest.mark.asyncio
-async def test_leases_sql(tmp_path: Path) -> None:
+async def test_leases_sql(opener: Opener) -> None:
     """The lease statements themselves: taking is refused while a live process holds it."""
     clock = ManualClock(start=START)
-    a = await open_instance(tmp_path / "l.db", clock=clock, instance="w1")
+    a = await open_instance(opener, clock=clock, instance="w1")
     assert (await a.bot.handle(msg("ann", "new"))).ok
     store = a.store
     assert await leases.take(store, table_id=1, owner="w2", now=START, expires_at=START + 6) is None
