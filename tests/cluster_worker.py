@@ -14,12 +14,13 @@ import asyncio
 import logging
 import sys
 import threading
+from dataclasses import replace
 
 from bot.clock import RealClock
 from bot.config import Settings
 from bot.ports import BoardView, Inbound, TableAddress
 from bot.service import StudBot
-from bot.store import Store
+from bot.store import open_store
 
 
 class QuietMessenger:
@@ -40,9 +41,9 @@ def _say(line: str) -> None:
     sys.stdout.flush()
 
 
-async def serve(db: str) -> None:
-    settings = Settings.from_env()
-    store = await Store.open(db)
+async def serve(db: str | None) -> None:
+    settings = Settings.from_env()  # STUDBOT_DATABASE_URL: PostgreSQL
+    store = await open_store(replace(settings, db_path=db) if db else settings)
     bot = StudBot(store=store, messenger=QuietMessenger(), clock=RealClock(), settings=settings)
     await bot.start()
     _say("[ready]")
@@ -77,7 +78,7 @@ async def serve(db: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--db", required=True)
+    parser.add_argument("--db", default=None, help="the SQLite file (else STUDBOT_DATABASE_URL)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     asyncio.run(serve(args.db))

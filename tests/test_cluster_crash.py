@@ -1,5 +1,5 @@
-"""Cluster crash test: two bot processes on one database, one of them killed (SIGKILL) at random
-points 20 times and restarted, under the same instance name.
+"""Cluster crash test: two bot processes on one database (PostgreSQL, then SQLite), one of them
+killed (SIGKILL) at random points 20 times and restarted, under the same instance name.
 
 Four tables of house bots play by themselves (their timers: house bots and the next deal), and two
 tables have a human, ``ann``, whose presses (with the turn token) go to either process at random:
@@ -12,6 +12,7 @@ database never changed, every press acknowledged is stored at its turn once, and
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -23,10 +24,13 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.store.dialect import placeholders
 from engine import Action, Deck, DeckDealer, Hand, Stakes
 from engine.cards import Card
 
@@ -38,15 +42,45 @@ BOT_TABLES = ("b0", "b1", "b2", "b3")
 HUMAN_TABLES = ("h0", "h1")
 
 
+class Db:
+    """The test's own reads of the database the workers share: a SQLite file or a PostgreSQL DSN."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.pg = where.startswith("postgresql://")
+        if self.pg:
+            import asyncpg
+
+            self.loop = asyncio.new_event_loop()
+            self.conn = self.loop.run_until_complete(asyncpg.connect(where))
+
+    def read(self, sql: str, params: tuple[object, ...] = ()) -> list[Any]:
+        if self.pg:
+            return list(self.loop.run_until_complete(self.conn.fetch(placeholders(sql), *params)))
+        with contextlib.closing(sqlite3.connect(self.where, timeout=30)) as con:
+            con.row_factory = sqlite3.Row
+            return list(con.execute(sql, params))
+
+    def close(self) -> None:
+        if self.pg:
+            self.loop.run_until_complete(self.conn.close())
+            self.loop.close()
+
+    @property
+    def env(self) -> dict[str, str]:
+        """How a process names this database."""
+        return {"STUDBOT_DATABASE_URL": self.where} if self.pg else {"STUDBOT_DB": self.where}
+
+
 class Worker:
-    def __init__(self, db: Path, name: str, log_dir: Path, n: int) -> None:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT), "STUDBOT_INSTANCE": name,
+    def __init__(self, db: Db, name: str, log_dir: Path, n: int) -> None:
+        env = {**os.environ, **db.env, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT), "STUDBOT_INSTANCE": name,
                "STUDBOT_LEASE_SECONDS": str(int(LEASE)), "STUDBOT_TURN_TIMER": str(TURN),
                "STUDBOT_BOT_DELAY_MS": "150", "STUDBOT_NEXT_HAND_DELAY": "1", "STUDBOT_STARTING_BALANCE": "1000"}
         self.name = name
         self.log = log_dir / f"{name}-{n}.log"
         with self.log.open("w") as err:
-            self.proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "cluster_worker.py"), "--db", str(db)],
+            self.proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "cluster_worker.py")],
                                          cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
                                          text=True, env=env)
         self.replies: queue.Queue[str | None] = queue.Queue()
@@ -87,20 +121,14 @@ class Worker:
         assert self.proc.wait(timeout=60) == 0, self.log.read_text()[-2000:]
 
 
-def read(db: Path, sql: str, params: tuple[object, ...] = ()) -> list[sqlite3.Row]:
-    with contextlib.closing(sqlite3.connect(db, timeout=30)) as con:
-        con.row_factory = sqlite3.Row
-        return list(con.execute(sql, params))
-
-
-def ann_to_act(db: Path, channel: str) -> tuple[str, list[str]] | None:
+def ann_to_act(db: Db, channel: str) -> tuple[str, list[str]] | None:
     """The turn token and ann's legal actions, if the hand at ``channel`` waits for her."""
-    rows = read(db, "SELECT h.id, h.setup, h.hand_no FROM hands h JOIN tables t ON t.id = h.table_id "
-                    "WHERE t.channel = ? AND t.open = 1 AND h.status = 'playing'", (channel,))
+    rows = db.read("SELECT h.id, h.setup, h.hand_no FROM hands h JOIN tables t ON t.id = h.table_id "
+                   "WHERE t.channel = ? AND t.open = 1 AND h.status = 'playing'", (channel,))
     if not rows:
         return None
     setup = json.loads(rows[0]["setup"])
-    acts = [r["action"] for r in read(db, "SELECT action FROM actions WHERE hand_id = ? ORDER BY seq",
+    acts = [r["action"] for r in db.read("SELECT action FROM actions WHERE hand_id = ? ORDER BY seq",
                                       (rows[0]["id"],))]
     deck = Deck.from_cards([Card.from_str(c) for c in setup["deck"]])
     hand = Hand(stakes=Stakes.from_dict(setup["stakes"]), names=[p[2] for p in setup["players"]],
@@ -117,14 +145,21 @@ def bot_name(channel: str, n: int) -> str:
     return f"{channel.upper()}x{n}"
 
 
-def chip_surplus(db: Path) -> int:
-    return int(read(db, "SELECT (SELECT COALESCE(SUM(balance),0) - 1000 * COUNT(*) FROM wallets) + "
+def chip_surplus(db: Db) -> int:
+    return int(db.read("SELECT (SELECT COALESCE(SUM(balance),0) - 1000 * COUNT(*) FROM wallets) + "
                         "(SELECT COALESCE(SUM(stack),0) FROM seats)")[0][0])
 
 
+@pytest.fixture(params=["postgresql", "sqlite"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Db]:
+    where = request.getfixturevalue("pg_database") if request.param == "postgresql" else str(tmp_path / "c.db")
+    db = Db(where)
+    yield db
+    db.close()
+
+
 @pytest.mark.slow
-def test_kill_9_of_one_of_two_processes_20_times(tmp_path: Path) -> None:
-    db = tmp_path / "cluster.db"
+def test_kill_9_of_one_of_two_processes_20_times(tmp_path: Path, db: Db) -> None:
     rng = random.Random(int(os.environ.get("STUD_CLUSTER_SEED", "14")))
     started = {"w1": 1, "w2": 1}
     workers = {"w1": Worker(db, "w1", tmp_path, 1), "w2": Worker(db, "w2", tmp_path, 1)}
@@ -194,7 +229,7 @@ def test_kill_9_of_one_of_two_processes_20_times(tmp_path: Path) -> None:
         play(rng.uniform(0.3, 2.5), list(workers.values()))
         victim = rng.choice(sorted(workers))
         survivor = "w2" if victim == "w1" else "w1"
-        held = [r["channel"] for r in read(db, "SELECT t.channel FROM table_leases l JOIN tables t ON "
+        held = [r["channel"] for r in db.read("SELECT t.channel FROM table_leases l JOIN tables t ON "
                                                "t.id = l.table_id WHERE l.owner = ? AND t.open = 1", (victim,))]
         killed_at = time.time()
         workers[victim].kill()
@@ -207,7 +242,7 @@ def test_kill_9_of_one_of_two_processes_20_times(tmp_path: Path) -> None:
         waiting = set(held)
         while waiting and time.monotonic() < deadline:
             for channel in list(waiting):
-                rows = read(db, "SELECT MIN(a.at) AS at FROM actions a JOIN hands h ON h.id = a.hand_id JOIN "
+                rows = db.read("SELECT MIN(a.at) AS at FROM actions a JOIN hands h ON h.id = a.hand_id JOIN "
                                 "tables t ON t.id = h.table_id WHERE t.channel = ? AND t.open = 1 AND a.at > ?",
                             (channel, killed_at))
                 if rows[0]["at"] is not None:
@@ -215,7 +250,7 @@ def test_kill_9_of_one_of_two_processes_20_times(tmp_path: Path) -> None:
                     waiting.discard(channel)
             play(0.1, list(workers.values()))
         assert not waiting, (kill, victim, waiting)
-        owners = {r["owner"] for r in read(db, "SELECT l.owner, t.channel FROM table_leases l JOIN tables t ON "
+        owners = {r["owner"] for r in db.read("SELECT l.owner, t.channel FROM table_leases l JOIN tables t ON "
                                                "t.id = l.table_id") if r["channel"] in held}
         by_survivor += survivor in owners
         by_restart += victim in owners
@@ -229,32 +264,32 @@ def test_kill_9_of_one_of_two_processes_20_times(tmp_path: Path) -> None:
             answer(rng.choice(live), channel, "host", f"kick {bot_name(channel, n)}")
         if channel in HUMAN_TABLES:
             answer(rng.choice(live), channel, "ann", "leave")
-    assert not read(db, "SELECT 1 FROM seats s JOIN tables t ON t.id = s.table_id WHERE t.open = 1 "
+    assert not db.read("SELECT 1 FROM seats s JOIN tables t ON t.id = s.table_id WHERE t.open = 1 "
                         "AND s.leaving = 0")
     end = time.monotonic() + 120
-    while read(db, "SELECT 1 FROM hands WHERE status = 'playing'") and time.monotonic() < end:
+    while db.read("SELECT 1 FROM hands WHERE status = 'playing'") and time.monotonic() < end:
         play(0.2, live)
     collect()
     for w in live:
         w.close()
-    cli = subprocess.run([sys.executable, "-m", "adapters.run", "audit", "--replay", "--db", str(db)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=120, check=False)
+    cli = subprocess.run([sys.executable, "-m", "adapters.run", "audit", "--replay"], cwd=ROOT,
+                         env={**os.environ, **db.env}, capture_output=True, text=True, timeout=120, check=False)
     assert cli.returncode == 0 and cli.stdout.startswith("audit passed: "), cli.stdout + cli.stderr
-    statuses = [r["status"] for r in read(db, "SELECT status FROM hands")]
+    statuses = [r["status"] for r in db.read("SELECT status FROM hands")]
     assert statuses and set(statuses) == {"done"}, statuses
     assert chip_surplus(db) == 0
     # Every press acknowledged is stored at its turn, once (the key refuses a second).
     for channel, token, action in acked:
         hand_no, seq = (int(x) for x in token.split("."))
-        rows = read(db, "SELECT a.action FROM actions a JOIN hands h ON h.id = a.hand_id JOIN tables t ON "
+        rows = db.read("SELECT a.action FROM actions a JOIN hands h ON h.id = a.hand_id JOIN tables t ON "
                         "t.id = h.table_id WHERE t.channel = ? AND h.hand_no = ? AND a.seq = ?",
                     (channel, hand_no, seq))
         assert [r["action"] for r in rows] == [action], (channel, token, action)
-    actions = read(db, "SELECT COUNT(*) AS n FROM actions")[0]["n"]
+    actions = db.read("SELECT COUNT(*) AS n FROM actions")[0]["n"]
     starts = sum(1 for w in ("w1", "w2") for n in range(1, started[w] + 1)
                     if (tmp_path / f"{w}-{n}.log").exists())
-    print(f"\n{KILLS} kills (sqlite), {len(statuses)} hands, {actions} actions, {len(acked)} of ann's "
-          f"{len(sent)} presses acknowledged and stored once; tables carried on after a kill by the survivor "
+    print(f"\n{KILLS} kills ({'postgresql' if db.pg else 'sqlite'}), {len(statuses)} hands, {actions} actions, "
+          f"{len(acked)} of ann's {len(sent)} presses acknowledged and stored once; tables carried on after a kill by the survivor "
           f"{by_survivor}x, by the restarted process {by_restart}x; kill -> next action at each table it held: "
           f"max {max(resumed):.2f}s, median {sorted(resumed)[len(resumed) // 2]:.2f}s (lease {LEASE:g}s, "
           f"turn timer {TURN}s, {starts} process starts); {cli.stdout.strip()}")
