@@ -288,8 +288,9 @@ def test_kill_9_of_one_of_two_processes_20_times(tmp_path: Path, db: Db) -> None
     actions = db.read("SELECT COUNT(*) AS n FROM actions")[0]["n"]
     starts = sum(1 for w in ("w1", "w2") for n in range(1, started[w] + 1)
                     if (tmp_path / f"{w}-{n}.log").exists())
+    median = sorted(resumed)[len(resumed) // 2]
     print(f"\n{KILLS} kills ({'postgresql' if db.pg else 'sqlite'}), {len(statuses)} hands, {actions} actions, "
-          f"{len(acked)} of ann's {len(sent)} presses acknowledged and stored once; tables carried on after a kill "
-          f"by the survivor {by_survivor}x, by the restarted process {by_restart}x; kill -> next action at each table it held: "
-          f"max {max(resumed):.2f}s, median {sorted(resumed)[len(resumed) // 2]:.2f}s (lease {LEASE:g}s, "
-          f"turn timer {TURN}s, {starts} process starts); {cli.stdout.strip()}")
+          f"{len(acked)} of ann's {len(sent)} presses acknowledged and stored once; tables carried on after a "
+          f"kill by the survivor {by_survivor}x, by the restarted process {by_restart}x; kill -> next action at "
+          f"each table it held: max {max(resumed):.2f}s, median {median:.2f}s (lease {LEASE:g}s, turn timer "
+          f"{TURN}s, {starts} process starts); {cli.stdout.strip()}")
