@@ -93,6 +93,8 @@ class Cluster:
         self._queues: dict[int, asyncio.Queue[tuple[int, Inbound]]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
+        self._answers: dict[int, asyncio.Event] = {}
+        """Inbox id -> set when its answer is notified, for each command this process forwarded."""
         self._closed = False
         self._last_gc = 0.0
         self._confirmed: set[int] = set()
@@ -285,35 +287,42 @@ class Cluster:
 
     async def _forward(self, msg: Inbound, table_id: int) -> Reply:
         """Send the command to the table's holder and wait for its answer."""
-        store = self.bot.store
         with fenced(None):
-            inbox_id = await leases.post(store, table_id=table_id, msg=msg, received_by=self.owner,
+            inbox_id = await leases.post(self.bot.store, table_id=table_id, msg=msg, received_by=self.owner,
                                          now=self.bot.clock.now())
-            await self._notify("studbot_inbox")
-            started = last_check = time.monotonic()
-            delay = 0.002
-            while True:
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, POLL)
-                status, reply = await leases.answer_of(store, inbox_id)
-                if status == "done" and reply is not None:
+            answered = self._answers[inbox_id] = asyncio.Event()
+            try:
+                return await self._await_answer(msg, table_id, inbox_id, answered)
+            finally:
+                self._answers.pop(inbox_id, None)
+
+    async def _await_answer(self, msg: Inbound, table_id: int, inbox_id: int, answered: asyncio.Event) -> Reply:
+        store = self.bot.store
+        started = last_check = time.monotonic()
+        delay = 0.002
+        while True:
+            with contextlib.suppress(TimeoutError):  # woken by the holder's notification, or polling
+                await asyncio.wait_for(answered.wait(), delay)
+            answered.clear()
+            delay = min(delay * 2, POLL)
+            status, reply = await leases.answer_of(store, inbox_id)
+            if status == "done" and reply is not None:
+                await leases.forget(store, inbox_id)
+                return reply
+            if time.monotonic() - last_check < self.lease / 3:
+                continue
+            last_check = time.monotonic()
+            if await self._holder_dead(table_id):
+                if status == "new" and await leases.cancel(store, inbox_id):
                     await leases.forget(store, inbox_id)
-                    return reply
-                if time.monotonic() - last_check < self.lease / 3:
-                    continue
-                last_check = time.monotonic()
-                if await self._holder_dead(table_id):
-                    if status == "new" and await leases.cancel(store, inbox_id):
-                        await leases.forget(store, inbox_id)
-                        return Reply("", ok=False, code=MOVED)  # nobody took it: route it again
-                    if status == "taken":  # taken by a process that died: it may or may not have been done
-                        await leases.forget(store, inbox_id)
-                        return Reply(self.bot._tr(msg)("cluster.moved"), private=True, ok=False,
-                                     code="moved_midway")
-                if time.monotonic() - started > FORWARD_TIMEOUT:
-                    if await leases.cancel(store, inbox_id):
-                        await leases.forget(store, inbox_id)
-                    return Reply(self.bot._tr(msg)("cluster.busy"), private=True, ok=False, code="busy")
+                    return Reply("", ok=False, code=MOVED)  # nobody took it: route it again
+                if status == "taken":  # taken by a process that died: it may or may not have been done
+                    await leases.forget(store, inbox_id)
+                    return Reply(self.bot._tr(msg)("cluster.moved"), private=True, ok=False, code="moved_midway")
+            if time.monotonic() - started > FORWARD_TIMEOUT:
+                if await leases.cancel(store, inbox_id):
+                    await leases.forget(store, inbox_id)
+                return Reply(self.bot._tr(msg)("cluster.busy"), private=True, ok=False, code="busy")
 
     async def _holder_dead(self, table_id: int) -> bool:
         rows = await self.bot.store.fetch("SELECT expires_at FROM table_leases WHERE table_id = ?", (table_id,))
@@ -357,25 +366,20 @@ class Cluster:
                         await leases.done(self.bot.store, inbox_id=inbox_id, reply=reply)
                     except Exception:
                         log.exception("%s: answering forwarded command %s failed", self.owner, inbox_id)
-            await self._notify("studbot_reply")
-
-    async def _notify(self, channel: str) -> None:
-        notify = getattr(self.bot.store, "notify", None)
-        if notify is not None:
-            try:
-                await notify(channel, self.owner)
-            except Exception:  # polling still finds it
-                log.exception("NOTIFY %s failed", channel)
 
     async def _listen(self) -> None:
-        listen = getattr(self.bot.store, "listen", None)
-        if listen is None:
-            return
+        """PostgreSQL's notifications wake the inbox loop and the forwarded commands' waits at once."""
 
-        def wake(*_: object) -> None:
+        def wake(_: str) -> None:
             self._wake.set()
 
+        def answered(payload: str) -> None:
+            event = self._answers.get(int(payload)) if payload.isdigit() else None
+            if event is not None:
+                event.set()
+
         try:
-            await listen("studbot_inbox", wake)
+            await self.bot.store.listen(leases.INBOX, wake)
+            await self.bot.store.listen(leases.ANSWERED, answered)
         except Exception:
             log.exception("LISTEN failed; polling only")

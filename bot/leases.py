@@ -92,12 +92,19 @@ async def table_in(store: Store, *, platform: str, channel: str) -> tuple[int, s
 
 # ---------------------------------------------------------------------- the inbox
 
+INBOX = "studbot_inbox"
+"""The notification channel of new inbox rows (payload: the table id)."""
+ANSWERED = "studbot_answered"
+"""The notification channel of answered inbox rows (payload: the row's id)."""
+
 
 async def post(store: Store, *, table_id: int, msg: Inbound, received_by: str, now: float) -> int:
     """Forward a command to the table's holder; the inbox row's id."""
     async with store.atomic() as tx:
-        return await tx.insert("INSERT INTO inbox (table_id, inbound, received_by, status, created_at) "
-                               "VALUES (?, ?, ?, 'new', ?)", (table_id, json.dumps(asdict(msg)), received_by, now))
+        inbox_id = await tx.insert("INSERT INTO inbox (table_id, inbound, received_by, status, created_at) "
+                                   "VALUES (?, ?, ?, 'new', ?)", (table_id, json.dumps(asdict(msg)), received_by, now))
+        tx.notify(INBOX, str(table_id))  # PostgreSQL: the holder looks at once (else at its next poll)
+    return inbox_id
 
 
 async def answer_of(store: Store, inbox_id: int) -> tuple[str, Reply | None]:
@@ -140,8 +147,10 @@ async def waiting(store: Store, *, owner: str) -> bool:
 
 
 async def done(store: Store, *, inbox_id: int, reply: Reply) -> None:
+    """The answer to a forwarded command; its sender is told (PostgreSQL) or finds it at its next poll."""
     async with store.atomic() as tx:
         await tx.execute("UPDATE inbox SET status = 'done', reply = ? WHERE id = ?", (encode_reply(reply), inbox_id))
+        tx.notify(ANSWERED, str(inbox_id))
 
 
 async def sweep_inbox(store: Store, *, before: float) -> None:
