@@ -177,3 +177,40 @@ async def test_leases_sql(opener: Opener) -> None:
     assert await leases.renew(store, owner="w1", expires_at=START + 20) == {}
     assert await leases.renew(store, owner="w2", expires_at=START + 20) == {1: 2}
     await close(a)
+
+
+@pytest.mark.asyncio
+async def test_a_sit_and_go_goes_on_at_the_instance_that_takes_its_table_over(opener: Opener) -> None:
+    """A tournament is played at one table: its holder has it all (the tournament's rows come with
+    the table when another instance takes it). Registrations forwarded from the other instance; the
+    holder stalls mid-tournament; the other takes the table over and plays it to its prizes."""
+    clock = ManualClock(start=START)
+    a = await open_instance(opener, clock=clock, instance="w1")
+    b = await open_instance(opener, clock=clock, instance="w2")
+    reply = await a.bot.handle(msg("ann", "tourney new seats=3 pace=turbo stack=200 buyin=100 levels=hands:2"))
+    assert reply.ok, reply
+    for n, name in enumerate(("Robo", "Dora", "Max")):  # the third fills it: the first hand is dealt
+        assert (await (b if n % 2 == 0 else a).bot.handle(msg("ann", f"addbot {name}"))).ok
+    assert KEY in a.bot.tables and KEY not in b.bot.tables
+    for _ in range(40):  # a few hands at w1
+        await clock.advance(1)
+    hands_at_a = a.bot.tables[KEY].table.hand_no
+    assert hands_at_a >= 2
+    assert a.bot.cluster is not None
+    a.bot.cluster.halt()  # w1 stops renewing (and acting: a crash)
+    a.bot.stopping = True
+    for _ in range(2000):  # w2 takes the table over and plays the tournament to its end
+        await clock.advance(1)
+        rows = await b.store.fetch("SELECT status FROM tournaments")
+        if rows[0]["status"] == "finished":
+            break
+    assert rows[0]["status"] == "finished", rows
+    prizes = await b.store.fetch("SELECT SUM(prize) AS paid FROM tourney_players")
+    assert int(prizes[0]["paid"]) == 300
+    played = await b.store.fetch("SELECT COUNT(*) AS n FROM hands WHERE status = 'done'")
+    assert int(played[0]["n"]) > hands_at_a
+    report = await audit(b.store, replay=True)
+    assert report.ok, report.summary()
+    lease = await b.store.fetch("SELECT owner FROM table_leases")
+    assert [r["owner"] for r in lease] == ["w2"]
+    await close(a, b)
