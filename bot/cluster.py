@@ -216,6 +216,8 @@ class Cluster:
 
     async def take(self, table_id: int) -> bool:
         """Take the table's lease if nobody live holds it, and restore the table here."""
+        if self._closed or self.bot.stopping:
+            return False
         lock = self._taking.setdefault(table_id, asyncio.Lock())
         async with lock:
             if table_id in self.held and any(rt.table.id == table_id for rt in self.bot.tables.values()):
