@@ -262,7 +262,7 @@ class Cluster:
         try:
             with fenced(None):
                 now = self.bot.clock.now()
-                renewed = await leases.renew(self.bot.store, owner=self.owner, expires_at=now + self.lease)
+                renewed = await leases.renew(self.bot.store, owner=self.owner, now=now, expires_at=now + self.lease)
                 for table_id, epoch in list(self.held.items()):
                     if renewed.get(table_id) == epoch or self._taking_now(table_id):
                         continue

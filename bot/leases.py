@@ -54,11 +54,14 @@ async def take(store: Store, *, table_id: int, owner: str, now: float, expires_a
     return None if row is None else int(row["epoch"])
 
 
-async def renew(store: Store, *, owner: str, expires_at: float) -> dict[int, int]:
-    """Push back every lease ``owner`` holds, in one statement: table id -> epoch of each."""
+async def renew(store: Store, *, owner: str, now: float, expires_at: float) -> dict[int, int]:
+    """Push back every lease ``owner`` holds and has not let expire, in one statement: table id ->
+    epoch of each. An expired one is left alone (another process may be taking it: on PostgreSQL,
+    locking it here too could deadlock with that taking); it is the owner's again only by
+    :func:`take`, like anyone's."""
     async with store.atomic() as tx:
-        rows = await tx.all("UPDATE table_leases SET expires_at = ? WHERE owner = ? RETURNING table_id, epoch",
-                            (expires_at, owner))
+        rows = await tx.all("UPDATE table_leases SET expires_at = ? WHERE owner = ? AND expires_at >= ? "
+                            "RETURNING table_id, epoch", (expires_at, owner, now))
     return {int(r["table_id"]): int(r["epoch"]) for r in rows}
 
 

@@ -174,8 +174,9 @@ async def test_leases_sql(opener: Opener) -> None:
     store = a.store
     assert await leases.take(store, table_id=1, owner="w2", now=START, expires_at=START + 6) is None
     assert await leases.take(store, table_id=1, owner="w2", now=START + 7, expires_at=START + 13) == 2
-    assert await leases.renew(store, owner="w1", expires_at=START + 20) == {}
-    assert await leases.renew(store, owner="w2", expires_at=START + 20) == {1: 2}
+    assert await leases.renew(store, owner="w1", now=START + 7, expires_at=START + 20) == {}
+    assert await leases.renew(store, owner="w2", now=START + 7, expires_at=START + 20) == {1: 2}
+    assert await leases.renew(store, owner="w2", now=START + 21, expires_at=START + 30) == {}  # let expire: gone
     await close(a)
 
 
