@@ -230,7 +230,8 @@ class Cluster:
                     return False
                 self.held[table_id] = epoch
                 found = await self.bot.store.open_tables(table_id=table_id)
-                if not found:  # closed meanwhile
+                if not found:  # closed meanwhile: its lease lapses
+                    self.held.pop(table_id, None)
                     return False
                 await self.bot.tourneys.load_table(table_id)
             log.info("%s: took table %s (epoch %s)", self.owner, table_id, epoch)
@@ -357,6 +358,10 @@ class Cluster:
         queue = self._queues[table_id]
         while not queue.empty():
             inbox_id, msg = queue.get_nowait()
+            taking = self._taking.get(table_id)
+            if taking is not None and taking.locked():  # its lease is taken, the table not restored yet
+                async with taking:
+                    pass
             with self.bot.work.track():
                 try:
                     reply = await self._local(msg, forwarded=True)

@@ -58,10 +58,11 @@ async def renew(store: Store, *, owner: str, now: float, expires_at: float) -> d
     """Push back every lease ``owner`` holds and has not let expire, in one statement: table id ->
     epoch of each. An expired one is left alone (another process may be taking it: on PostgreSQL,
     locking it here too could deadlock with that taking); it is the owner's again only by
-    :func:`take`, like anyone's."""
+    :func:`take`, like anyone's. A closed table's lease is not renewed: it lapses."""
     async with store.atomic() as tx:
         rows = await tx.all("UPDATE table_leases SET expires_at = ? WHERE owner = ? AND expires_at >= ? "
-                            "RETURNING table_id, epoch", (expires_at, owner, now))
+                            "AND table_id IN (SELECT id FROM tables WHERE open = 1) RETURNING table_id, epoch",
+                            (expires_at, owner, now))
     return {int(r["table_id"]): int(r["epoch"]) for r in rows}
 
 

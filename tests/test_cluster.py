@@ -215,3 +215,30 @@ async def test_a_sit_and_go_goes_on_at_the_instance_that_takes_its_table_over(op
     lease = await b.store.fetch("SELECT owner FROM table_leases")
     assert [r["owner"] for r in lease] == ["w2"]
     await close(a, b)
+
+
+@pytest.mark.asyncio
+async def test_a_command_forwarded_to_a_holder_that_dies_is_played_where_the_table_goes(opener: Opener) -> None:
+    clock = ManualClock(start=START)
+    a = await open_instance(opener, clock=clock, instance="w1")
+    b = await open_instance(opener, clock=clock, instance="w2")
+    await heads_up(a, clock)
+    rt = a.bot.tables[KEY]
+    assert rt.hand is not None and rt.hand.actor is not None and rt.setup is not None
+    user, turn, seq = rt.setup.players[rt.hand.actor][1], rt.turn, len(rt.hand.actions)
+    action = next(a.value for a in rt.hand.legal_actions() if a.value != "fold")
+    assert a.bot.cluster is not None
+    a.bot.cluster.halt()  # w1 dies holding the table: nobody answers its inbox
+    a.bot.stopping = True
+    press = asyncio.create_task(b.bot.handle(msg(user, f"{action} @{turn}")))
+    await asyncio.sleep(0.2)
+    assert not press.done()  # waiting in the inbox
+    await clock.advance(SETTINGS.lease_seconds * 4 / 3 + 0.1)  # w2 takes the table over, and the command
+    reply = await asyncio.wait_for(press, 10)
+    assert reply.ok, reply
+    assert KEY in b.bot.tables
+    hand = b.bot.tables[KEY].hand
+    assert hand is not None and len(hand.actions) >= seq + 1 and hand.actions[seq].value == action
+    rows = await b.store.fetch("SELECT COUNT(*) AS n FROM inbox")
+    assert int(rows[0]["n"]) == 0  # answered and collected
+    await close(a, b)
