@@ -242,3 +242,39 @@ async def test_a_command_forwarded_to_a_holder_that_dies_is_played_where_the_tab
     rows = await b.store.fetch("SELECT COUNT(*) AS n FROM inbox")
     assert int(rows[0]["n"]) == 0  # answered and collected
     await close(a, b)
+
+
+@pytest.mark.asyncio
+async def test_a_version_9_database_with_a_hand_in_progress_migrates_and_plays_on_in_cluster_mode(
+        opener: Opener, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The schema before the leases, a hand in progress: two instances open it (migration 10 runs
+    once), one of them takes the table, and the hand goes on from where it was."""
+    from bot import store as store_module
+
+    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:9])
+    clock = ManualClock(start=START)
+    old = await open_instance(opener, clock=clock, instance=None)
+    assert old.store.schema_version == 9
+    await heads_up(old, clock)
+    rt = old.bot.tables[KEY]
+    assert rt.hand is not None and rt.setup is not None and rt.hand.actor is not None
+    action = next(a.value for a in rt.hand.legal_actions() if a.value != "fold")
+    assert (await old.bot.handle(msg(rt.setup.players[rt.hand.actor][1], f"{action} @{rt.turn}"))).ok
+    turn, chips = rt.turn, await old.store.chip_total()
+    await close(old)
+    monkeypatch.undo()
+    a, b = await asyncio.gather(open_instance(opener, clock=clock, instance="w1"),
+                                open_instance(opener, clock=clock, instance="w2"))
+    assert a.store.schema_version == b.store.schema_version == 10
+    holder = a if KEY in a.bot.tables else b
+    assert KEY not in (b if holder is a else a).bot.tables  # one of them took it
+    assert holder.bot.tables[KEY].turn == turn
+    hand = holder.bot.tables[KEY].hand
+    assert hand is not None and hand.actor is not None
+    user = holder.bot.tables[KEY].setup.players[hand.actor][1]  # type: ignore[union-attr]
+    other = b if holder is a else a
+    assert (await other.bot.handle(msg(user, f"{hand.default_action().value} @{turn}"))).ok  # forwarded
+    assert await holder.store.chip_total() == chips
+    report = await audit(holder.store)
+    assert report.ok, report.summary()
+    await close(a, b)
