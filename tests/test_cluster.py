@@ -278,3 +278,18 @@ async def test_a_version_9_database_with_a_hand_in_progress_migrates_and_plays_o
     report = await audit(holder.store)
     assert report.ok, report.summary()
     await close(a, b)
+
+
+@pytest.mark.asyncio
+async def test_a_language_chosen_at_one_instance_reaches_the_holder(opener: Opener) -> None:
+    """'lang' is answered wherever it arrives; the holder (which sends the player's cards later)
+    learns it from the notification (PostgreSQL) or with the player's next forwarded command."""
+    clock = ManualClock(start=START)
+    a = await open_instance(opener, clock=clock, instance="w1")
+    b = await open_instance(opener, clock=clock, instance="w2")
+    await heads_up(a, clock)
+    assert (await b.bot.handle(msg("bob", "lang ru"))).ok
+    assert (await b.bot.handle(msg("bob", "cards"))).ok  # forwarded to w1
+    assert a.bot.languages[("console", "bob")] == ("ru", True)
+    assert a.bot.translator_for(platform="console", user="bob").lang == "ru"
+    await close(a, b)
