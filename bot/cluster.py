@@ -380,6 +380,12 @@ class Cluster:
                     except Exception:
                         log.exception("%s: answering forwarded command %s failed", self.owner, inbox_id)
 
+    async def reachable(self, *, platform: str, user: str) -> None:
+        """The user can get private messages now: the processes holding their other tables are told
+        (PostgreSQL; on SQLite only this process's tables hear it)."""
+        with fenced(None):
+            await self.bot.store.notify(leases.REACHABLE, f"{platform}\t{user}")
+
     async def _relearn_language(self, platform: str, user: str) -> None:
         with fenced(None):
             try:
@@ -405,7 +411,15 @@ class Cluster:
             platform, _, user = payload.partition("\t")
             await self._relearn_language(platform, user)
 
+        async def reached(payload: str) -> None:
+            platform, _, user = payload.partition("\t")
+            if self.bot.stopping:
+                return
+            with self.bot.work.track(), fenced(None):
+                await self.bot._mark_reachable(platform=platform, user=user)
+
         try:
+            await self.bot.store.listen(leases.REACHABLE, reached)
             await self.bot.store.listen(leases.INBOX, wake)
             await self.bot.store.listen(leases.ANSWERED, answered)
             await self.bot.store.listen(leases.LANGUAGE, relearn)

@@ -100,6 +100,8 @@ INBOX = "studbot_inbox"
 """The notification channel of new inbox rows (payload: the table id)."""
 ANSWERED = "studbot_answered"
 """The notification channel of answered inbox rows (payload: the row's id)."""
+REACHABLE = "studbot_reachable"
+"""The notification channel of a user who can get private messages again (payload: platform TAB user)."""
 LANGUAGE = "studbot_language"
 """The notification channel of a user's language chosen with 'lang' (payload: platform TAB user)."""
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable
 
 import pytest
 from cluster_helpers import (
@@ -292,4 +293,35 @@ async def test_a_language_chosen_at_one_instance_reaches_the_holder(opener: Open
     assert (await b.bot.handle(msg("bob", "cards"))).ok  # forwarded to w1
     assert a.bot.languages[("console", "bob")] == ("ru", True)
     assert a.bot.translator_for(platform="console", user="bob").lang == "ru"
+    await close(a, b)
+
+
+@pytest.mark.asyncio
+async def test_a_user_reachable_again_at_one_instance_is_told_at_the_holder(pg_database: str) -> None:
+    """PostgreSQL: the private chat opened at w2 clears the flag on the seat w1 holds (and w1 sends
+    the cards of the hand in progress)."""
+    from adapters.console.chat import ConsoleMessenger
+    from bot.store.postgres import PostgresStore
+
+    def opener() -> Awaitable[Store]:
+        return PostgresStore.connect(pg_database, pool_size=2)
+
+    clock = ManualClock(start=START)
+    a = await open_instance(opener, clock=clock, instance="w1")
+    b = await open_instance(opener, clock=clock, instance="w2")
+    assert isinstance(a.bot.messenger, ConsoleMessenger)
+    a.bot.messenger.unreachable.add("bob")  # bob has not opened the private chat yet
+    await heads_up(a, clock)
+    seat = a.bot.tables[KEY].table.seat_of("bob")
+    assert seat is not None and seat.unreachable
+    a.bot.messenger.unreachable.discard("bob")
+    assert await b.bot.mark_reachable(platform="console", user="bob") == 0  # not at w2's tables
+    for _ in range(100):
+        if not seat.unreachable:
+            break
+        await asyncio.sleep(0.02)
+    assert not seat.unreachable
+    rows = await a.store.fetch("SELECT unreachable FROM seats WHERE user_id = 'bob'")
+    assert [r["unreachable"] for r in rows] == [0]
+    assert any(line.startswith("[dm bob]") for line in a.lines)  # the cards, from the holder
     await close(a, b)
