@@ -180,6 +180,12 @@ class Backend:
             self.dsns[key] = self.databases.take_now(migrated=self._migrated())
         return self.dsns[key]
 
+    def db_args(self, path: str | os.PathLike[str]) -> tuple[list[str], dict[str, str]]:
+        """The arguments and environment of a command (``studbot audit``) that reads the database at ``path``:
+        ``--db path`` on SQLite, ``STUDBOT_DATABASE_URL`` on PostgreSQL."""
+        dsn = self.dsn(path)
+        return (["--db", str(path)], {}) if dsn is None else ([], {"STUDBOT_DATABASE_URL": dsn})
+
     def env(self, path: str | os.PathLike[str]) -> dict[str, str]:
         """What a bot process started on ``path`` needs in its environment to open the same database."""
         dsn = self.dsn(path)
