@@ -214,3 +214,21 @@ def rows_now(path: str | os.PathLike[str], sql: str, params: Sequence[Any] = ())
     """:func:`rows` from a test that is not a coroutine."""
     return asyncio.run(rows(path, sql, params))
 
+
+
+async def snapshot(path: str | os.PathLike[str], *, leave_out: frozenset[tuple[str, str]] = frozenset()
+                   ) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table of the database at ``path`` (on the test's backend), in a stable order;
+    ``leave_out`` names (table, column) pairs to leave out."""
+    store = await Store.open(str(path))
+    try:
+        names = ("SELECT name FROM sqlite_master WHERE type = 'table'" if store.dialect == "sqlite" else
+                 "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")
+        out: dict[str, list[tuple[Any, ...]]] = {}
+        for (name,) in sorted(tuple(r) for r in await store.fetch(names)):
+            found = await store.fetch(f"SELECT * FROM {name}")
+            out[name] = sorted((tuple(v for k, v in zip(r.keys(), r) if (name, k) not in leave_out)  # type: ignore[attr-defined]
+                                for r in found), key=repr)
+        return out
+    finally:
+        await store.close()
