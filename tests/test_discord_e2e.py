@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from backends import Backend
 from discord_harness import (
     ANN,
     BOB,
@@ -60,7 +61,7 @@ from fakes.discord_server import CHANNEL_ID, GUILD_ID, FakeDiscord
 from adapters.discord.adapter import DiscordAdapter
 from adapters.discord.buttons import StudButton
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("store_backend")]
 
 # ---------------------------------------------------------------------- the tests
 
@@ -368,13 +369,13 @@ async def test_an_interaction_that_cannot_be_acknowledged_changes_nothing(fake: 
 
 @pytest.mark.parametrize(("sig", "gateway_from_env"), [(signal.SIGTERM, True), (signal.SIGINT, False)])
 async def test_a_signal_stops_the_process_cleanly(fake: FakeDiscord, tmp_path: Path, sig: signal.Signals,
-                                                  gateway_from_env: bool) -> None:
+                                                  gateway_from_env: bool, store_backend: Backend) -> None:
     """The real entry point (python -m adapters.run) against the fake; SIGTERM or Ctrl-C ends it with status 0.
 
     Without DISCORD_GATEWAY_URL the adapter asks the REST base for the gateway (GET /gateway/bot).
     """
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "fake-token", "DISCORD_GUILD_ID": str(GUILD_ID),
-           "DISCORD_API_BASE": fake.api_base, "STUDBOT_DB": str(tmp_path / "stud.db"), "LOG_LEVEL": "INFO"}
+           "DISCORD_API_BASE": fake.api_base, "LOG_LEVEL": "INFO", **store_backend.env(tmp_path / "stud.db")}
     if gateway_from_env:
         env["DISCORD_GATEWAY_URL"] = fake.gateway_url
     env.pop("TELEGRAM_TOKEN", None)
@@ -394,3 +395,6 @@ async def test_a_signal_stops_the_process_cleanly(fake: FakeDiscord, tmp_path: P
     assert any(c.path == "/gateway/bot" for c in fake.calls) != gateway_from_env
     assert "stopped" in log and "Traceback" not in log and "Unclosed" not in log, log
     await until(lambda: not fake.identified.is_set(), what="the gateway to close")
+    # the hash of the commands synced: beside the SQLite file, or in the working directory on PostgreSQL
+    assert (tmp_path / "stud.db.discord-commands.json").is_file() != store_backend.postgresql
+    assert (tmp_path / "studbot.discord-commands.json").is_file() == store_backend.postgresql

@@ -51,6 +51,8 @@ from bot import images
 from bot.commands import ALIASES, usage_text
 from bot.i18n import translator
 
+pytestmark = pytest.mark.usefixtures("store_backend")
+
 # ---------------------------------------------------------------------- tests
 
 
