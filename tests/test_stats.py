@@ -356,3 +356,15 @@ def test_the_benchmark_script_runs_small() -> None:
             "  " + label))
         assert f"SEARCH hand_players USING COVERING INDEX hand_players_{index}" in line, line
     assert "SCAN hand_players" not in out, out
+
+
+def test_the_benchmark_script_runs_small_on_postgresql() -> None:
+    """``--backend postgresql``: the same figures on a throwaway server, and its plans use the stats indexes."""
+    out = subprocess.run([sys.executable, "-m", "bench.stats", "--hands", "2000", "--repeat", "5", "--backend",
+                          "postgresql"], cwd=ROOT, capture_output=True, text=True, timeout=300, check=True).stdout
+    assert "through the bot's Store on PostgreSQL (asyncpg)" in out, out
+    plans = {line[2:22].strip(): line[23:] for line in out.split("query plans:")[1].splitlines() if line}  # "  label  plan"
+    for label, index in (("stats", "hand_players_player"), ("stats chart series", "hand_players_player"),
+                         ("top net day", "hand_players_period"), ("top net week", "hand_players_period")):
+        assert f"Index Scan on {index}" in plans[label], (label, plans[label])
+    assert "Seq Scan on hand_players" not in out, out
