@@ -363,7 +363,7 @@ def test_the_benchmark_script_runs_small_on_postgresql() -> None:
     out = subprocess.run([sys.executable, "-m", "bench.stats", "--hands", "2000", "--repeat", "5", "--backend",
                           "postgresql"], cwd=ROOT, capture_output=True, text=True, timeout=300, check=True).stdout
     assert "through the bot's Store on PostgreSQL (asyncpg)" in out, out
-    plans = {line[2:22].strip(): line[23:] for line in out.split("query plans:")[1].splitlines() if line}  # "  label  plan"
+    plans = {line[2:22].strip(): line[23:] for line in out.split("query plans:")[1].splitlines() if line}
     for label, index in (("stats", "hand_players_player"), ("stats chart series", "hand_players_player"),
                          ("top net day", "hand_players_period"), ("top net week", "hand_players_period")):
         assert f"Index Scan on {index}" in plans[label], (label, plans[label])
