@@ -19,6 +19,7 @@ drops each test's databases after it.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import itertools
 import os
 import threading
@@ -211,8 +212,10 @@ async def execute(path: str | os.PathLike[str], sql: str, params: Sequence[Any] 
 
 
 def rows_now(path: str | os.PathLike[str], sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-    """:func:`rows` from a test that is not a coroutine."""
-    return asyncio.run(rows(path, sql, params))
+    """:func:`rows`, waited for here: from a test that is not a coroutine, or a predicate polled in one (it
+    runs in a thread with a loop of its own, so it blocks the caller's loop for one short read)."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, rows(path, sql, params)).result()
 
 
 
