@@ -211,11 +211,16 @@ async def execute(path: str | os.PathLike[str], sql: str, params: Sequence[Any] 
         await store.close()
 
 
-def rows_now(path: str | os.PathLike[str], sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-    """:func:`rows`, waited for here: from a test that is not a coroutine, or a predicate polled in one (it
-    runs in a thread with a loop of its own, so it blocks the caller's loop for one short read)."""
+def now(work: Coroutine[Any, Any, T]) -> T:
+    """The result of ``work``, waited for here: from a test that is not a coroutine, or a predicate polled
+    in one (it runs in a thread with a loop of its own, so it blocks the caller's loop for a short read)."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, rows(path, sql, params)).result()
+        return pool.submit(asyncio.run, work).result()
+
+
+def rows_now(path: str | os.PathLike[str], sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    """:func:`rows`, waited for here (see :func:`now`)."""
+    return now(rows(path, sql, params))
 
 
 
