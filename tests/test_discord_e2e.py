@@ -61,11 +61,14 @@ from fakes.discord_server import CHANNEL_ID, GUILD_ID, FakeDiscord
 from adapters.discord.adapter import DiscordAdapter
 from adapters.discord.buttons import StudButton
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("store_backend")]
+pytestmark = pytest.mark.asyncio
+# Tests of the store run on both backends (store_backend); those about the platform's rates, timing,
+# command lists and languages run once, on the default SQLite: their subject is the adapter.
 
 # ---------------------------------------------------------------------- the tests
 
 
+@pytest.mark.usefixtures("store_backend")
 async def test_three_players_play_a_hand_to_the_showdown(fake: FakeDiscord, tmp_path: Path, fast: None) -> None:
     bot = await start_bot(fake, tmp_path / "stud.db")
     try:
@@ -106,6 +109,7 @@ async def test_three_players_play_a_hand_to_the_showdown(fake: FakeDiscord, tmp_
         await bot.stop()
 
 
+@pytest.mark.usefixtures("store_backend")
 async def test_closed_dms_get_their_cards_through_my_cards(fake: FakeDiscord, tmp_path: Path, fast: None) -> None:
     fake.dms_closed.add(BOB)
     bot = await start_bot(fake, tmp_path / "stud.db")
@@ -125,6 +129,7 @@ async def test_closed_dms_get_their_cards_through_my_cards(fake: FakeDiscord, tm
         await bot.stop()
 
 
+@pytest.mark.usefixtures("store_backend")
 async def test_a_button_on_the_old_board_works_after_a_restart(fake: FakeDiscord, tmp_path: Path, fast: None,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     pressed: list[str] = []
@@ -162,6 +167,7 @@ async def test_a_button_on_the_old_board_works_after_a_restart(fake: FakeDiscord
         await bot.stop()
 
 
+@pytest.mark.usefixtures("store_backend")
 async def test_a_deleted_board_is_posted_again(fake: FakeDiscord, tmp_path: Path, fast: None) -> None:
     bot = await start_bot(fake, tmp_path / "stud.db")
     try:
@@ -183,6 +189,7 @@ async def test_a_deleted_board_is_posted_again(fake: FakeDiscord, tmp_path: Path
         await bot.stop()
 
 
+@pytest.mark.usefixtures("store_backend")
 async def test_stale_and_foreign_presses_change_nothing(fake: FakeDiscord, tmp_path: Path, fast: None) -> None:
     bot = await start_bot(fake, tmp_path / "stud.db")
     try:
@@ -352,6 +359,7 @@ async def test_a_russian_user_is_answered_in_russian(fake: FakeDiscord, tmp_path
         await bot.stop()
 
 
+@pytest.mark.usefixtures("store_backend")
 async def test_an_interaction_that_cannot_be_acknowledged_changes_nothing(fake: FakeDiscord, tmp_path: Path,
                                                                           fast: None) -> None:
     bot = await start_bot(fake, tmp_path / "stud.db")

@@ -21,7 +21,7 @@ from bot.audit import audit, audit_file
 from bot.ledger import HOUSE, Transfer, hand_transfers, net_by_account, seat_account, wallet_account
 from bot.store import Store
 
-pytestmark = pytest.mark.usefixtures("store_backend")
+# The tests of the store run on both backends (store_backend); the pure ones once.
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 5
@@ -64,6 +64,7 @@ def _in_order(transcript: list[str], *expected: str) -> None:
         assert any(got == line for got in it), f"{line!r} missing or out of order in:\n" + "\n".join(transcript)
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_leaving_after_folding_cashes_out_what_is_left_when_the_hand_ends(tmp_path: Path) -> None:
     async with Table(tmp_path / "t.db", seed=SEED) as t:
@@ -95,6 +96,7 @@ async def test_leaving_after_folding_cashes_out_what_is_left_when_the_hand_ends(
         assert report.ok and report.issued == 3000 and report.hands == 1, report.summary()
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_a_seat_taken_during_a_hand_starts_with_its_own_buy_in(tmp_path: Path) -> None:
     async with Table(tmp_path / "t.db", seed=SEED) as t:
@@ -125,6 +127,7 @@ async def test_a_seat_taken_during_a_hand_starts_with_its_own_buy_in(tmp_path: P
         assert report.ok and report.issued == 4000, report.summary()
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_leaving_twice_during_a_hand_cashes_out_once(tmp_path: Path) -> None:
     async with Table(tmp_path / "t.db", seed=SEED) as t:
@@ -139,6 +142,7 @@ async def test_leaving_twice_during_a_hand_cashes_out_once(tmp_path: Path) -> No
         assert (await audit(t.store)).ok
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_every_movement_is_a_balanced_transfer_in_its_transaction(tmp_path: Path) -> None:
     async with Table(tmp_path / "t.db", seed=SEED) as t:
@@ -186,6 +190,7 @@ async def _corrupt(db: Path, sql: str, backend: Backend) -> tuple[int, str]:
     return proc.returncode, proc.stdout
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_the_audit_names_a_corrupted_balance_its_account_and_hand(tmp_path: Path,
                                                                         store_backend: Backend) -> None:
@@ -229,6 +234,7 @@ def test_studbot_audit_on_a_missing_database_says_so(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "no database at" in proc.stderr and not (tmp_path / "none.db").exists()
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 @pytest.mark.sqlite_only(reason="takes the file back to version 4 with sqlite3 (both backends: "
                                  "test_store_backends.py::test_a_database_before_the_ledger_gets_opening_balances)")
@@ -254,6 +260,7 @@ async def test_an_existing_database_opens_its_ledger_with_what_it_holds(tmp_path
         assert report.ok and report.issued == 3000 and report.hands == 1, report.summary()
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_a_discrepancy_is_logged_when_the_bot_starts(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     db = tmp_path / "t.db"
@@ -268,6 +275,7 @@ async def test_a_discrepancy_is_logged_when_the_bot_starts(tmp_path: Path, caplo
     assert seat_account(3, "u") == "seat:3:u"
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_no_refill_when_the_wallet_is_short_of_the_stakes_but_not_of_the_starting_balance(
         tmp_path: Path) -> None:
@@ -286,6 +294,7 @@ async def test_no_refill_when_the_wallet_is_short_of_the_stakes_but_not_of_the_s
         assert report.ok and report.issued == 0
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_the_replaying_audit_catches_a_payout_to_the_wrong_player_that_balances(tmp_path: Path,
                                                                                       store_backend: Backend) -> None:

@@ -39,7 +39,7 @@ from bot.store import MIGRATIONS, Store
 from engine import Hand, Stakes
 from engine.handfile import HandFile, replay_hand
 
-pytestmark = pytest.mark.usefixtures("store_backend")
+# The tests of the store run on both backends (store_backend); the pure ones once.
 
 ROOT = Path(__file__).resolve().parent.parent
 EN, RU, PL = translator("en"), translator("ru"), translator("pl")
@@ -133,6 +133,7 @@ def _ask(user: str, text: str, *, platform: str = "console", locale: str = "en")
                    locale=locale)
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_stats_after_scripted_hands_are_exact(tmp_path: Path) -> None:
     store = await Store.open(str(tmp_path / "s.db"))
@@ -166,6 +167,7 @@ async def test_stats_after_scripted_hands_are_exact(tmp_path: Path) -> None:
         await store.close()
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_top_net_over_a_day_a_week_and_all_time_on_a_manual_clock(tmp_path: Path) -> None:
     store = await Store.open(str(tmp_path / "s.db"))
@@ -200,6 +202,7 @@ async def test_top_net_over_a_day_a_week_and_all_time_on_a_manual_clock(tmp_path
         await store.close()
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
     for text in ("top foo", "top net month", "top net day week", "top week", "stats " + "x" * 65):
@@ -230,6 +233,7 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
         await store.close()
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_the_settlement_writes_each_players_row(tmp_path: Path) -> None:
     """Hands dealt by the bot: one row per player per settled hand, equal to the replay of its stored hand
@@ -272,6 +276,7 @@ async def _played(db: Path) -> list[tuple[object, ...]]:
 
 @pytest.mark.sqlite_only(reason="takes the file back a version with sqlite3 and reads sqlite_master (both backends: "
                                  "test_store_backends.py::test_a_previous_version_migrates_with_a_hand_in_progress)")
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_the_migration_backfills_rows_for_hands_stored_before_it(tmp_path: Path,
                                                                       caplog: pytest.LogCaptureFixture,
@@ -321,6 +326,7 @@ def test_the_chart_renders_in_each_language(tr: Translator) -> None:
     assert net_png([1, 2], name="a", tr=tr) != net_png([1, -2], name="a", tr=tr)
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_stats_come_with_a_picture_on_image_tables_only(tmp_path: Path) -> None:
     store = await Store.open(str(tmp_path / "s.db"))
