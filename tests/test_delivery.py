@@ -22,6 +22,8 @@ from bot.ports import BoardView, Inbound, TableAddress
 from bot.service import StudBot
 from bot.store import Store
 
+pytestmark = pytest.mark.usefixtures("store_backend")
+
 HEADER = "[table] After a restart, what had not reached the table yet:"
 TABLE = TableAddress(platform="console", community="local", channel="main")
 
