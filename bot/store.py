@@ -18,7 +18,7 @@ import aiosqlite
 
 from engine import Stakes
 
-from . import fairness, ledger
+from . import fairness, ledger, updates
 from .i18n import DEFAULT_LANGUAGE, language_of
 from .ledger import HOUSE, Transfer, seat_account, wallet_account
 from .model import VIEWS, HandSetup, Seat, Table
@@ -106,6 +106,8 @@ MIGRATIONS: list[Migration] = [
     fairness.MIGRATION,
     # 9: per-player rows of settled hands for the stats (bot/stats/rows.py), backfilled from the hand files.
     stats_rows.migrate,
+    # 10 (11 after the cluster's): update ids a platform delivered, each applied once (bot/updates.py).
+    updates.MIGRATION,
 ]
 
 
