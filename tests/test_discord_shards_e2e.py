@@ -20,6 +20,7 @@ from discord_harness import (
     say,
     start_bot,
     table_of_three,
+    until,
 )
 from discord_harness import fake as fake  # the fixture
 from discord_harness import fast as fast  # the fixture
@@ -28,6 +29,7 @@ from fakes.discord_server import CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_ID, OTHER_G
 
 from adapters.discord.shards import IDENTIFY_WINDOW, IdentifyPacer, ShardPlan
 from bot.audit import audit
+from bot.ports import BoardView, TableAddress
 
 
 def interactions_by_shard(fake: FakeDiscord) -> dict[str | None, set[int]]:
@@ -111,3 +113,30 @@ async def test_identifies_wait_for_their_bucket_only() -> None:
     assert waited == [pytest.approx(IDENTIFY_WINDOW - 1.0)]
     single = IdentifyPacer(max_concurrency=1, clock=lambda: now[0], sleep=sleep)
     assert await single.wait(0) == 0 and await single.wait(1) == pytest.approx(IDENTIFY_WINDOW)
+
+
+@pytest.mark.asyncio
+async def test_a_process_sends_to_a_guild_on_another_processes_shard(
+        fake: FakeDiscord, tmp_path: Path, fast: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Boards, lines and DMs go out over REST to partial channels: no gateway cache of the guild needed."""
+    fake.shard_count = 2
+    fake.add_guild(OTHER_GUILD_ID, OTHER_CHANNEL_ID)
+    bots = recorded_bots(monkeypatch)
+    running = await start_bot(fake, tmp_path / "stud.db", discord_guild_id=None, discord_shard_count=2,
+                              discord_shard_ids=(1,))
+    try:
+        assert fake.connected_shards == {1}
+        assert not any(guild == str(OTHER_GUILD_ID) for _, _, guild in fake.shard_events)  # never seen here
+        elsewhere = TableAddress(platform="discord", community=f"discord:{OTHER_GUILD_ID}",
+                                 channel=str(OTHER_CHANNEL_ID))
+        messenger = bots[-1].messenger
+        board = BoardView(text="Hand #1 · third street", buttons=(), hand_no=1)
+        ref = await messenger.publish_board(table=elsewhere, board=board, ref=None)
+        await messenger.announce(table=elsewhere, text="Ann bets 10")
+        assert await messenger.send_private(platform="discord", user=str(CAT), text="your cards") is True
+        await until(lambda: "Ann bets 10" in fake.lines(OTHER_CHANNEL_ID), what="the line in the other guild")
+        shown = fake.board(OTHER_CHANNEL_ID)
+        assert shown is not None and str(shown.message_id) == ref and "third street" in shown.text
+        assert fake.dms[CAT] == ["your cards"]
+    finally:
+        await running.stop()

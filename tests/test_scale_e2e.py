@@ -1,0 +1,161 @@
+"""Several bot processes against one fake platform and one database, end to end.
+
+Each bot is a real process (``tests/fast_bot.py``: ``adapters.run`` at the harnesses' pace)
+configured only through the environment, as an operator would: ``DISCORD_SHARD_COUNT`` and
+``DISCORD_SHARD_IDS`` split the fake gateway's shards between two processes. The test plays the
+users through the fakes and reads what the fakes received, and the shared database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from discord_harness import (
+    ANN,
+    BOB,
+    CAT,
+    NAMES,
+    ROOT,
+    cat_folds_to_a_completion,
+    say,
+    table_of_three,
+    until,
+)
+from fakes.discord_server import CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_ID, OTHER_GUILD_ID, FakeDiscord
+
+from bot.audit import audit
+from bot.store import Store
+
+pytestmark = pytest.mark.asyncio
+
+GAME = {"STUDBOT_BOT_DELAY_MS": "0", "STUDBOT_NEXT_HAND_DELAY": "600", "STUDBOT_TURN_TIMER": "120",
+        "LOG_LEVEL": "INFO"}
+
+
+@dataclass
+class BotProcess:
+    """One ``tests/fast_bot.py`` process; its log (stdout and stderr) in a file."""
+
+    name: str
+    process: asyncio.subprocess.Process
+    log: Path
+
+    def text(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+    async def stop(self) -> str:
+        """SIGTERM, as an operator stops it; its log. It must end cleanly."""
+        if self.process.returncode is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.process.wait(), 30)
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+                raise AssertionError(f"{self.name} did not stop on SIGTERM:\n{self.text()[-3000:]}") from None
+        return self.text()
+
+
+class Processes:
+    def __init__(self, tmp_path: Path) -> None:
+        self.tmp_path = tmp_path
+        self.running: list[BotProcess] = []
+
+    async def start(self, name: str, env: dict[str, str]) -> BotProcess:
+        full = {**os.environ, "PYTHONPATH": str(ROOT), **GAME, **env}
+        for unset in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "STUDBOT_DATABASE_URL"):
+            if unset not in env:
+                full.pop(unset, None)
+        log = self.tmp_path / f"{name}.log"
+        with log.open("wb") as out:
+            process = await asyncio.create_subprocess_exec(sys.executable, str(ROOT / "tests" / "fast_bot.py"),
+                                                           cwd=self.tmp_path, env=full, stdout=out, stderr=out)
+        bot = BotProcess(name=name, process=process, log=log)
+        self.running.append(bot)
+        return bot
+
+    async def stop_all(self) -> dict[str, str]:
+        return {bot.name: await bot.stop() for bot in self.running}
+
+
+@pytest_asyncio.fixture
+async def processes(tmp_path: Path) -> AsyncIterator[Processes]:
+    started = Processes(tmp_path)
+    yield started
+    for bot in started.running:
+        if bot.process.returncode is None:
+            bot.process.kill()
+            await bot.process.wait()
+
+
+@pytest_asyncio.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    """A loopback Discord with two shards: ``GUILD_ID`` on shard 1, ``OTHER_GUILD_ID`` on shard 0."""
+    server = FakeDiscord()
+    await server.start()
+    for user, name in NAMES.items():
+        server.user(user, name)
+    server.shard_count = 2
+    server.add_guild(OTHER_GUILD_ID, OTHER_CHANNEL_ID)
+    yield server
+    await server.stop()
+
+
+def hands_done(db: Path) -> dict[str, int]:
+    """channel -> hands finished, read from the shared database."""
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT t.channel, COUNT(h.id) FROM tables t JOIN hands h ON h.table_id = t.id "
+                           "WHERE h.status = 'done' GROUP BY t.channel").fetchall()
+    return {str(channel): int(count) for channel, count in rows}
+
+
+async def test_two_processes_each_hold_half_the_discord_shards(fake: FakeDiscord, tmp_path: Path,
+                                                               processes: Processes) -> None:
+    db = tmp_path / "shared.db"
+    discord = {"DISCORD_TOKEN": "fake-token", "DISCORD_API_BASE": fake.api_base,
+               "DISCORD_GATEWAY_URL": fake.gateway_url, "DISCORD_SHARD_COUNT": "2", "STUDBOT_DB": str(db)}
+    first = await processes.start("first", {**discord, "DISCORD_SHARD_IDS": "0"})
+    await until(lambda: fake.connected_shards == {0} and "global" in fake.commands, timeout=30,
+                what="the first process on shard 0")
+    second = await processes.start("second", {**discord, "DISCORD_SHARD_IDS": "1"})
+    await until(lambda: fake.connected_shards == {0, 1}, timeout=30, what="the second process on shard 1")
+    assert sorted(fake.identifies) == [(0, 2), (1, 2)]
+
+    async def one_hand(channel: int) -> None:
+        await table_of_three(fake, channel=channel)
+        await cat_folds_to_a_completion(fake, channel=channel)
+
+    # a table in each guild, played at the same time: each by the process that holds its guild's shard
+    await asyncio.gather(one_hand(CHANNEL_ID), one_hand(OTHER_CHANNEL_ID))
+    for channel in (CHANNEL_ID, OTHER_CHANNEL_ID):
+        assert "Ann shows" in fake.lines(channel) and "Cat folds" in fake.lines(channel)
+    # a direct message reaches shard 0 only, so the first process answers it
+    assert (await say(fake, BOB, "help", dm=True)).startswith("Commands: new, join")
+    routed: dict[str | None, set[int]] = {}
+    for shard, event, guild in fake.shard_events:
+        if event == "INTERACTION_CREATE":
+            routed.setdefault(guild, set()).add(shard)
+    assert routed == {str(GUILD_ID): {1}, str(OTHER_GUILD_ID): {0}, None: {0}}
+    assert all(fake.dms.get(user) for user in (ANN, BOB, CAT))  # everyone seated got their cards
+
+    logs = await processes.stop_all()
+    for bot in (first, second):
+        assert bot.process.returncode == 0 and "Traceback" not in logs[bot.name], logs[bot.name][-3000:]
+    assert "shards 0 of 2 (direct messages here)" in logs["first"]
+    assert "shards 1 of 2 (direct messages on another process)" in logs["second"]
+    assert hands_done(db) == {str(CHANNEL_ID): 1, str(OTHER_CHANNEL_ID): 1}
+    store = await Store.open(str(db))
+    try:
+        report = await audit(store)
+        assert report.ok, report.summary()
+    finally:
+        await store.close()
