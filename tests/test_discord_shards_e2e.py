@@ -8,6 +8,8 @@ here; tests/test_scale_e2e.py splits them between two processes.
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -25,9 +27,9 @@ from discord_harness import (
 from discord_harness import fake as fake  # the fixture
 from discord_harness import fast as fast  # the fixture
 from fakes.discord_gateway import INVALID_SHARD, shard_of
-from fakes.discord_server import CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_ID, OTHER_GUILD_ID, FakeDiscord
+from fakes.discord_server import CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_ID, OTHER_GUILD_ID, FakeDiscord, Interaction
 
-from adapters.discord.shards import IDENTIFY_WINDOW, IdentifyPacer, ShardPlan
+from adapters.discord.shards import IDENTIFY_WINDOW, IdentifyPacer, ShardPlan, guild_of
 from bot.audit import audit
 from bot.ports import BoardView, TableAddress
 
@@ -140,3 +142,57 @@ async def test_a_process_sends_to_a_guild_on_another_processes_shard(
         assert fake.dms[CAT] == ["your cards"]
     finally:
         await running.stop()
+
+
+@pytest.mark.asyncio
+async def test_interactions_cut_off_by_a_crash_are_answered_by_the_process_of_their_shard(
+        fake: FakeDiscord, tmp_path: Path, fast: None) -> None:
+    """Each process answers after its restart only the interactions of its own shards: another
+    process's interactions in flight are that process's to answer."""
+    fake.shard_count = 2
+    fake.add_guild(OTHER_GUILD_ID, OTHER_CHANNEL_ID)
+    db = tmp_path / "stud.db"
+    running = await start_bot(fake, db, discord_guild_id=None, discord_shard_count=2)
+    try:
+        for channel in (CHANNEL_ID, OTHER_CHANNEL_ID):
+            assert "Table open" in await say(fake, ANN, "new", channel=channel)
+    finally:
+        await running.stop()
+    cut: dict[int, Interaction] = {}
+    for channel in (CHANNEL_ID, OTHER_CHANNEL_ID, 4242):  # 4242: a channel with no table (no known server)
+        record = cut[channel] = Interaction(id=fake.new_id(), token=f"tok-cut-{channel}", user=BOB,
+                                            sent_at=time.monotonic(), callback={"type": 5, "data": {}})
+        fake.interactions[record.token] = record
+        with sqlite3.connect(db) as con:
+            con.execute("INSERT INTO pending_answers (platform, id, token, user_id, locale, channel, command, "
+                        "received_at) VALUES ('discord', ?, ?, ?, 'en-US', ?, 'board', ?)",
+                        (str(record.id), record.token, str(BOB), str(channel), time.time() - 5))
+
+    def pending() -> set[str]:
+        with sqlite3.connect(db) as con:
+            return {str(r[0]) for r in con.execute("SELECT channel FROM pending_answers")}
+
+    running = await start_bot(fake, db, discord_guild_id=None, discord_shard_count=2, discord_shard_ids=(1,))
+    try:
+        assert "restarted" in await cut[CHANNEL_ID].answer()  # GUILD_ID is on shard 1: answered here
+        assert pending() == {str(OTHER_CHANNEL_ID), "4242"}
+        assert not cut[OTHER_CHANNEL_ID].answers and not cut[4242].answers
+    finally:
+        await running.stop()
+    running = await start_bot(fake, db, discord_guild_id=None, discord_shard_count=2, discord_shard_ids=(0,))
+    try:
+        for channel in (OTHER_CHANNEL_ID, 4242):
+            assert "restarted" in await cut[channel].answer()
+        assert pending() == set()
+        assert len(cut[CHANNEL_ID].answers) == 1
+    finally:
+        await running.stop()
+
+
+def test_which_process_runs_a_guild() -> None:
+    plan = ShardPlan(count=4, ids=(2, 3))
+    guilds = {shard: next(g for g in range(1 << 22, 1 << 30, 1 << 22) if (g >> 22) % 4 == shard) for shard in range(4)}
+    assert [plan.runs(guilds[s]) for s in range(4)] == [False, False, True, True]
+    assert not plan.runs(None) and ShardPlan(count=4, ids=(0,)).runs(None)  # DMs: shard 0
+    assert guild_of(f"discord:{GUILD_ID}") == GUILD_ID
+    assert guild_of("discord:dm-77") is None and guild_of(None) is None and guild_of("telegram:5") is None

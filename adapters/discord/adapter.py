@@ -42,7 +42,7 @@ from . import render
 from .buttons import StudButton
 from .commands import CatalogTranslator, stud_group
 from .messenger import DiscordMessenger
-from .shards import IdentifyPacer, ShardPlan
+from .shards import IdentifyPacer, ShardPlan, guild_of
 
 log = logging.getLogger(__name__)
 
@@ -297,7 +297,7 @@ class DiscordAdapter:
         surely: the user is told to look at the table.
         """
         try:
-            pending = await delivery.pending_requests(self.bot.store, PLATFORM)
+            pending = [r for r in await delivery.pending_requests(self.bot.store, PLATFORM) if await self._mine(r)]
         except Exception:
             log.exception("reading the interactions in flight failed")
             return
@@ -308,6 +308,15 @@ class DiscordAdapter:
             except Exception:
                 log.exception("answering interaction %s after the restart failed", request.id)
             await self._drop(request.id)
+
+    async def _mine(self, request: delivery.PendingAnswer) -> bool:
+        """Whether this process answers a cut-off interaction: its guild's shard runs here. With shards
+        split between processes, the others' interactions in flight are theirs; one whose server is not
+        known (no table was opened in its channel, a DM) is answered by the process of shard 0."""
+        if self.shards is None:
+            return True
+        community = await delivery.channel_community(self.bot.store, platform=PLATFORM, channel=request.channel)
+        return self.shards.runs(guild_of(community))
 
     async def _answer_late(self, request: delivery.PendingAnswer) -> None:
         tr = self.bot.translator_for(platform=PLATFORM, user=request.user, locale=request.locale)

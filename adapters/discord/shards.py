@@ -45,9 +45,30 @@ class ShardPlan:
         """Direct messages reach shard 0 only: does this process run it?"""
         return 0 in self.ids
 
+    def runs(self, guild_id: int | None) -> bool:
+        """Whether this process runs the shard of the guild (of direct messages, with None)."""
+        return shard_of(guild_id, self.count) in self.ids
+
     def describe(self) -> str:
         dms = "direct messages here" if self.has_direct_messages else "direct messages on another process"
         return f"shards {','.join(map(str, self.ids))} of {self.count} ({dms})"
+
+
+def shard_of(guild_id: int | None, count: int) -> int:
+    """The shard Discord sends a guild's events to; shard 0 for direct messages.
+
+    >>> shard_of(700000000000000001, 2), shard_of(700000000004194305, 2), shard_of(None, 4)
+    (1, 0, 0)
+    """
+    return 0 if guild_id is None else (guild_id >> 22) % count
+
+
+def guild_of(community: str | None) -> int | None:
+    """The server id of a table's community ('discord:<id>'); None for anything else (a DM, no table)."""
+    if community is None or not community.startswith("discord:"):
+        return None
+    tail = community.removeprefix("discord:")
+    return int(tail) if tail.isdigit() else None
 
 
 class IdentifyPacer:
