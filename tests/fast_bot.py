@@ -12,11 +12,16 @@ from adapters.discord.adapter import DiscordAdapter
 from adapters.run import main
 from adapters.telegram.adapter import TelegramAdapter
 
-DiscordAdapter.rate_interval = 0.05
-discord_messenger.LIMIT = 1000
-TelegramAdapter.rate_interval = 0.15
-TelegramAdapter.group_rate = (1000, 60)
-TelegramAdapter.poll_timeout = 1
+
+def at_test_pace() -> None:
+    """The knobs (only in the bot process: pytest imports this module too, for its doctests)."""
+    DiscordAdapter.rate_interval = 0.05
+    discord_messenger.LIMIT = 1000
+    TelegramAdapter.rate_interval = 0.15
+    TelegramAdapter.group_rate = (1000, 60)
+    TelegramAdapter.poll_timeout = 1
+
 
 if __name__ == "__main__":
+    at_test_pace()
     main()
