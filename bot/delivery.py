@@ -115,8 +115,9 @@ class Deliveries:
                     if final:
                         await tx.execute("UPDATE hands SET announced = NULL WHERE id = ?", (hand_id,))
                     else:
-                        await tx.execute("UPDATE hands SET announced = MAX(announced, ?) WHERE id = ?",
-                                         (events, hand_id))
+                        await tx.execute(
+                            "UPDATE hands SET announced = CASE WHEN announced < ? THEN ? ELSE announced END "
+                            "WHERE id = ?", (events, events, hand_id))
         except Exception:  # the worst outcome is a line said twice after a restart
             log.exception("marking the lines of %d hands as delivered failed", len(marks))
         finally:
@@ -160,8 +161,10 @@ class PendingAnswer:
 
 async def remember_request(store: Store, request: PendingAnswer) -> None:
     await store.execute(
-        "INSERT OR REPLACE INTO pending_answers (platform, id, token, user_id, locale, channel, command, received_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO pending_answers (platform, id, token, user_id, locale, channel, command, received_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (platform, id) DO UPDATE SET token = excluded.token, "
+        "user_id = excluded.user_id, locale = excluded.locale, channel = excluded.channel, "
+        "command = excluded.command, received_at = excluded.received_at",
         (request.platform, request.id, request.token, request.user, request.locale, request.channel,
          request.command, request.received_at))
 

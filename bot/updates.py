@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:  # the store imports MIGRATION from here
-    from .store import Store
+    from .store import Store, Tx
 
 log = logging.getLogger(__name__)
 
@@ -78,10 +78,12 @@ class UpdateLog:
         self._pruned_at: float | None = None
 
     async def claim(self, update_id: int) -> Claim:
-        """Claim ``update_id`` for this worker (committed when this returns)."""
+        """Claim ``update_id`` for this worker (committed when this returns; run again if the transaction
+        conflicted with another process's, as two workers claiming the same ids in a batch may)."""
         now = self.clock()
         await self._prune(now)
-        async with self.store.atomic() as tx:
+
+        async def work(tx: Tx) -> Claim:
             won = await tx.one(
                 "INSERT INTO platform_updates (platform, update_id, received_at, claimed_at, done) "
                 "VALUES (?, ?, ?, ?, 0) ON CONFLICT DO NOTHING RETURNING update_id",
@@ -93,18 +95,24 @@ class UpdateLog:
                 "AND claimed_at < ? RETURNING update_id",
                 (float(now), self.platform, int(update_id), float(now - CLAIM_TTL)))
             if retaken is not None:
-                log.warning("%s update %s: its claim was %ss old and not done; applying it here",
-                            self.platform, update_id, int(CLAIM_TTL))
                 return Claim.RETAKEN
             row = await tx.one("SELECT done FROM platform_updates WHERE platform = ? AND update_id = ?",
                                (self.platform, int(update_id)))
-        return Claim.DONE if row is not None and int(row[0]) else Claim.BUSY
+            return Claim.DONE if row is not None and int(row[0]) else Claim.BUSY
+
+        claim = await self.store.run_atomic(work)
+        if claim is Claim.RETAKEN:
+            log.warning("%s update %s: its claim was %ss old and not done; applying it here",
+                        self.platform, update_id, int(CLAIM_TTL))
+        return claim
 
     async def done(self, update_id: int) -> None:
         """The update is applied: a later delivery of it is a duplicate."""
-        async with self.store.atomic() as tx:
+        async def work(tx: Tx) -> None:
             await tx.execute("UPDATE platform_updates SET done = 1 WHERE platform = ? AND update_id = ?",
                              (self.platform, int(update_id)))
+
+        await self.store.run_atomic(work)
 
     async def is_done(self, update_id: int) -> bool:
         rows = await self.store.fetch("SELECT done FROM platform_updates WHERE platform = ? AND update_id = ?",
@@ -124,6 +132,9 @@ class UpdateLog:
         if self._pruned_at is not None and now - self._pruned_at < PRUNE_EVERY:
             return
         self._pruned_at = now
-        async with self.store.atomic() as tx:
+
+        async def work(tx: Tx) -> None:
             await tx.execute("DELETE FROM platform_updates WHERE platform = ? AND received_at < ?",
                              (self.platform, float(now - RETENTION)))
+
+        await self.store.run_atomic(work)

@@ -1,18 +1,23 @@
-"""bot/updates.py: an update id claimed once across stores on one database; retries, dead workers, pruning."""
+"""bot/updates.py: an update id claimed once across stores on one database; retries, dead workers, pruning.
+
+On each backend (``opener``: a SQLite file, or a fresh PostgreSQL database), with two stores on
+the one database standing for two workers.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from store_fixtures import Opener, opener
 
 from bot.store import Store
 from bot.updates import CLAIM_TTL, PRUNE_EVERY, RETENTION, Claim, UpdateLog
 
 pytestmark = pytest.mark.asyncio
+__all__ = ["opener"]  # the fixture, used by name
 
 
 class Clock:
@@ -24,10 +29,10 @@ class Clock:
 
 
 @pytest_asyncio.fixture
-async def stores(tmp_path: Path) -> AsyncIterator[tuple[Store, Store]]:
-    """Two stores on one database file: two workers."""
-    first = await Store.open(str(tmp_path / "u.db"))
-    second = await Store.open(str(tmp_path / "u.db"))
+async def stores(opener: Opener) -> AsyncIterator[tuple[Store, Store]]:
+    """Two stores on one database: two workers."""
+    first = await opener()
+    second = await opener()
     yield first, second
     await first.close()
     await second.close()
