@@ -34,10 +34,6 @@ from discord_harness import (
     until,
 )
 from fakes.discord_server import CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_ID, OTHER_GUILD_ID, FakeDiscord
-from fakes.telegram_server import FakeBotAPI
-from telegram_harness import GROUP, actor, buttons, free_port, next_turn, wait_listening
-from telegram_harness import NAMES as TG_NAMES
-from telegram_harness import press as tg_press
 
 from bot.audit import audit
 from bot.store import Store
@@ -167,88 +163,3 @@ async def test_two_processes_each_hold_half_the_discord_shards(fake: FakeDiscord
     finally:
         await store.close()
 
-
-@pytest_asyncio.fixture
-async def tg() -> AsyncIterator[FakeBotAPI]:
-    api = await FakeBotAPI().start()
-    api.group(GROUP)
-    for uid, name in TG_NAMES.items():
-        api.user(uid, name)
-    yield api
-    await api.close()
-    assert not api.unknown, api.unknown
-
-
-def hook(port: int) -> str:
-    return f"http://127.0.0.1:{port}/tg/hook"
-
-
-def count(db: Path, sql: str) -> int:
-    with sqlite3.connect(db) as con:
-        return int(con.execute(sql).fetchone()[0])
-
-
-async def test_two_telegram_workers_take_the_updates_in_turn_and_one_twice(tg: FakeBotAPI, tmp_path: Path,
-                                                                           processes: Processes) -> None:
-    db = tmp_path / "shared.db"
-    ports = free_port(), free_port()
-    telegram = {"TELEGRAM_TOKEN": tg.token, "TELEGRAM_BASE_URL": tg.base_url, "TELEGRAM_WEBHOOK_URL": hook(ports[0]),
-                "TELEGRAM_WEBHOOK_LISTEN": "127.0.0.1", "STUDBOT_DB": str(db)}
-    first = await processes.start("first", {**telegram, "TELEGRAM_WEBHOOK_PORT": str(ports[0]),
-                                            "STUDBOT_INSTANCE": "first"})
-    await tg.wait_for(lambda: tg.webhook is not None or first.process.returncode is not None, timeout=30,
-                      what="the first worker to set the webhook")
-    second = await processes.start("second", {**telegram, "TELEGRAM_WEBHOOK_PORT": str(ports[1]),
-                                              "TELEGRAM_WEBHOOK_REGISTER": "0", "STUDBOT_INSTANCE": "second"})
-    await wait_listening(ports[1], asyncio.ensure_future(second.process.wait()))
-    assert len(tg.sent("setWebhook")) == 1 and tg.webhook is not None
-    assert tg.webhook["url"] == hook(ports[0]) and tg.webhook["max_connections"] == 40
-    tg.balancer = [hook(ports[0]), hook(ports[1])]  # from now on: first, second, first ...
-    ann, bob = 1101, 1102
-
-    async def type_(uid: int, text: str, chat: int = GROUP) -> None:
-        tg.command(chat, uid, text)
-        await tg.delivered(max(tg.pushed))
-
-    for uid in (ann, bob):
-        await type_(uid, "/start", chat=uid)
-    await type_(ann, "/stud new")
-    await tg.wait_for(lambda: tg.boards(GROUP), what="the board")
-    for uid in (ann, bob):
-        assert (await tg_press(tg, uid, "Join"))["text"].startswith("Seated")
-    await type_(ann, "/stud start")
-
-    presses: list[int] = []
-    twice: int | None = None
-    turn: str | None = None
-    while True:
-        turn, board = await next_turn(tg, turn)
-        if turn is None:
-            break
-        label = next(lb for p in ("Check", "Call", "Bring-in") for lb in buttons(board) if lb.startswith(p))
-        answer = await tg_press(tg, actor(board), label)
-        assert not answer.get("text"), answer
-        presses.append(max(tg.pushed))
-        if twice is None and len(presses) == 3:  # Telegram sends this press again, to the other worker
-            twice = presses[-1]
-            went = next(url for u, url, _ in tg.routes if u == twice)
-            assert await tg.deliver_again(twice, to=next(h for h in tg.balancer if h != went)) == 200
-
-    assert twice is not None
-    query = tg.pushed[twice]["callback_query"]["id"]
-    assert [c.params["callback_query_id"] for c in tg.sent("answerCallbackQuery")].count(query) == 1
-    assert all(status == 200 for _, status in tg.deliveries)
-    workers = {url for _, url, _ in tg.routes}
-    assert workers == set(tg.balancer)  # both workers took updates of the one table
-    logs = await processes.stop_all()
-    for bot in (first, second):
-        assert bot.process.returncode == 0 and "Traceback" not in logs[bot.name], logs[bot.name][-3000:]
-    assert count(db, "SELECT COUNT(*) FROM hands WHERE status = 'done'") == 1
-    assert count(db, "SELECT COUNT(*) FROM actions") == len(presses)  # the press sent twice acted once
-    assert count(db, "SELECT COUNT(*) FROM platform_updates WHERE done = 1") == len(tg.pushed)
-    store = await Store.open(str(db))
-    try:
-        report = await audit(store)
-        assert report.ok, report.summary()
-    finally:
-        await store.close()
