@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import sqlite3
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from fakes.discord_server import CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_ID, OTHER_G
 
 from bot.audit import audit
 from bot.store import Store
+from bot.store.postgres import PostgresStore
 
 pytestmark = pytest.mark.asyncio
 
@@ -113,19 +113,56 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     await server.stop()
 
 
-def hands_done(db: Path) -> dict[str, int]:
-    """channel -> hands finished, read from the shared database."""
-    with sqlite3.connect(db) as con:
-        rows = con.execute("SELECT t.channel, COUNT(h.id) FROM tables t JOIN hands h ON h.table_id = t.id "
-                           "WHERE h.status = 'done' GROUP BY t.channel").fetchall()
-    return {str(channel): int(count) for channel, count in rows}
+@dataclass
+class Database:
+    """The database the processes share: a SQLite file, or a PostgreSQL database (``pg_database``)."""
+
+    env: dict[str, str]
+    path: Path
+    url: str | None
+
+    async def open(self) -> Store:
+        return await (PostgresStore.connect(self.url, pool_size=2) if self.url else Store.open(str(self.path)))
+
+    async def count(self, sql: str) -> int:
+        store = await self.open()
+        try:
+            return int((await store.fetch(sql))[0][0])
+        finally:
+            await store.close()
+
+    async def hands_done(self) -> dict[str, int]:
+        """channel -> hands finished."""
+        store = await self.open()
+        try:
+            rows = await store.fetch("SELECT t.channel, COUNT(h.id) FROM tables t JOIN hands h ON h.table_id = t.id "
+                                     "WHERE h.status = 'done' GROUP BY t.channel")
+        finally:
+            await store.close()
+        return {str(r[0]): int(r[1]) for r in rows}
+
+    async def audit_ok(self) -> None:
+        store = await self.open()
+        try:
+            report = await audit(store)
+            assert report.ok, report.summary()
+        finally:
+            await store.close()
 
 
-async def test_two_processes_each_hold_half_the_discord_shards(fake: FakeDiscord, tmp_path: Path,
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
+    path = tmp_path / "shared.db"
+    if request.param == "sqlite":
+        return Database(env={"STUDBOT_DB": str(path)}, path=path, url=None)
+    url: str = request.getfixturevalue("pg_database")
+    return Database(env={"STUDBOT_DB": str(path), "STUDBOT_DATABASE_URL": url}, path=path, url=url)
+
+
+async def test_two_processes_each_hold_half_the_discord_shards(fake: FakeDiscord, database: Database,
                                                                processes: Processes) -> None:
-    db = tmp_path / "shared.db"
     discord = {"DISCORD_TOKEN": "fake-token", "DISCORD_API_BASE": fake.api_base,
-               "DISCORD_GATEWAY_URL": fake.gateway_url, "DISCORD_SHARD_COUNT": "2", "STUDBOT_DB": str(db)}
+               "DISCORD_GATEWAY_URL": fake.gateway_url, "DISCORD_SHARD_COUNT": "2", **database.env}
     first = await processes.start("first", {**discord, "DISCORD_SHARD_IDS": "0"})
     await until(lambda: fake.connected_shards == {0} and "global" in fake.commands, timeout=30,
                 what="the first process on shard 0")
@@ -155,11 +192,6 @@ async def test_two_processes_each_hold_half_the_discord_shards(fake: FakeDiscord
         assert bot.process.returncode == 0 and "Traceback" not in logs[bot.name], logs[bot.name][-3000:]
     assert "shards 0 of 2 (direct messages here)" in logs["first"]
     assert "shards 1 of 2 (direct messages on another process)" in logs["second"]
-    assert hands_done(db) == {str(CHANNEL_ID): 1, str(OTHER_CHANNEL_ID): 1}
-    store = await Store.open(str(db))
-    try:
-        report = await audit(store)
-        assert report.ok, report.summary()
-    finally:
-        await store.close()
+    assert await database.hands_done() == {str(CHANNEL_ID): 1, str(OTHER_CHANNEL_ID): 1}
+    await database.audit_ok()
 

@@ -94,13 +94,18 @@ async def test_a_retried_update_is_applied_once(fake: FakeBotAPI, tmp_path: Path
         assert [(int(r[0]), int(r[1])) for r in rows] == [(u, 1) for u in sorted(fake.pushed)]
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 async def test_two_workers_behind_one_url_apply_each_update_once(fake: FakeBotAPI, tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch,
-                                                                 workers: list[WebhookWorker]) -> None:
+                                                                 workers: list[WebhookWorker], backend: str,
+                                                                 request: pytest.FixtureRequest) -> None:
     first, second = free_port(), free_port()
     db = tmp_path / "shared.db"
-    async with Served(fake, db, monkeypatch, webhook=hook(first), webhook_port=first) as a, \
-            Served(fake, db, monkeypatch, webhook=hook(first), webhook_port=second, webhook_register=False) as b:
+    url = request.getfixturevalue("pg_database") if backend == "postgresql" else None
+    async with Served(fake, db, monkeypatch, webhook=hook(first), webhook_port=first, database_url=url) as a, \
+            Served(fake, db, monkeypatch, webhook=hook(first), webhook_port=second, webhook_register=False,
+                   database_url=url) as b:
+        assert type(a.bot.store).__name__ == ("PostgresStore" if url else "SqliteStore")
         assert len(fake.sent("setWebhook")) == 1  # only the registering worker set it
         fake.balancer = [hook(first), hook(second)]
         fake.group(OTHER_GROUP)
