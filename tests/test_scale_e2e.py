@@ -28,11 +28,17 @@ from discord_harness import (
     NAMES,
     ROOT,
     cat_folds_to_a_completion,
+    next_board,
     say,
     table_of_three,
+    token,
     until,
 )
 from fakes.discord_server import CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_ID, OTHER_GUILD_ID, FakeDiscord
+from fakes.telegram_server import FakeBotAPI
+from telegram_harness import GROUP, actor, buttons, free_port, next_turn, wait_listening
+from telegram_harness import NAMES as TG_NAMES
+from telegram_harness import press as tg_press
 
 from bot.audit import audit
 from bot.store import Store
@@ -163,10 +169,10 @@ async def test_two_processes_each_hold_half_the_discord_shards(fake: FakeDiscord
                                                                processes: Processes) -> None:
     discord = {"DISCORD_TOKEN": "fake-token", "DISCORD_API_BASE": fake.api_base,
                "DISCORD_GATEWAY_URL": fake.gateway_url, "DISCORD_SHARD_COUNT": "2", **database.env}
-    first = await processes.start("first", {**discord, "DISCORD_SHARD_IDS": "0"})
+    first = await processes.start("first", {**discord, "DISCORD_SHARD_IDS": "0", "STUDBOT_INSTANCE": "first"})
     await until(lambda: fake.connected_shards == {0} and "global" in fake.commands, timeout=30,
                 what="the first process on shard 0")
-    second = await processes.start("second", {**discord, "DISCORD_SHARD_IDS": "1"})
+    second = await processes.start("second", {**discord, "DISCORD_SHARD_IDS": "1", "STUDBOT_INSTANCE": "second"})
     await until(lambda: fake.connected_shards == {0, 1}, timeout=30, what="the second process on shard 1")
     assert sorted(fake.identifies) == [(0, 2), (1, 2)]
 
@@ -195,3 +201,120 @@ async def test_two_processes_each_hold_half_the_discord_shards(fake: FakeDiscord
     assert await database.hands_done() == {str(CHANNEL_ID): 1, str(OTHER_CHANNEL_ID): 1}
     await database.audit_ok()
 
+
+
+async def test_a_killed_processes_table_goes_on_in_the_other_and_its_shard_comes_back(
+        fake: FakeDiscord, database: Database, processes: Processes) -> None:
+    """kill -9 of the process that holds shard 1 mid-hand: the other process (shard 0 only) takes the
+    table over and its turn timer acts, editing the board in the guild of shard 1 while no process
+    runs that shard; a new process on shard 1 then receives the presses, forwarded to the holder,
+    and the hand ends there."""
+    discord = {"DISCORD_TOKEN": "fake-token", "DISCORD_API_BASE": fake.api_base,
+               "DISCORD_GATEWAY_URL": fake.gateway_url, "DISCORD_SHARD_COUNT": "2", "STUDBOT_TURN_TIMER": "5",
+               "STUDBOT_LEASE_SECONDS": "5", **database.env}
+    first = await processes.start("first", {**discord, "DISCORD_SHARD_IDS": "0", "STUDBOT_INSTANCE": "first"})
+    await until(lambda: fake.connected_shards == {0} and "global" in fake.commands, timeout=30,
+                what="the first process on shard 0")
+    second = await processes.start("second", {**discord, "DISCORD_SHARD_IDS": "1", "STUDBOT_INSTANCE": "second"})
+    await until(lambda: fake.connected_shards == {0, 1}, timeout=30, what="the second process on shard 1")
+
+    await table_of_three(fake, channel=CHANNEL_ID)  # GUILD_ID: shard 1, the second process
+    dealt = await next_board(fake, None, channel=CHANNEL_ID)
+    second.process.send_signal(signal.SIGKILL)
+    await second.process.wait()
+    await until(lambda: fake.connected_shards == {0}, what="shard 1 to drop")
+    edits = len(fake.channel_calls(CHANNEL_ID))
+
+    moved = await next_board(fake, token(dealt), timeout=30, channel=CHANNEL_ID)  # the first process, by its timer
+    assert fake.connected_shards == {0} and len(fake.channel_calls(CHANNEL_ID)) > edits
+    assert "ran out of time" in fake.lines(CHANNEL_ID)
+
+    third = await processes.start("third", {**discord, "DISCORD_SHARD_IDS": "1", "STUDBOT_INSTANCE": "third"})
+    await until(lambda: fake.connected_shards == {0, 1}, timeout=30, what="a new process on shard 1")
+    assert token(moved) is not None
+    await cat_folds_to_a_completion(fake, channel=CHANNEL_ID)  # pressed through the third, played by the first
+    assert await database.count("SELECT COUNT(*) FROM table_leases WHERE owner = 'first'") == 1
+
+    logs = await processes.stop_all()
+    for bot in (first, third):
+        assert bot.process.returncode == 0 and "Traceback" not in logs[bot.name], logs[bot.name][-3000:]
+    assert "first: took table" in logs["first"]  # the dead process's table, taken over
+    assert "took table" not in logs["third"]  # its presses went to the holder (bot/cluster.py forwards them)
+    assert await database.hands_done() == {str(CHANNEL_ID): 1}
+    await database.audit_ok()
+
+
+@pytest_asyncio.fixture
+async def tg() -> AsyncIterator[FakeBotAPI]:
+    api = await FakeBotAPI().start()
+    api.group(GROUP)
+    for uid, name in TG_NAMES.items():
+        api.user(uid, name)
+    yield api
+    await api.close()
+    assert not api.unknown, api.unknown
+
+
+def hook(port: int) -> str:
+    return f"http://127.0.0.1:{port}/tg/hook"
+
+
+async def test_two_telegram_workers_take_the_updates_in_turn_and_one_twice(tg: FakeBotAPI, database: Database,
+                                                                           processes: Processes) -> None:
+    ports = free_port(), free_port()
+    telegram = {"TELEGRAM_TOKEN": tg.token, "TELEGRAM_BASE_URL": tg.base_url, "TELEGRAM_WEBHOOK_URL": hook(ports[0]),
+                "TELEGRAM_WEBHOOK_LISTEN": "127.0.0.1", **database.env}
+    first = await processes.start("first", {**telegram, "TELEGRAM_WEBHOOK_PORT": str(ports[0]),
+                                            "STUDBOT_INSTANCE": "first"})
+    await tg.wait_for(lambda: tg.webhook is not None or first.process.returncode is not None, timeout=30,
+                      what="the first worker to set the webhook")
+    second = await processes.start("second", {**telegram, "TELEGRAM_WEBHOOK_PORT": str(ports[1]),
+                                              "TELEGRAM_WEBHOOK_REGISTER": "0", "STUDBOT_INSTANCE": "second"})
+    await wait_listening(ports[1], asyncio.ensure_future(second.process.wait()))
+    assert len(tg.sent("setWebhook")) == 1 and tg.webhook is not None
+    assert tg.webhook["url"] == hook(ports[0]) and tg.webhook["max_connections"] == 40
+    tg.balancer = [hook(ports[0]), hook(ports[1])]  # from now on: first, second, first ...
+    ann, bob = 1101, 1102
+
+    async def type_(uid: int, text: str, chat: int = GROUP) -> None:
+        tg.command(chat, uid, text)
+        await tg.delivered(max(tg.pushed))
+
+    for uid in (ann, bob):
+        await type_(uid, "/start", chat=uid)
+    await type_(ann, "/stud new")
+    await tg.wait_for(lambda: tg.boards(GROUP), what="the board")
+    for uid in (ann, bob):
+        assert (await tg_press(tg, uid, "Join"))["text"].startswith("Seated")
+    await type_(ann, "/stud start")
+
+    presses: list[int] = []
+    twice: int | None = None
+    turn: str | None = None
+    while True:
+        turn, board = await next_turn(tg, turn)
+        if turn is None:
+            break
+        label = next(lb for p in ("Check", "Call", "Bring-in") for lb in buttons(board) if lb.startswith(p))
+        answer = await tg_press(tg, actor(board), label)
+        assert not answer.get("text"), answer
+        presses.append(max(tg.pushed))
+        if twice is None and len(presses) == 3:  # Telegram sends this press again, to the other worker
+            twice = presses[-1]
+            await tg.delivered(twice)
+            went = next(url for u, url, _ in tg.routes if u == twice)
+            assert await tg.deliver_again(twice, to=next(h for h in tg.balancer if h != went)) == 200
+
+    assert twice is not None
+    query = tg.pushed[twice]["callback_query"]["id"]
+    assert [c.params["callback_query_id"] for c in tg.sent("answerCallbackQuery")].count(query) == 1
+    assert all(status == 200 for _, status in tg.deliveries)
+    workers = {url for _, url, _ in tg.routes}
+    assert workers == set(tg.balancer)  # both workers took updates of the one table
+    logs = await processes.stop_all()
+    for bot in (first, second):
+        assert bot.process.returncode == 0 and "Traceback" not in logs[bot.name], logs[bot.name][-3000:]
+    assert await database.count("SELECT COUNT(*) FROM hands WHERE status = 'done'") == 1
+    assert await database.count("SELECT COUNT(*) FROM actions") == len(presses)  # the press sent twice acted once
+    assert await database.count("SELECT COUNT(*) FROM platform_updates WHERE done = 1") == len(tg.pushed)
+    await database.audit_ok()

@@ -79,3 +79,12 @@ def test_shards_and_webhook_workers() -> None:
 def test_wrong_shard_and_webhook_settings_are_named(env: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=re.escape(message)):
         Settings.from_env(env)
+def test_cluster_settings() -> None:
+    """STUDBOT_INSTANCE turns cluster mode on (unset: one process holds every table)."""
+    assert Settings.from_env({}).instance is None
+    s = Settings.from_env({"STUDBOT_INSTANCE": "w-1.eu", "STUDBOT_LEASE_SECONDS": "10"})
+    assert (s.instance, s.lease_seconds) == ("w-1.eu", 10)
+    with pytest.raises(ConfigError, match="STUDBOT_INSTANCE"):
+        Settings.from_env({"STUDBOT_INSTANCE": "w 1"})
+    with pytest.raises(ConfigError, match="STUDBOT_LEASE_SECONDS"):
+        Settings.from_env({"STUDBOT_LEASE_SECONDS": "1"})

@@ -8,7 +8,7 @@ PostgreSQL in the table ``schema_version``.
 
 from __future__ import annotations
 
-from .. import fairness, ledger, updates
+from .. import fairness, leases, ledger, updates
 from ..stats import rows as stats_rows
 from ..tourney.store import TOURNEY_MIGRATION
 from .base import Migration
@@ -91,6 +91,8 @@ MIGRATIONS: list[Migration] = [
     fairness.MIGRATION,
     # 9: per-player rows of settled hands for the stats (bot/stats/rows.py), backfilled from the hand files.
     stats_rows.migrate,
-    # 10 (11 after the cluster's): update ids a platform delivered, each applied once (bot/updates.py).
+    # 10: cluster mode (bot/cluster.py): table leases and the inbox of commands forwarded to a table's holder.
+    leases.MIGRATION,
+    # 11: update ids a platform delivered, each applied once (bot/updates.py).
     updates.MIGRATION,
 ]
