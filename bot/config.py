@@ -45,6 +45,15 @@ class Settings:
     telegram_webhook_url: str | None = None
     telegram_webhook_listen: str = "0.0.0.0"
     telegram_webhook_port: int = 8443
+    # --- several processes: Discord shards (adapters/discord/shards.py), Telegram webhook workers (.../webhook.py)
+    discord_shard_count: int | None = None
+    """Shards across every process (DISCORD_SHARD_COUNT); None: one unsharded connection."""
+    discord_shard_ids: tuple[int, ...] | None = None
+    """The shards this process runs (DISCORD_SHARD_IDS); None with a count: all of them."""
+    telegram_webhook_register: bool = True
+    """This worker calls setWebhook at start (TELEGRAM_WEBHOOK_REGISTER); the others only listen."""
+    telegram_webhook_max_connections: int = 40
+    """Telegram's simultaneous connections to the webhook (TELEGRAM_WEBHOOK_MAX_CONNECTIONS, 1 to 100)."""
     log_level: str = "INFO"
     language: str = "en"
     """The language for users and tables whose platform tells none (the console): en, ru or pl."""
@@ -88,6 +97,10 @@ class Settings:
         language = (text("STUDBOT_LANGUAGE") or "en").lower()
         if language not in LANGUAGES:
             raise ConfigError(f"STUDBOT_LANGUAGE={language!r} must be one of {', '.join(LANGUAGES)}")
+        shard_count, shard_ids = _shards(text("DISCORD_SHARD_COUNT"), text("DISCORD_SHARD_IDS"))
+        register = (text("TELEGRAM_WEBHOOK_REGISTER") or "1").lower()
+        if register not in ("0", "1", "yes", "no", "true", "false"):
+            raise ConfigError(f"TELEGRAM_WEBHOOK_REGISTER={register!r} must be 1 (this worker sets the webhook) or 0")
         instance = text("STUDBOT_INSTANCE")
         if instance is not None and not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", instance):
             raise ConfigError(f"STUDBOT_INSTANCE={instance!r} must be a name of letters, digits, '.', '_' or '-'")
@@ -109,11 +122,50 @@ class Settings:
                                          "port"),
             log_level=level,
             language=language,
+            discord_shard_count=shard_count,
+            discord_shard_ids=shard_ids,
+            telegram_webhook_register=register in ("1", "yes", "true"),
+            telegram_webhook_max_connections=number("TELEGRAM_WEBHOOK_MAX_CONNECTIONS", 40, 1, 100, "connections"),
             database_url=database_url(text("STUDBOT_DATABASE_URL")),
             db_pool_size=number("STUDBOT_DB_POOL_SIZE", 5, 1, 1000, "connections"),
             instance=instance,
             lease_seconds=number("STUDBOT_LEASE_SECONDS", 6, 2, 300, "seconds"),
         )
+
+
+def _shards(count: str | None, ids: str | None) -> tuple[int | None, tuple[int, ...] | None]:
+    """DISCORD_SHARD_COUNT and DISCORD_SHARD_IDS, checked together.
+
+    >>> _shards("4", "2, 3")
+    (4, (2, 3))
+    >>> _shards("2", None)
+    (2, None)
+    >>> _shards(None, "0")
+    Traceback (most recent call last):
+    ...
+    bot.config.ConfigError: DISCORD_SHARD_IDS='0' needs DISCORD_SHARD_COUNT (the number of shards of every process)
+    """
+    if count is None:
+        if ids is not None:
+            raise ConfigError(f"DISCORD_SHARD_IDS={ids!r} needs DISCORD_SHARD_COUNT "
+                              "(the number of shards of every process)")
+        return None, None
+    if not count.isdigit() or not 1 <= int(count) <= 100_000:
+        raise ConfigError(f"DISCORD_SHARD_COUNT={count!r} is not a whole number of shards (1 to 100000)")
+    total = int(count)
+    if ids is None:
+        return total, None
+    parts = [p.strip() for p in ids.split(",")]
+    if not all(p.isdigit() for p in parts):
+        raise ConfigError(f"DISCORD_SHARD_IDS={ids!r} must be shard numbers separated by commas, such as 0,1")
+    chosen = tuple(int(p) for p in parts)
+    outside = [i for i in chosen if i >= total]
+    if outside:
+        raise ConfigError(f"DISCORD_SHARD_IDS={ids!r}: shard {outside[0]} is not below DISCORD_SHARD_COUNT={total} "
+                          f"(shards are numbered 0 to {total - 1})")
+    if len(set(chosen)) != len(chosen):
+        raise ConfigError(f"DISCORD_SHARD_IDS={ids!r} names a shard twice")
+    return total, chosen
 
 
 def database_url(url: str | None) -> str | None:

@@ -179,6 +179,13 @@ async def pending_requests(store: Store, platform: str) -> list[PendingAnswer]:
                           channel=r["channel"], command=r["command"], received_at=r["received_at"]) for r in rows]
 
 
+async def channel_community(store: Store, *, platform: str, channel: str) -> str | None:
+    """The community of the last table opened in a channel ('discord:<server id>'); None if there was none."""
+    rows = await store.fetch("SELECT community FROM tables WHERE platform = ? AND channel = ? ORDER BY id DESC LIMIT 1",
+                             (platform, channel))
+    return str(rows[0]["community"]) if rows else None
+
+
 async def action_taken(store: Store, *, platform: str, channel: str, turn: str, user: str) -> bool:
     """Whether ``user`` acted at the turn ``turn`` ('12.7': hand 12, its decision 7) of the channel's table."""
     hand_no, _, seq = turn.partition(".")

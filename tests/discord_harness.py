@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from fakes.discord_server import GUILD_ID, FakeDiscord, Interaction, Posted
+from fakes.discord_server import CHANNEL_ID, GUILD_ID, FakeDiscord, Interaction, Posted
 
 from adapters import run as run_module
 from adapters.discord import messenger as discord_messenger
@@ -58,15 +58,17 @@ class Running:
 
 
 async def start_bot(fake: FakeDiscord, db: Path, **overrides: object) -> Running:
-    values: dict[str, object] = {"bot_delay": 0.0, "next_hand_delay": 600.0, "turn_timer": 120, **overrides}
-    settings = replace(Settings(), db_path=str(db), discord_token="fake-token", discord_guild_id=GUILD_ID,
+    values: dict[str, object] = {"bot_delay": 0.0, "next_hand_delay": 600.0, "turn_timer": 120,
+                                 "discord_guild_id": GUILD_ID, **overrides}
+    settings = replace(Settings(), db_path=str(db), discord_token="fake-token",
                        discord_api_base=fake.api_base, discord_gateway_url=fake.gateway_url,
                        **values)  # type: ignore[arg-type]
     identified = fake.identify_count
+    shards = len(settings.discord_shard_ids or range(settings.discord_shard_count or 1))
     stop = asyncio.Event()
     task = asyncio.create_task(serve(settings, stop=stop))
     deadline = time.monotonic() + 15
-    while fake.identify_count == identified or not fake.identified.is_set():
+    while fake.identify_count < identified + shards or not fake.identified.is_set():
         if task.done():
             task.result()
             raise AssertionError("serve() ended before connecting")
@@ -130,27 +132,30 @@ def title(board: Posted) -> str:
     return str(board.embeds[0].get("title", "")) if board.embeds else ""
 
 
-async def next_board(fake: FakeDiscord, after: str | None, timeout: float = 10.0) -> Posted:
+async def next_board(fake: FakeDiscord, after: str | None, timeout: float = 10.0, *,
+                     channel: int = CHANNEL_ID) -> Posted:
     """The board once it shows a turn other than ``after``, or the end of the hand."""
     def moved() -> bool:
-        board = fake.board()
+        board = fake.board(channel)
         return board is not None and (token(board) not in (None, after) or "showdown" in title(board))
 
     await until(moved, timeout, f"the board after turn {after}")
-    board = fake.board()
+    board = fake.board(channel)
     assert board is not None
     return board
 
 
-async def say(fake: FakeDiscord, user: int, sub: str, *, locale: str = "en-US", **options: int | str) -> str:
-    interaction = await fake.slash(user, sub, locale=locale, **options)
+async def say(fake: FakeDiscord, user: int, sub: str, *, locale: str = "en-US", channel: int = CHANNEL_ID,
+              dm: bool = False, **options: int | str) -> str:
+    interaction = await fake.slash(user, sub, locale=locale, channel=channel, dm=dm, **options)
     answer = await interaction.answer()
     assert interaction.ephemeral, f"/stud {sub} was not deferred ephemerally"
     return answer
 
 
-async def press(fake: FakeDiscord, user: int, custom_id: str, **kw: object) -> Interaction:
-    board = fake.board()
+async def press(fake: FakeDiscord, user: int, custom_id: str, *, channel: int = CHANNEL_ID,
+                **kw: object) -> Interaction:
+    board = fake.board(channel)
     assert board is not None
     interaction = await fake.press(user, custom_id, message_id=board.message_id, **kw)  # type: ignore[arg-type]
     await interaction.answer()
@@ -158,13 +163,13 @@ async def press(fake: FakeDiscord, user: int, custom_id: str, **kw: object) -> I
     return interaction
 
 
-async def table_of_three(fake: FakeDiscord, *, join_bob: bool = True) -> None:
-    assert "Table open" in await say(fake, ANN, "new")
-    assert "Seated with 200 chips" in await say(fake, ANN, "join", buy_in=200)
+async def table_of_three(fake: FakeDiscord, *, join_bob: bool = True, channel: int = CHANNEL_ID) -> None:
+    assert "Table open" in await say(fake, ANN, "new", channel=channel)
+    assert "Seated with 200 chips" in await say(fake, ANN, "join", buy_in=200, channel=channel)
     if join_bob:
-        assert "Seated" in await say(fake, BOB, "join")
-    assert "Seated" in await say(fake, CAT, "join")
-    assert "Dealing" in await say(fake, ANN, "start")
+        assert "Seated" in await say(fake, BOB, "join", channel=channel)
+    assert "Seated" in await say(fake, CAT, "join", channel=channel)
+    assert "Dealing" in await say(fake, ANN, "start", channel=channel)
 
 
 def passive(buttons: dict[str, str]) -> str:
@@ -174,14 +179,14 @@ def passive(buttons: dict[str, str]) -> str:
     raise AssertionError(f"no passive action in {buttons}")
 
 
-async def cat_folds_to_a_completion(fake: FakeDiscord) -> tuple[set[str], int]:
+async def cat_folds_to_a_completion(fake: FakeDiscord, *, channel: int = CHANNEL_ID) -> tuple[set[str], int]:
     """Play the hand to the showdown with buttons: Ann or Bob completes, Cat folds to it, the rest
     check or call. Returns the streets the board showed and how many buttons were pressed."""
     seen_streets: set[str] = set()
     last: str | None = None
     presses = 0
     while True:
-        board = await next_board(fake, last)
+        board = await next_board(fake, last, channel=channel)
         if "showdown" in title(board):
             return seen_streets, presses
         seen_streets |= {s for s in STREETS if s in title(board)}
@@ -194,7 +199,7 @@ async def cat_folds_to_a_completion(fake: FakeDiscord) -> tuple[set[str], int]:
         else:
             choice = passive(buttons)
         last = token(board)
-        interaction = await press(fake, who, choice)
+        interaction = await press(fake, who, choice, channel=channel)
         assert interaction.content == "", interaction.content  # accepted: the 'thinking' message is removed
         assert interaction.callback is not None and interaction.callback["type"] == 5
         presses += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -25,6 +26,16 @@ def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Opener:
         return lambda: Store.open(path)
     dsn: str = request.getfixturevalue("pg_database")
     return lambda: PostgresStore.connect(dsn, pool_size=3)
+
+
+def drop_tables_after(version: int) -> str:
+    """DROP statements for the tables the migrations after ``version`` create: with them a database is
+    again as a build of that version left it (for the tests that migrate such a database)."""
+    from bot.store import MIGRATIONS
+
+    created = [name for script in MIGRATIONS[version:] if isinstance(script, str)
+               for name in re.findall(r"CREATE TABLE (\w+)", script)]
+    return "".join(f"DROP TABLE {name}; " for name in reversed(created))
 
 
 def stakes() -> Stakes:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import socket
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -50,13 +51,14 @@ class Served:
 
     def __init__(self, fake: FakeBotAPI, db: Path, monkeypatch: pytest.MonkeyPatch, *, interval: float = 0.15,
                  group_rate: tuple[float, float] = (1000, 60), webhook: str | None = None,
-                 webhook_port: int = 8443,
-                 next_hand_delay: float = 600) -> None:
+                 webhook_port: int = 8443, webhook_register: bool = True,
+                 next_hand_delay: float = 600, **settings: Any) -> None:
         self.fake = fake
         self.settings = replace(Settings(), db_path=str(db), telegram_token=fake.token,
                                 telegram_base_url=fake.base_url, telegram_webhook_url=webhook,
                                 telegram_webhook_listen="127.0.0.1", telegram_webhook_port=webhook_port,
-                                next_hand_delay=next_hand_delay, bot_delay=0.0, turn_timer=60)
+                                telegram_webhook_register=webhook_register,
+                                next_hand_delay=next_hand_delay, bot_delay=0.0, turn_timer=60, **settings)
         monkeypatch.setattr(TelegramAdapter, "rate_interval", interval)
         monkeypatch.setattr(TelegramAdapter, "group_rate", group_rate)
         monkeypatch.setattr(TelegramAdapter, "poll_timeout", 1)
@@ -75,8 +77,11 @@ class Served:
         method = "setWebhook" if self.settings.telegram_webhook_url else "getUpdates"
         polls = len(self.fake.sent(method, ok=False))
         self.task = asyncio.create_task(adapters.run.serve(self.settings, stop=self.stop))
-        await self.fake.wait_for(lambda: len(self.fake.sent(method, ok=False)) > polls or self.task.done(),
-                                 what="polling")
+        if self.settings.telegram_webhook_url and not self.settings.telegram_webhook_register:
+            await wait_listening(self.settings.telegram_webhook_port, self.task)
+        else:
+            await self.fake.wait_for(lambda: len(self.fake.sent(method, ok=False)) > polls or self.task.done(),
+                                     what="polling")
         if self.task.done():
             self.task.result()
         return self
@@ -91,6 +96,27 @@ class Served:
 
     def runtime(self, channel: str = str(GROUP)) -> Any:
         return self.bot.tables[f"telegram:{channel}"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def wait_listening(port: int, task: asyncio.Task[None], timeout: float = 15.0) -> None:
+    """Until a worker listens on ``port`` (or its serve() ended)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not task.done():
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            assert asyncio.get_running_loop().time() < deadline, f"nothing listens on port {port}"
+            await asyncio.sleep(0.05)
+            continue
+        writer.close()
+        await writer.wait_closed()
+        return
 
 
 async def say(fake: FakeBotAPI, uid: int, text: str, *, chat: int = GROUP, thread: int | None = None) -> None:

@@ -15,11 +15,13 @@ from pathlib import Path
 
 import pytest
 from backends import Backend, execute, rows
+from store_fixtures import drop_tables_after
 from test_console import Table
 
 from bot.audit import audit, audit_file
 from bot.ledger import HOUSE, Transfer, hand_transfers, net_by_account, seat_account, wallet_account
-from bot.store import Store
+from bot.stats import rows as stats_rows
+from bot.store import MIGRATIONS, Store
 
 # The tests of the store run on both backends (store_backend); the pure ones once.
 
@@ -249,8 +251,8 @@ async def test_an_existing_database_opens_its_ledger_with_what_it_holds(tmp_path
         con.executescript("DROP TABLE ledger_entries; DROP TABLE ledger_transfers; DROP TABLE pending_answers; "
                           "ALTER TABLE hands DROP COLUMN announced; DROP TABLE tourney_players; "
                           "DROP TABLE tournaments; DROP TABLE fair_seeds; DROP TABLE fair_player_seeds; "
-                          "DROP TABLE fair_tables; DROP TABLE hand_players; DROP TABLE table_leases; "
-                          "DROP TABLE inbox; PRAGMA user_version = 4;")
+                          "DROP TABLE fair_tables; DROP TABLE hand_players; "
+                          f"{drop_tables_after(MIGRATIONS.index(stats_rows.migrate) + 1)}PRAGMA user_version = 4;")
     caplog.set_level("INFO")
     async with Table(db, seed=SEED) as t:
         assert "audit passed: 7 accounts, 1 transfers, 0 settled hands, 3000 chips issued" in caplog.text

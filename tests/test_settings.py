@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,31 @@ def test_a_line_that_is_not_key_value_names_its_line_and_not_its_text(tmp_path: 
     assert "secret-token-text" not in str(caught.value)
 
 
+def test_shards_and_webhook_workers() -> None:
+    settings = Settings.from_env({"DISCORD_SHARD_COUNT": "4", "DISCORD_SHARD_IDS": "2,3",
+                                  "TELEGRAM_WEBHOOK_REGISTER": "0", "TELEGRAM_WEBHOOK_MAX_CONNECTIONS": "80"})
+    assert (settings.discord_shard_count, settings.discord_shard_ids) == (4, (2, 3))
+    assert not settings.telegram_webhook_register and settings.telegram_webhook_max_connections == 80
+    default = Settings.from_env({})
+    assert default.discord_shard_count is None and default.discord_shard_ids is None
+    assert default.telegram_webhook_register and default.telegram_webhook_max_connections == 40
+    assert Settings.from_env({"DISCORD_SHARD_COUNT": "2"}).discord_shard_ids is None  # every shard here
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({"DISCORD_SHARD_IDS": "0,1"}, "DISCORD_SHARD_IDS='0,1' needs DISCORD_SHARD_COUNT"),
+    ({"DISCORD_SHARD_COUNT": "2", "DISCORD_SHARD_IDS": "1,2"},
+     "DISCORD_SHARD_IDS='1,2': shard 2 is not below DISCORD_SHARD_COUNT=2 (shards are numbered 0 to 1)"),
+    ({"DISCORD_SHARD_COUNT": "4", "DISCORD_SHARD_IDS": "1,1"}, "DISCORD_SHARD_IDS='1,1' names a shard twice"),
+    ({"DISCORD_SHARD_COUNT": "4", "DISCORD_SHARD_IDS": "0;1"}, "must be shard numbers separated by commas"),
+    ({"DISCORD_SHARD_COUNT": "0"}, "DISCORD_SHARD_COUNT='0' is not a whole number of shards"),
+    ({"DISCORD_SHARD_COUNT": "two"}, "DISCORD_SHARD_COUNT='two' is not a whole number of shards"),
+    ({"TELEGRAM_WEBHOOK_REGISTER": "maybe"}, "TELEGRAM_WEBHOOK_REGISTER='maybe' must be 1"),
+    ({"TELEGRAM_WEBHOOK_MAX_CONNECTIONS": "500"}, "TELEGRAM_WEBHOOK_MAX_CONNECTIONS='500'"),
+])
+def test_wrong_shard_and_webhook_settings_are_named(env: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        Settings.from_env(env)
 def test_cluster_settings() -> None:
     """STUDBOT_INSTANCE turns cluster mode on (unset: one process holds every table)."""
     assert Settings.from_env({}).instance is None

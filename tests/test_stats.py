@@ -18,6 +18,7 @@ import pytest
 from backends import snapshot
 from helpers import make_hand
 from PIL import Image
+from store_fixtures import drop_tables_after
 from test_console import Table
 from test_results import ALL_IN_STACKS, ALL_INS, SCOOP, SCOOP_NO_LOW, SPLIT, showdown
 
@@ -286,7 +287,7 @@ async def test_the_migration_backfills_rows_for_hands_stored_before_it(tmp_path:
     written = await _played(db)
     assert len(written) >= 6
     before = MIGRATIONS.index(stats_rows.migrate)  # what the build before the stats left: the schema before it
-    later = "DROP TABLE table_leases; DROP TABLE inbox;"  # and the migrations after it (bot/leases.py)
+    later = drop_tables_after(before + 1)  # and before the migrations that came after it
     with sqlite3.connect(db) as con:
         con.executescript(f"DROP TABLE hand_players; {later} PRAGMA user_version = {before};")
     store = await Store.open(str(db))

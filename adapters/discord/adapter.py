@@ -10,7 +10,8 @@ the bot stores or renders anything), so an answer that holds cards is never
 public. Commands sync to ``DISCORD_GUILD_ID`` if set, else globally, and only
 when the command tree changed: its hash is kept in ``<db>.discord-commands.json``
 next to the database. ``DISCORD_API_BASE`` and ``DISCORD_GATEWAY_URL`` point
-discord.py at a proxy or at the test's loopback Discord.
+discord.py at a proxy or at the test's loopback Discord. ``DISCORD_SHARD_COUNT`` and
+``DISCORD_SHARD_IDS`` make the client a :class:`StudShardedClient` (see :mod:`.shards`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from . import render
 from .buttons import StudButton
 from .commands import CatalogTranslator, stud_group
 from .messenger import DiscordMessenger
+from .shards import IdentifyPacer, ShardPlan, guild_of
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +58,8 @@ INTENTS.guilds = True
 class StudClient(discord.Client):
     """A discord.py client that knows its adapter (buttons and commands call back into it)."""
 
-    def __init__(self, adapter: DiscordAdapter) -> None:
-        super().__init__(intents=INTENTS, allowed_mentions=discord.AllowedMentions.none())
+    def __init__(self, adapter: DiscordAdapter, **shards: Any) -> None:
+        super().__init__(intents=INTENTS, allowed_mentions=discord.AllowedMentions.none(), **shards)
         self.adapter = adapter
         self.tree: app_commands.CommandTree[StudClient] = app_commands.CommandTree(self)
         guild = adapter.guild
@@ -87,6 +89,17 @@ class StudClient(discord.Client):
         await self.adapter.handle_interaction(interaction, command)
 
 
+class StudShardedClient(StudClient, discord.AutoShardedClient):
+    """The same client over some shards of the gateway (``DISCORD_SHARD_COUNT``, ``DISCORD_SHARD_IDS``)."""
+
+    def __init__(self, adapter: DiscordAdapter, plan: ShardPlan) -> None:
+        super().__init__(adapter, shard_count=plan.count, shard_ids=list(plan.ids))
+        self.pacer = IdentifyPacer()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        await self.pacer.wait(shard_id or 0)
+
+
 class DiscordAdapter:
     """The :class:`adapters.run.PlatformAdapter` for Discord."""
 
@@ -104,7 +117,8 @@ class DiscordAdapter:
         self.translator = CatalogTranslator()
         """The commands' names and descriptions in Russian and Polish (set on the tree at login)."""
         _point_at(settings)
-        self.client = StudClient(self)
+        self.shards = ShardPlan.of(count=settings.discord_shard_count, ids=settings.discord_shard_ids)
+        self.client = StudClient(self) if self.shards is None else StudShardedClient(self, self.shards)
         self.messenger = DiscordMessenger(self.client)
         self._inflight: set[asyncio.Task[Any]] = set()
         self._stopping = False
@@ -115,9 +129,16 @@ class DiscordAdapter:
         """Log in (REST), find the gateway, and sync the commands if they changed."""
         assert self.settings.discord_token is not None
         await self.client.login(self.settings.discord_token)
-        if self.settings.discord_api_base and not self.settings.discord_gateway_url:
-            _, url, _ = await self.client.http.get_bot_gateway()
-            DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+        if self.shards is not None or (self.settings.discord_api_base and not self.settings.discord_gateway_url):
+            recommended, url, limits = await self.client.http.get_bot_gateway()
+            if not self.settings.discord_gateway_url:
+                DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+            if isinstance(self.client, StudShardedClient) and self.shards is not None:
+                self.client.pacer.max_concurrency = max(1, int(limits.get("max_concurrency", 1)))
+                log.info("discord: %s; Discord recommends %d shards", self.shards.describe(), recommended)
+                if recommended > self.shards.count:
+                    log.warning("discord: DISCORD_SHARD_COUNT=%d is below the %d shards Discord recommends",
+                                self.shards.count, recommended)
         await self.sync_commands()
 
     async def run(self, stop: asyncio.Event) -> None:
@@ -280,7 +301,7 @@ class DiscordAdapter:
         surely: the user is told to look at the table.
         """
         try:
-            pending = await delivery.pending_requests(self.bot.store, PLATFORM)
+            pending = [r for r in await delivery.pending_requests(self.bot.store, PLATFORM) if await self._mine(r)]
         except Exception:
             log.exception("reading the interactions in flight failed")
             return
@@ -291,6 +312,15 @@ class DiscordAdapter:
             except Exception:
                 log.exception("answering interaction %s after the restart failed", request.id)
             await self._drop(request.id)
+
+    async def _mine(self, request: delivery.PendingAnswer) -> bool:
+        """Whether this process answers a cut-off interaction: its guild's shard runs here. With shards
+        split between processes, the others' interactions in flight are theirs; one whose server is not
+        known (no table was opened in its channel, a DM) is answered by the process of shard 0."""
+        if self.shards is None:
+            return True
+        community = await delivery.channel_community(self.bot.store, platform=PLATFORM, channel=request.channel)
+        return self.shards.runs(guild_of(community))
 
     async def _answer_late(self, request: delivery.PendingAnswer) -> None:
         tr = self.bot.translator_for(platform=PLATFORM, user=request.user, locale=request.locale)

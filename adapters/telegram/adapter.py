@@ -17,6 +17,8 @@ menu, and a slash command's grammar text), :mod:`.codec` (callback data, channel
 - Long polling, or a webhook (aiohttp) when ``TELEGRAM_WEBHOOK_URL`` is set: it listens on
   ``TELEGRAM_WEBHOOK_LISTEN`` (0.0.0.0) port ``TELEGRAM_WEBHOOK_PORT`` (or ``PORT``, or 8443)
   at the URL's path, and checks Telegram's secret token (derived from the bot token).
+  Several workers may serve one webhook URL: see :mod:`.webhook` (``update_id`` dedupe in the
+  database, ``TELEGRAM_WEBHOOK_REGISTER``, ``TELEGRAM_WEBHOOK_MAX_CONNECTIONS``).
   ``TELEGRAM_BASE_URL`` points the bot at a local Bot API server (``http://host:8081``).
 - Rate limits: AIORateLimiter (30/s overall, 20/min per group, retries on 429), and the
   bootstrap's outbox flushes a table at most once per :attr:`TelegramAdapter.rate_interval`.
@@ -26,12 +28,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 from typing import Any, Final, cast
-from urllib.parse import urlparse
 
-from telegram import Update
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -49,6 +48,7 @@ from bot.service import StudBot
 from .commands import SHORT_COMMANDS, command_list, grammar_text, register_commands, split_command
 from .inbound import PLATFORM, TelegramInbound
 from .messenger import TelegramMessenger
+from .webhook import WebhookWorker
 
 __all__ = ["PLATFORM", "SHORT_COMMANDS", "TelegramAdapter", "TelegramMessenger", "command_list", "grammar_text",
            "split_command"]
@@ -92,7 +92,7 @@ class TelegramAdapter:
         self.app.add_handler(MessageHandler(filters.COMMAND, self.inbound.on_command))
         self.app.add_handler(CallbackQueryHandler(self.inbound.on_press))
         self.app.add_error_handler(self.inbound.on_error)
-        self._webhook: Any = None
+        self._webhook: WebhookWorker | None = None
 
     # ------------------------------------------------------------------ life cycle
 
@@ -105,7 +105,9 @@ class TelegramAdapter:
         await self.app.start()
         try:
             if self.settings.telegram_webhook_url:
-                await self._start_webhook(self.settings.telegram_webhook_url)
+                self._webhook = WebhookWorker(app=self.app, store=self.bot.store, settings=self.settings,
+                                              platform=PLATFORM, allowed_updates=ALLOWED_UPDATES)
+                await self._webhook.start()
             else:
                 assert self.app.updater is not None
                 await self.app.updater.start_polling(timeout=self.poll_timeout, allowed_updates=ALLOWED_UPDATES)
@@ -118,8 +120,7 @@ class TelegramAdapter:
         if self.app.updater is not None and self.app.updater.running:
             await self.app.updater.stop()
         if self._webhook is not None:
-            await self._webhook.cleanup()
-            self._webhook = None
+            await self._webhook.stop()
         if self.app.running:
             await self.app.stop()
         # What the outbox still holds must go out before the HTTP client closes (see the report:
@@ -129,31 +130,6 @@ class TelegramAdapter:
                 await self.outbox.drain()
         await self.messenger.drain()
         await self.app.shutdown()
-
-    async def _start_webhook(self, url: str) -> None:
-        from aiohttp import web
-
-        token = self.settings.telegram_token or ""
-        secret = hashlib.sha256(token.encode()).hexdigest()[:32]
-        path = urlparse(url).path or "/"
-
-        async def receive(request: web.Request) -> web.Response:
-            if request.headers.get("X-Telegram-Bot-Api-Secret-Token") != secret:
-                return web.Response(status=403)
-            update = Update.de_json(await request.json(), self.app.bot)
-            await self.app.update_queue.put(update)
-            return web.Response(text="ok")
-
-        web_app = web.Application()
-        web_app.router.add_post(path, receive)
-        runner = web.AppRunner(web_app)
-        await runner.setup()
-        host = self.settings.telegram_webhook_listen
-        port = self.settings.telegram_webhook_port
-        await web.TCPSite(runner, host, port).start()
-        self._webhook = runner
-        await self.app.bot.set_webhook(url=url, secret_token=secret, allowed_updates=ALLOWED_UPDATES)
-        log.info("telegram: webhook %s on %s:%d", url, host, port)
 
     def _language_of(self, table: TableAddress) -> str | None:
         """The language of the table's public board (English if the table is not known)."""

@@ -8,7 +8,7 @@ PostgreSQL in the table ``schema_version``.
 
 from __future__ import annotations
 
-from .. import fairness, leases, ledger
+from .. import fairness, leases, ledger, updates
 from ..stats import rows as stats_rows
 from ..tourney.store import TOURNEY_MIGRATION
 from .base import Migration
@@ -100,4 +100,6 @@ MIGRATIONS: list[Migration] = [
     stats_rows.migrate,
     # 10: cluster mode (bot/cluster.py): table leases and the inbox of commands forwarded to a table's holder.
     leases.MIGRATION,
+    # 11: update ids a platform delivered, each applied once (bot/updates.py).
+    updates.MIGRATION,
 ]

@@ -22,15 +22,26 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
-APP_ID = 900000000000000001
-BOT_ID = 900000000000000002
-GUILD_ID = 700000000000000001
-CHANNEL_ID = 700000000000000010
+from .discord_gateway import (
+    APP_ID,
+    BOT_USER,
+    CHANNEL_ID,
+    EVERYONE_PERMISSIONS,
+    GUILD_ID,
+    OTHER_CHANNEL_ID,
+    OTHER_GUILD_ID,
+    FakeGateway,
+)
+from .discord_gateway import json_response as _json
+from .discord_gateway import user_payload as _user
+
+__all__ = ["APP_ID", "CHANNEL_ID", "GUILD_ID", "OTHER_CHANNEL_ID", "OTHER_GUILD_ID", "Attachment", "Call",
+           "FakeDiscord", "Interaction", "Posted"]
+
 MANAGE_GUILD = 1 << 5
 EPHEMERAL = 1 << 6
-EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 31)  # view channel, send messages, use application commands
 
 
 BODY = web.RequestKey("json", object)
@@ -48,14 +59,6 @@ class Attachment:
     @property
     def size(self) -> int:
         return len(self.data)
-
-
-def _user(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
-    return {"id": str(user_id), "username": name.lower(), "global_name": name, "discriminator": "0",
-            "avatar": None, "bot": bot, "public_flags": 0}
-
-
-BOT_USER = _user(BOT_ID, "studbot", bot=True)
 
 
 @dataclass
@@ -134,7 +137,7 @@ class Interaction:
         return self.content
 
 
-class FakeDiscord:
+class FakeDiscord(FakeGateway):
     def __init__(self) -> None:
         self.app = web.Application()
         self.app.add_routes([
@@ -180,12 +183,7 @@ class FakeDiscord:
         'channel' (posts and edits of channel messages), 'answer' (an interaction's answer)."""
         self.held_calls: list[Call] = []
         self._release = asyncio.Event()
-        # gateway
-        self.identified = asyncio.Event()
-        self.identify_count = 0
-        self.gateway_queries: list[dict[str, str]] = []
-        self._ws: web.WebSocketResponse | None = None
-        self._seq = 0
+        self._init_gateway()
         self._ids = itertools.count(800000000000000000)
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -202,8 +200,7 @@ class FakeDiscord:
         self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def stop(self) -> None:
-        if self._ws is not None:
-            await self._ws.close()
+        await self._close_gateway()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -249,65 +246,6 @@ class FakeDiscord:
         call.status = response.status
         return response
 
-    # ------------------------------------------------------------------ gateway
-
-    async def _gateway_info(self, request: web.Request) -> web.Response:
-        return _json({"url": self.gateway_url, "shards": 1, "session_start_limit": {
-            "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
-
-    async def _gateway_ws(self, request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse(autoping=True)
-        await ws.prepare(request)
-        self.gateway_queries.append(dict(request.query))
-        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None}))
-        async for msg in ws:
-            if msg.type != WSMsgType.TEXT:
-                continue
-            data = json.loads(msg.data)
-            op = data.get("op")
-            if op == 1:
-                await ws.send_str(json.dumps({"op": 11, "d": None}))
-            elif op == 2:
-                self._ws = ws
-                self.identify_count += 1
-                await self._dispatch("READY", {
-                    "v": 10, "user": BOT_USER, "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
-                    "session_id": f"session-{self.identify_count}", "resume_gateway_url": self.gateway_url,
-                    "application": {"id": str(APP_ID), "flags": 0}, "private_channels": [], "relationships": [],
-                })
-                await self._dispatch("GUILD_CREATE", self._guild())
-                self.identified.set()
-            elif op == 6:  # resume: not kept; identify again
-                await ws.send_str(json.dumps({"op": 9, "d": False}))
-        if self._ws is ws:
-            self._ws = None
-            self.identified.clear()
-        return ws
-
-    async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
-        assert self._ws is not None, "the bot is not connected to the gateway"
-        self._seq += 1
-        await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
-
-    def _channel(self) -> dict[str, Any]:
-        return {"id": str(CHANNEL_ID), "type": 0, "guild_id": str(GUILD_ID), "name": "poker", "position": 0,
-                "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None,
-                "last_message_id": None, "rate_limit_per_user": 0}
-
-    def _guild(self) -> dict[str, Any]:
-        return {
-            "id": str(GUILD_ID), "name": "Card Room", "icon": None, "owner_id": "1", "unavailable": False,
-            "member_count": 4, "large": False, "features": [], "emojis": [], "stickers": [],
-            "roles": [{"id": str(GUILD_ID), "name": "@everyone", "permissions": str(EVERYONE_PERMISSIONS),
-                       "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False,
-                       "flags": 0}],
-            "channels": [self._channel()], "threads": [], "members": [], "voice_states": [], "presences": [],
-            "stage_instances": [], "guild_scheduled_events": [], "soundboard_sounds": [],
-            "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
-            "mfa_level": 0, "nsfw_level": 0, "premium_tier": 0, "preferred_locale": "en-US",
-            "system_channel_flags": 0, "joined_at": "2024-01-01T00:00:00+00:00",
-        }
-
     # ------------------------------------------------------------------ acting as users
 
     def user(self, user_id: int, name: str) -> int:
@@ -322,29 +260,40 @@ class FakeDiscord:
 
     async def _interact(self, user: int, type_: int, data: dict[str, Any], *, admin: bool = False,
                         message: dict[str, Any] | None = None, custom_id: str | None = None,
-                        channel: int = CHANNEL_ID, locale: str = "en-US") -> Interaction:
+                        channel: int = CHANNEL_ID, dm: bool = False, locale: str = "en-US") -> Interaction:
+        """Dispatch an interaction on the shard of the channel's guild (a direct message's: on shard 0)."""
         interaction_id = self.new_id()
         token = f"tok{interaction_id}"
         record = Interaction(id=interaction_id, token=token, user=user, sent_at=time.monotonic(),
                              custom_id=custom_id)
         self.interactions[token] = record
+        guild = None if dm else self.guild_of(channel)
         payload: dict[str, Any] = {
             "id": str(interaction_id), "application_id": str(APP_ID), "type": type_, "token": token, "version": 1,
-            "guild_id": str(GUILD_ID), "channel_id": str(channel), "channel": self._channel(),
-            "member": self._member(user, admin=admin), "data": data,
-            "app_permissions": str(EVERYONE_PERMISSIONS), "locale": locale, "guild_locale": self.guild_locale,
-            "entitlements": [], "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
-            "attachment_size_limit": 8388608,
+            "channel_id": str(channel), "data": data, "app_permissions": str(EVERYONE_PERMISSIONS),
+            "locale": locale, "entitlements": [], "attachment_size_limit": 8388608,
         }
+        if guild is None:  # in the user's direct messages with the bot
+            payload.update(user=_user(user, self.users.get(user, f"user{user}")), context=1,
+                           channel={"id": str(channel), "type": 1, "recipients": [_user(user, self.users.get(
+                               user, f"user{user}"))]}, authorizing_integration_owners={"0": "0"})
+        else:
+            payload.update(guild_id=str(guild), channel=self._channel(channel), member=self._member(user, admin=admin),
+                           guild_locale=self.guild_locale, context=0,
+                           authorizing_integration_owners={"0": str(guild)})
         if message is not None:
             payload["message"] = message
-        await self._dispatch("INTERACTION_CREATE", payload)
+        await self._dispatch("INTERACTION_CREATE", payload, shard=self.route(guild))
         return record
 
     async def slash(self, user: int, sub: str, *, admin: bool = False, locale: str = "en-US",
-                    **options: int | str) -> Interaction:
-        """``/stud sub option=value...`` typed by ``user`` (whose Discord speaks ``locale``) in the test channel."""
-        scope = f"guild:{GUILD_ID}" if f"guild:{GUILD_ID}" in self.commands else "global"
+                    channel: int = CHANNEL_ID, dm: bool = False, **options: int | str) -> Interaction:
+        """``/stud sub option=value...`` typed by ``user`` (whose Discord speaks ``locale``) in ``channel``
+        (the test channel), or with ``dm`` in their direct messages with the bot (global commands only)."""
+        guild = None if dm else self.guild_of(channel)
+        if dm:
+            channel = self.dm_channels.setdefault(user, self.new_id())
+        scope = f"guild:{guild}" if f"guild:{guild}" in self.commands else "global"
         stud = next(c for c in self.commands.get(scope, []) if c["name"] == "stud")
         spec = next(o for o in stud["options"] if o["name"] == sub)
         typed = {o["name"]: o["type"] for o in spec.get("options", [])}
@@ -352,8 +301,8 @@ class FakeDiscord:
             {"name": sub, "type": 1, "options": [{"name": k, "type": typed[k], "value": v}
                                                  for k, v in options.items()]}]}
         if scope != "global":
-            data["guild_id"] = str(GUILD_ID)
-        return await self._interact(user, 2, data, admin=admin, locale=locale)
+            data["guild_id"] = str(guild)
+        return await self._interact(user, 2, data, admin=admin, locale=locale, channel=channel, dm=dm)
 
     async def press(self, user: int, custom_id: str, *, message_id: int | None = None,
                     version: Posted | None = None, locale: str = "en-US") -> Interaction:
@@ -365,7 +314,8 @@ class FakeDiscord:
             assert message_id is not None
             message = self.messages[message_id]
         data = {"custom_id": custom_id, "component_type": 2}
-        return await self._interact(user, 3, data, message=message, custom_id=custom_id, locale=locale)
+        return await self._interact(user, 3, data, message=message, custom_id=custom_id, locale=locale,
+                                    channel=int(message["channel_id"]))
 
     def delete_message(self, message_id: int) -> None:
         """A moderator deletes a message (edits of it get 404 Unknown Message from now on)."""
@@ -564,13 +514,6 @@ class FakeDiscord:
         self.posted.append(Posted(at=time.monotonic(), channel=channel, message_id=message_id, kind=kind,
                                   content=content, embeds=embeds, components=components, attachments=files))
         return payload
-
-
-def _json(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
-    """JSON as Discord sends it: discord.py wants exactly ``Content-Type: application/json``."""
-    response = web.Response(text=json.dumps(data), status=status, headers=headers)
-    response.headers["Content-Type"] = "application/json"
-    return response
 
 
 def _error(status: int, code: int, message: str) -> web.Response:

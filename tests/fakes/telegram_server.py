@@ -101,6 +101,14 @@ class FakeBotAPI:
         self.webhook: dict[str, Any] | None = None
         self.deliveries: list[tuple[int, int]] = []
         """(update id, HTTP status) of every update POSTed to the webhook."""
+        self.routes: list[tuple[int, str, int]] = []
+        """(update id, URL, HTTP status) of every POST to the webhook, retries included."""
+        self.balancer: list[str] = []
+        """The workers behind the webhook's URL (a load balancer's view): when set, updates are POSTed to
+        them in turn instead of to the URL itself."""
+        self._turn = itertools.count()
+        self.pushed: dict[int, dict[str, Any]] = {}
+        """Every update the users made, by update id."""
         self._deliveries: set[asyncio.Task[None]] = set()
         self._fail: dict[str, list[int]] = {}
         self._update_ids = itertools.count(1000)
@@ -504,6 +512,7 @@ class FakeBotAPI:
 
     def _push(self, update: dict[str, Any]) -> None:
         update["update_id"] = next(self._update_ids)
+        self.pushed[update["update_id"]] = update
         if self.webhook is not None:  # like Telegram: a webhook set, updates are POSTed to it
             task = asyncio.get_running_loop().create_task(self._deliver(update))
             self._deliveries.add(task)
@@ -512,15 +521,28 @@ class FakeBotAPI:
         self.updates.append(update)
         self._arrived.set()
 
-    async def _deliver(self, update: dict[str, Any]) -> None:
+    async def _deliver(self, update: dict[str, Any], to: str | None = None) -> int:
         assert self.webhook is not None
         headers = {}
         if self.webhook.get("secret_token"):
             headers["X-Telegram-Bot-Api-Secret-Token"] = str(self.webhook["secret_token"])
-        async with aiohttp.ClientSession() as session, \
-                session.post(str(self.webhook["url"]), json=update, headers=headers) as response:
+        if to is None:
+            to = self.balancer[next(self._turn) % len(self.balancer)] if self.balancer else str(self.webhook["url"])
+        async with aiohttp.ClientSession() as session, session.post(to, json=update, headers=headers) as response:
             self.deliveries.append((update["update_id"], response.status))
+            self.routes.append((update["update_id"], to, response.status))
         self._changed.set()
+        return response.status
+
+    async def deliver_again(self, update_id: int, *, to: str | None = None) -> int:
+        """Telegram's retry: POST an update already delivered once more (to the next worker, or to ``to``);
+        the HTTP status."""
+        return await self._deliver(self.pushed[update_id], to)
+
+    async def delivered(self, update_id: int, *, times: int = 1) -> None:
+        """Wait until the webhook has answered ``times`` POSTs of the update."""
+        await self.wait_for(lambda: sum(1 for u, _ in self.deliveries if u == update_id) >= times,
+                            what=f"{times} deliveries of update {update_id}")
 
 
 BOARD_METHODS = ("sendMessage", "editMessageText", "sendPhoto", "editMessageMedia", "editMessageCaption")

@@ -1,0 +1,110 @@
+"""Telegram's webhook, served by any number of workers behind one URL.
+
+Each worker listens on ``TELEGRAM_WEBHOOK_LISTEN``:``TELEGRAM_WEBHOOK_PORT`` at the path of
+``TELEGRAM_WEBHOOK_URL`` (a load balancer in front spreads Telegram's POSTs over them) and checks
+Telegram's secret token, derived from the bot token so that every worker knows it. One worker
+(``TELEGRAM_WEBHOOK_REGISTER=1``) calls setWebhook at start, with ``TELEGRAM_WEBHOOK_MAX_CONNECTIONS``.
+
+An update is handled *before* the worker answers 200, so a worker that dies mid-update leaves
+Telegram to send it again; and every update id is claimed in the database first
+(:class:`bot.updates.UpdateLog`), so that a retry of an update already handled, by this worker or
+any other, is answered without being applied twice. A retry that arrives while another delivery
+is still applying it waits for that one (up to :data:`BUSY_WAIT` seconds, else 503: Telegram
+tries again later).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from typing import Any, Final
+from urllib.parse import urlparse
+
+from aiohttp import web
+from telegram import Update
+from telegram.ext import Application
+
+from bot.config import Settings
+from bot.store import Store
+from bot.updates import Claim, UpdateLog
+
+log = logging.getLogger(__name__)
+
+SECRET_HEADER: Final = "X-Telegram-Bot-Api-Secret-Token"
+BUSY_WAIT: Final = 20.0
+"""Seconds a duplicate delivery waits for the one applying the update, before asking for a retry."""
+
+AnyApp = Application[Any, Any, Any, Any, Any, Any]
+
+
+def webhook_secret(token: str) -> str:
+    """The secret token Telegram sends with every update: the same for every worker of one bot."""
+    return hashlib.sha256(token.encode()).hexdigest()[:32]
+
+
+class WebhookWorker:
+    """One worker's HTTP server: checks, deduplicates and applies the updates POSTed to it."""
+
+    def __init__(self, *, app: AnyApp, store: Store, settings: Settings, platform: str,
+                 allowed_updates: list[str]) -> None:
+        assert settings.telegram_webhook_url is not None and settings.telegram_token is not None
+        self.app = app
+        self.settings = settings
+        self.url = settings.telegram_webhook_url
+        self.secret = webhook_secret(settings.telegram_token)
+        self.updates = UpdateLog(store, platform=platform)
+        self.allowed_updates = allowed_updates
+        self.applied = 0
+        """Updates this worker applied."""
+        self.duplicates = 0
+        """Deliveries of updates already applied (here or by another worker), not applied again."""
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        web_app = web.Application()
+        web_app.router.add_post(urlparse(self.url).path or "/", self.receive)
+        runner = web.AppRunner(web_app, handle_signals=False)
+        await runner.setup()
+        host, port = self.settings.telegram_webhook_listen, self.settings.telegram_webhook_port
+        await web.TCPSite(runner, host, port).start()
+        self._runner = runner
+        if self.settings.telegram_webhook_register:
+            await self.app.bot.set_webhook(url=self.url, secret_token=self.secret,
+                                           allowed_updates=self.allowed_updates,
+                                           max_connections=self.settings.telegram_webhook_max_connections)
+            log.info("telegram: webhook %s registered; listening on %s:%d", self.url, host, port)
+        else:
+            log.info("telegram: listening on %s:%d for the webhook %s (another worker registers it)",
+                     host, port, self.url)
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def receive(self, request: web.Request) -> web.Response:
+        if request.headers.get(SECRET_HEADER) != self.secret:
+            return web.Response(status=403)
+        try:
+            data = await request.json()
+        except ValueError:
+            return web.Response(status=400, text="not JSON")
+        update_id = data.get("update_id") if isinstance(data, dict) else None
+        if not isinstance(update_id, int) or isinstance(update_id, bool):
+            return web.Response(status=400, text="no update_id")
+        claim = await self.updates.claim(update_id)
+        if claim is Claim.BUSY:
+            if not await self.updates.wait_done(update_id, timeout=BUSY_WAIT):
+                return web.Response(status=503, text="being handled; try again")
+            claim = Claim.DONE
+        if claim is Claim.DONE:
+            self.duplicates += 1
+            log.info("telegram update %d delivered again: already handled, not applied twice", update_id)
+            return web.Response(text="ok")
+        try:
+            await self.app.process_update(Update.de_json(data, self.app.bot))
+        except Exception:  # a bug in a handler: logged, and not retried forever
+            log.exception("telegram update %d failed", update_id)
+        await self.updates.done(update_id)
+        self.applied += 1
+        return web.Response(text="ok")

@@ -1,0 +1,91 @@
+"""bot/updates.py: an update id claimed once across stores on one database; retries, dead workers, pruning.
+
+On each backend (``opener``: a SQLite file, or a fresh PostgreSQL database), with two stores on
+the one database standing for two workers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+from store_fixtures import Opener, opener
+
+from bot.store import Store
+from bot.updates import CLAIM_TTL, PRUNE_EVERY, RETENTION, Claim, UpdateLog
+
+pytestmark = pytest.mark.asyncio
+__all__ = ["opener"]  # the fixture, used by name
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest_asyncio.fixture
+async def stores(opener: Opener) -> AsyncIterator[tuple[Store, Store]]:
+    """Two stores on one database: two workers."""
+    first = await opener()
+    second = await opener()
+    yield first, second
+    await first.close()
+    await second.close()
+
+
+async def test_an_update_is_claimed_once_and_its_retries_are_told_apart(stores: tuple[Store, Store]) -> None:
+    clock = Clock()
+    a, b = (UpdateLog(s, platform="telegram", clock=clock) for s in stores)
+    assert await a.claim(7) is Claim.NEW
+    assert await b.claim(7) is Claim.BUSY  # the other worker is applying it
+    assert not await b.wait_done(7, timeout=0.1)
+    waiting = asyncio.create_task(b.wait_done(7, timeout=5))
+    await a.done(7)
+    assert await waiting
+    assert await b.claim(7) is Claim.DONE and await a.claim(7) is Claim.DONE
+    other = UpdateLog(stores[1], platform="discord", clock=clock)
+    assert await other.claim(7) is Claim.NEW  # ids are per platform
+    assert [c.apply for c in Claim] == [True, True, False, False]
+
+
+async def test_concurrent_claims_of_one_update_have_one_winner(stores: tuple[Store, Store]) -> None:
+    clock = Clock()
+    logs = [UpdateLog(s, platform="telegram", clock=clock) for s in stores for _ in range(3)]
+    claims = await asyncio.gather(*(log.claim(100 + i % 2) for i, log in enumerate(logs * 2)))
+    for update in (100, 101):
+        mine = [c for i, c in enumerate(claims) if 100 + i % 2 == update]
+        assert mine.count(Claim.NEW) == 1 and mine.count(Claim.BUSY) == len(mine) - 1
+
+
+async def test_a_dead_workers_claim_is_taken_over_after_the_ttl(stores: tuple[Store, Store]) -> None:
+    clock = Clock()
+    a, b = (UpdateLog(s, platform="telegram", clock=clock) for s in stores)
+    assert await a.claim(9) is Claim.NEW  # ... and the worker dies before it is done
+    clock.now += CLAIM_TTL - 1
+    assert await b.claim(9) is Claim.BUSY
+    clock.now += 2
+    assert await b.claim(9) is Claim.RETAKEN
+    assert await a.claim(9) is Claim.BUSY  # taken over just now: busy again
+    await b.done(9)
+    clock.now += CLAIM_TTL * 2
+    assert await a.claim(9) is Claim.DONE  # a done update is never taken over
+
+
+async def test_old_update_ids_are_pruned(stores: tuple[Store, Store]) -> None:
+    clock = Clock()
+    log = UpdateLog(stores[0], platform="telegram", clock=clock)
+    for update in range(5):
+        await log.claim(update)
+        await log.done(update)
+    clock.now += RETENTION + 1
+    assert await log.claim(5) is Claim.NEW  # pruned at this claim: the last was over PRUNE_EVERY ago
+    rows = await stores[0].fetch("SELECT update_id FROM platform_updates ORDER BY update_id")
+    assert [int(r[0]) for r in rows] == [5]
+    clock.now += PRUNE_EVERY / 2
+    assert await log.claim(6) is Claim.NEW
+    assert len(await stores[0].fetch("SELECT update_id FROM platform_updates")) == 2
