@@ -28,7 +28,7 @@ from .i18n import Translator, language_of, translator
 from .ledger import Transfer, hand_transfers, net_by_account, seat_account
 from .lifecycle import Work
 from .model import HandSetup, Seat, Table
-from .ports import BoardView, Clock, Messenger, TableAddress, TimerHandle
+from .ports import BoardView, Clock, Messenger, TableAddress, TimerHandle, deferring
 from .stats.rows import record_hand
 from .store import Store, Tx
 
@@ -163,8 +163,10 @@ class Dealer:
                               deck=[str(c) for c in record.deck()])
             hand_id = await tx.begin_hand(table_id=table.id, setup=setup, now=now)
             await tx.set_deadline(hand_id=hand_id, deadline=now + table.timer)
-            table.hand_no = setup.hand_no
-            await tx.save_table(table)
+            await tx.save_table(replace(table, hand_no=setup.hand_no))
+        # The new number with the new hand, at once: a board drawn meanwhile (see _publish_board) shows
+        # the last hand under its own number, never under the next one's.
+        table.hand_no = setup.hand_no
         rt.hand, rt.hand_id, rt.setup, rt.seen, rt.fair = self._build_hand(setup), hand_id, setup, 0, record
         rt.deadline = now + table.timer
         await self._say(rt, "line.hand_starts", no=setup.hand_no, names=", ".join(rt.names))
@@ -395,19 +397,33 @@ class Dealer:
             log.exception("table %s: publishing the board failed", rt.table.id)
 
     async def _publish_board(self, rt: Runtime, *, new: bool) -> None:
+        """Show the board. An edit of a hand in progress goes as a drawing to a messenger that holds
+        boards back (the outbox shows a table's board every second or so, the table may change many
+        times meanwhile): it is drawn once, when it is sent, from the table as it is then. A new
+        message and a final board are drawn now."""
+        messenger, ref, hand = self.messenger, None if new else rt.table.board_ref, rt.hand
+        if ref is not None and deferring(messenger) and not (hand is not None and hand.is_over):
+            ref = await messenger.defer_board(table=rt.address, draw=lambda: self._board_view(rt), ref=ref)
+        else:
+            ref = await messenger.publish_board(table=rt.address, board=self._board_view(rt), ref=ref)
+        if ref != rt.table.board_ref and not rt.closed:
+            rt.table.board_ref = ref
+            async with self.store.atomic() as tx:
+                await tx.save_table(rt.table)
+
+    def _board_view(self, rt: Runtime) -> BoardView:
+        """The board as the table stands now: a tournament's lobby, or the table and its hand."""
+        lobby = self.hooks.lobby(rt)
+        if lobby is not None:
+            return lobby
         hand = rt.hand
         seconds = None
         if hand is not None and rt.deadline is not None and hand.actor is not None:
             seconds = max(0, round(rt.deadline - self.clock.now()))
         text, buttons = render.board(rt.table, hand, names=rt.names, turn=rt.turn, seconds_left=seconds,
                                      tr=rt.tr)
-        view = self.hooks.lobby(rt) or BoardView(text=text, buttons=buttons, hand_no=rt.table.hand_no,
-                                                 final=hand is not None and hand.is_over, image=self._board_image(rt))
-        ref = await self.messenger.publish_board(table=rt.address, board=view, ref=None if new else rt.table.board_ref)
-        if ref != rt.table.board_ref and not rt.closed:
-            rt.table.board_ref = ref
-            async with self.store.atomic() as tx:
-                await tx.save_table(rt.table)
+        return BoardView(text=text, buttons=buttons, hand_no=rt.table.hand_no,
+                         final=hand is not None and hand.is_over, image=self._board_image(rt))
 
     def _board_image(self, rt: Runtime) -> bytes | None:
         """The board as a PNG when the table shows images (never on the console), else None;
