@@ -128,13 +128,13 @@ class Deliveries:
             return
         self._writing = True
         try:
-            async with self.store.atomic() as tx:
-                for hand_id, (events, final) in marks.items():
-                    if final:
-                        await tx.execute("UPDATE hands SET announced = NULL WHERE id = ?", (hand_id,))
-                    else:
-                        await tx.execute("UPDATE hands SET announced = MAX(announced, ?) WHERE id = ?",
-                                         (events, hand_id))
+            done = [(hand_id,) for hand_id, (_, final) in marks.items() if final]
+            going = [(events, hand_id) for hand_id, (events, final) in marks.items() if not final]
+            async with self.store.atomic() as tx:  # two statements for any number of hands
+                if done:
+                    await tx.executemany("UPDATE hands SET announced = NULL WHERE id = ?", done)
+                if going:
+                    await tx.executemany("UPDATE hands SET announced = MAX(announced, ?) WHERE id = ?", going)
         except Exception:  # the worst outcome is a line said twice after a restart
             log.exception("marking the lines of %d hands as delivered failed", len(marks))
         finally:

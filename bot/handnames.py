@@ -25,6 +25,7 @@ High: wysoka karta król · ciągniesz do low 8-4-2
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from engine import Card, HighHand, LowHand, best_high, best_low
 from engine.evaluate import HandCategory
@@ -45,7 +46,10 @@ def _forms(tr: Translator, rank: int, suffix: str = "") -> dict[str, str]:
     return {form + suffix: tr(keys[str(rank)]) for form, keys in _FORMS.items()}
 
 
+@lru_cache(maxsize=4096)
 def _named(tr: Translator, key: str, first: int, second: int | None = None) -> str:
+    """A hand's phrase with its ranks (a few thousand of them at most: remembered, since each
+    card dealt names every receiving player's hand)."""
     fields = _forms(tr, first)
     if second is not None:
         fields |= _forms(tr, second, "2")
