@@ -18,6 +18,7 @@ run: $(STAMP)
 	$(PY) -m adapters.run
 
 test: $(STAMP) lint typecheck
+	scripts/ensure-postgres
 	$(PY) -m pytest
 
 lint: $(STAMP)

@@ -1,9 +1,75 @@
+from __future__ import annotations
+
+import os
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from bench.pgserver import PostgresServer
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 # The end-to-end harnesses assert too: let pytest explain their failures as it does a test's.
 pytest.register_assert_rewrite("discord_harness", "telegram_harness")
+
+
+# ---------------------------------------------------------------- PostgreSQL
+# One throwaway server per test session (bench/pgserver.py), started only if a test asks for it;
+# STUDBOT_TEST_PG_DSN points the tests at a server of your own instead. A test that needs
+# PostgreSQL fails with the reason when the server cannot start: it is never skipped.
+
+_pg_databases = iter(range(1, 1_000_000))
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    given = os.environ.get("STUDBOT_TEST_PG_DSN")
+    if given:
+        yield PgServer(dsn=given, server=None)
+        return
+    from bench.pgserver import PostgresServer, PostgresUnavailable
+
+    server = PostgresServer(durable=False)
+    try:
+        server.start()
+    except PostgresUnavailable as exc:
+        server.stop()
+        pytest.fail(f"this test needs PostgreSQL, which could not be started: {exc}", pytrace=False)
+    try:
+        yield PgServer(dsn=server.dsn, server=server)
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def pg_dsn(pg_server: PgServer) -> str:
+    """The DSN of the session's PostgreSQL server (its ``postgres`` database)."""
+    return pg_server.dsn
+
+
+@pytest.fixture
+def pg_database(pg_server: PgServer) -> str:
+    """The DSN of a new, empty database for this test."""
+    return pg_server.create_database(f"t{os.getpid()}_{next(_pg_databases)}")
+
+
+@dataclass
+class PgServer:
+    dsn: str
+    server: PostgresServer | None
+
+    def create_database(self, name: str) -> str:
+        if self.server is not None:
+            return self.server.create_database(name)
+        import subprocess
+        from urllib.parse import urlsplit, urlunsplit
+
+        parts = urlsplit(self.dsn)
+        subprocess.run(["psql", self.dsn, "-v", "ON_ERROR_STOP=1", "-c", f'CREATE DATABASE "{name}"'],
+                       check=True, capture_output=True)
+        return urlunsplit(parts._replace(path="/" + name))
