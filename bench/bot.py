@@ -142,9 +142,6 @@ async def run(args: argparse.Namespace, errors: ErrorLog) -> None:
             + (console.refused if console else [])
         if refused:
             print(f"\n{len(refused)} actions not ok, e.g. " + "; ".join(refused[:3]))
-        if errors.count:
-            print(f"\n{errors.count} errors logged by the bot (its bugs; the table went on):")
-            print("\n".join(errors.lines()))
 
     m = many.flat_out
     print(f"\nsummary ({time.perf_counter() - wall:.0f} s): 1 table {s.rate:,.0f} actions/s, "
@@ -180,7 +177,12 @@ def main() -> None:
     shown.addFilter(_BelowError())
     shown.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=logging.WARNING, handlers=[errors, shown])
-    asyncio.run(run(args, errors))
+    try:
+        asyncio.run(run(args, errors))
+    finally:
+        if errors.count:  # also when a scenario failed: what the bot logged may say why
+            print(f"\n{errors.count} errors logged by the bot (its bugs; the table went on):")
+            print("\n".join(errors.lines()))
 
 
 if __name__ == "__main__":

@@ -317,7 +317,7 @@ async def many_tables(open_store: StoreOpener, name: str, *, tables: int, action
             for _ in range(100_000):
                 if rt.hand is not None and not rt.hand.is_over:
                     return
-                if rt.table.next_hand_at is None:
+                if rt.table.next_hand_at is None and not rt.lock.locked():  # locked: another task deals it
                     raise RuntimeError(f"table {rt.table.channel} stopped dealing")
                 if await b.clock.settle() == 0:
                     await asyncio.sleep(0.0005)
