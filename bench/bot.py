@@ -21,15 +21,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-from bot.store import Store
-
 from . import references
-from .tables import ErrorLog, ManyTables, Memory, OneTable, Stats, StoreOpener, idle_memory, many_tables, one_table
+from .backends import Backend, postgres_backend, sqlite_backend
+from .processes import Together, run_processes
+from .tables import ErrorLog, ManyTables, Memory, OneTable, Stats, idle_memory, many_tables, one_table
 
 
 def ms(seconds: float) -> str:
@@ -51,12 +53,6 @@ def line(label: str, s: Stats, unit: str = "actions", *, micro: bool = False) ->
 class _BelowError(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         return record.levelno < logging.ERROR
-
-
-def sqlite_opener(directory: Path) -> StoreOpener:
-    async def open_store(name: str) -> Store:
-        return await Store.open(str(directory / f"{name}.db"))
-    return open_store
 
 
 def report_one(args: argparse.Namespace, backend: str, one: OneTable, console: Stats | None) -> None:
@@ -91,66 +87,104 @@ def report_many(args: argparse.Namespace, backend: str, many: ManyTables, one: S
               f"({'within' if met else 'NOT within'} the target: >= 95% of the offered rate, p99 < 50 ms)")
 
 
-def report_memory(args: argparse.Namespace, mem: Memory) -> None:
+def report_memory(args: argparse.Namespace, backend: str, mem: Memory) -> None:
     print(f"\n3. memory per idle table (two seated players, no hand), batches of {args.tables:,} tables, "
-          "measured first on a fresh heap:")
+          f"{backend}, measured first on a fresh heap:")
     print(f"  tracemalloc (Python objects) {mem.traced_per_table:,.0f} B/table; "
-          f"RSS (all, SQLite's cache included) {mem.rss_per_table:,.0f} B/table")
+          f"RSS (all, the database driver's caches included) {mem.rss_per_table:,.0f} B/table")
     print("  largest Python allocations per table: "
           + ", ".join(f"{where} {size:,.0f} B" for where, size in mem.top))
 
 
+@dataclass
+class Figures:
+    """One backend's figures, for the summary."""
+
+    backend: str
+    one: Stats
+    many: ManyTables
+    together: Together | None = None
+
+
+async def measure(args: argparse.Namespace, backend: Backend, engine: list[Stats], *, first: bool) -> Figures:
+    """Every scenario on one backend, reported as it goes."""
+    opener = backend.opener()
+    one = await one_table(opener, "one", actions=args.actions, players=args.players, seed=args.seed,
+                          interval=args.interval)
+    console = None
+    if args.console_actions and first:  # the console draws every board whatever the store: once is enough
+        console = (await one_table(opener, "console", actions=args.console_actions, players=args.players,
+                                   seed=args.seed + 1, interval=args.interval, console=True)).stats
+    report_one(args, backend.name, one, console)
+    if not engine:
+        engine.append(references.engine_alone(one.played, repeat=args.engine_repeat))
+    refs = await backend.references(one.stats.count)
+    print(f"\nreferences ({backend.name}, same run):")
+    print(line("  engine alone: Hand.act", engine[0], micro=True))
+    for label, ref in refs:
+        print(line(f"  {label}", ref, "commits", micro=True))
+    s, (label, bare) = one.stats, refs[-1]
+    print(f"  one table: p50 {ms(s.q(0.5))} = {s.q(0.5) / engine[0].q(0.5):,.0f}x engine action, "
+          f"{s.q(0.5) / bare.q(0.5):.1f}x {label.split(':')[0]}'s commit; "
+          f"CPU {ms(s.cpu_each)}/action = {s.cpu_each / bare.cpu_each:.1f}x that commit's")
+
+    many = await many_tables(opener, "many", tables=args.tables, actions=args.table_actions,
+                             paced_actions=args.paced_actions, rate=args.rate, seed=args.seed,
+                             interval=args.interval)
+    report_many(args, backend.name, many, one.stats)
+    figures = Figures(backend=backend.name, one=one.stats, many=many)
+    if backend.name == "postgres" and args.processes > 1:
+        figures.together = await run_processes(await backend.new_database("processes"), processes=args.processes,
+                                               tables=args.tables, actions=args.table_actions, seed=args.seed,
+                                               interval=args.interval)
+        t = figures.together.stats
+        print(f"\n2b. {args.tables:,} tables split between {args.processes} bot processes on one PostgreSQL "
+              f"database, each process its own tables, flat out ({figures.together.hands:,} hands):")
+        print(line(f"  {args.processes} processes together", t))
+        print(f"  = {t.rate / many.flat_out.rate:.2f}x one process; CPU: every process's processor time over "
+              "every action")
+        for error in figures.together.errors:
+            print(f"  a process logged: {error}")
+    for refused in (s.refused, many.flat_out.refused, many.paced.refused if many.paced else [],
+                    console.refused if console else []):
+        if refused:
+            print(f"  {len(refused)} actions not ok, e.g. " + "; ".join(refused[:3]))
+    return figures
+
+
 async def run(args: argparse.Namespace, errors: ErrorLog) -> None:
     wall = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="bench-bot-") as tmp_name:
+    names = ["sqlite", "postgres"] if args.backend == "both" else [args.backend]
+    with tempfile.TemporaryDirectory(prefix="bench-bot-") as tmp_name, contextlib.ExitStack() as stack:
         tmp = Path(tmp_name)
-        opener = sqlite_opener(tmp)
         print("StudBot end to end: Inbound -> handle -> commit -> engine -> lines and board -> outbox "
               f"(a table's board and lines sent at most once every {args.interval:g} s) -> a platform that keeps "
-              "nothing; ManualClock, bot_delay=0")
-        print(f"sqlite: a file in {tmp} (WAL, synchronous=NORMAL: durable at COMMIT against a crash of the process)")
+              "nothing; the store's group commit; ManualClock, bot_delay=0")
+        backends = [sqlite_backend(tmp) if name == "sqlite" else postgres_backend(args.pg_dsn, stack)
+                    for name in names]
+        for backend in backends:
+            print(f"{backend.name}: {backend.where}")
         print("CPU: time.process_time of the whole process (every thread) over the run, per action")
-        mem = await idle_memory(opener, "memory", tables=args.tables, seed=args.seed)  # first: on a fresh heap
+        try:
+            mem = await idle_memory(backends[0].opener(), "memory", tables=args.tables, seed=args.seed)  # fresh heap
+            engine: list[Stats] = []
+            done = [await measure(args, backend, engine, first=i == 0) for i, backend in enumerate(backends)]
+        finally:
+            for backend in backends:
+                await backend.close()
+        report_memory(args, backends[0].name, mem)
 
-        one = await one_table(opener, "one", actions=args.actions, players=args.players, seed=args.seed,
-                              interval=args.interval)
-        console = None
-        if args.console_actions:
-            console = (await one_table(opener, "console", actions=args.console_actions, players=args.players,
-                                       seed=args.seed + 1, interval=args.interval, console=True)).stats
-        report_one(args, "sqlite", one, console)
-
-        engine = references.engine_alone(one.played, repeat=args.engine_repeat)
-        bare = references.sqlite_bare(tmp / "ref-sqlite3.db", commits=one.stats.count)
-        hop = await references.aiosqlite_bare(tmp / "ref-aiosqlite.db", commits=one.stats.count)
-        print("\nreferences (same run, same directory):")
-        print(line("  engine alone: Hand.act", engine, micro=True))
-        print(line("  sqlite3: INSERT + COMMIT", bare, "commits", micro=True))
-        print(line("  aiosqlite: INSERT + COMMIT", hop, "commits", micro=True))
-        s = one.stats
-        print(f"  one table: p50 {ms(s.q(0.5))} = {s.q(0.5) / engine.q(0.5):,.0f}x engine action, "
-              f"{s.q(0.5) / bare.q(0.5):.1f}x bare commit, {s.q(0.5) / hop.q(0.5):.1f}x aiosqlite commit; "
-              f"CPU {ms(s.cpu_each)}/action = {s.cpu_each / hop.cpu_each:.1f}x an aiosqlite commit's")
-
-        many = await many_tables(opener, "many", tables=args.tables, actions=args.table_actions,
-                                 paced_actions=args.paced_actions, rate=args.rate, seed=args.seed,
-                                 interval=args.interval)
-        report_many(args, "sqlite", many, one.stats)
-        report_memory(args, mem)
-
-        refused = s.refused + many.flat_out.refused + (many.paced.refused if many.paced else []) \
-            + (console.refused if console else [])
-        if refused:
-            print(f"\n{len(refused)} actions not ok, e.g. " + "; ".join(refused[:3]))
-
-    m = many.flat_out
-    print(f"\nsummary ({time.perf_counter() - wall:.0f} s): 1 table {s.rate:,.0f} actions/s, "
-          f"CPU {ms(s.cpu_each)}/action, p50 {ms(s.q(0.5))} p99 {ms(s.q(0.99))}; "
-          f"{args.tables:,} tables {m.rate:,.0f} actions/s, "
-          f"CPU {ms(m.cpu_each)}/action, p50 {ms(m.q(0.5))} p99 {ms(m.q(0.99))}"
-          + (f"; paced {many.paced.rate:,.0f}/s p99 {ms(many.paced.q(0.99))}" if many.paced else "")
-          + f"; {len(refused)} actions not ok, {errors.count} bot errors")
-    print(f"{args.tables} tables, sqlite: {m.rate:.0f} actions/s")
+    print(f"\nsummary ({time.perf_counter() - wall:.0f} s, {errors.count} bot errors):")
+    for f in done:
+        m, p = f.many.flat_out, f.many.paced
+        print(f"  {f.backend:<8} 1 table {f.one.rate:>6,.0f} actions/s, CPU {ms(f.one.cpu_each)}/action, "
+              f"p50 {ms(f.one.q(0.5))} p99 {ms(f.one.q(0.99))}; {args.tables:,} tables {m.rate:,.0f} actions/s, "
+              f"CPU {ms(m.cpu_each)}/action, p99 {ms(m.q(0.99))}"
+              + (f"; paced {p.rate:,.0f}/s of {f.many.rate:,.0f} offered, p99 {ms(p.q(0.99))}" if p else "")
+              + (f"; {f.together.processes} processes {f.together.stats.rate:,.0f} actions/s, "
+                 f"CPU {ms(f.together.stats.cpu_each)}/action" if f.together else ""))
+    last = next((f for f in done if f.backend == "sqlite"), done[0])
+    print(f"{args.tables} tables, {last.backend}: {last.many.flat_out.rate:.0f} actions/s")
 
 
 def main() -> None:
@@ -171,6 +205,13 @@ def main() -> None:
                         help="the outbox's period: a table's board and lines sent at most once in it")
     parser.add_argument("--engine-repeat", type=int, default=5, help="passes of the engine reference (pooled)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--backend", choices=("sqlite", "postgres", "both"), default="both",
+                        help="the store(s) to measure on (postgres: --pg-dsn's server, else a throwaway one)")
+    parser.add_argument("--pg-dsn", help="a PostgreSQL server to create the benchmark's databases on "
+                                         "(default: start one with bench.pgserver)")
+    parser.add_argument("--processes", type=int, default=2,
+                        help="on PostgreSQL, also the --tables split between this many bot processes on one "
+                             "database (each process its own tables; 1: skip)")
     args = parser.parse_args()
     errors = ErrorLog()
     shown = logging.StreamHandler()

@@ -21,11 +21,12 @@ ACTIONS_TABLE = ("CREATE TABLE IF NOT EXISTS bench_actions (hand_id INTEGER NOT 
                  "action TEXT NOT NULL, seat_no INTEGER NOT NULL, by_timeout INTEGER NOT NULL DEFAULT 0, "
                  "at REAL NOT NULL, PRIMARY KEY (hand_id, seq))")
 INSERT = "INSERT INTO bench_actions (hand_id, seq, action, seat_no, by_timeout, at) VALUES (?, ?, ?, ?, ?, ?)"
+INSERT_PG = INSERT.replace("?, ?, ?, ?, ?, ?", "$1, $2, $3, $4, $5, $6")
 PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON")
 """The bot's own (bot/store)."""
 
 
-def _row(i: int) -> tuple[int, int, str, int, int, float]:
+def row(i: int) -> tuple[int, int, str, int, int, float]:
     return i // 10, i % 10, "call", i % 2, 0, 1.7e9 + i
 
 
@@ -67,7 +68,7 @@ def sqlite_bare(path: Path, *, commits: int) -> Stats:
             for i in range(commits):
                 started = perf()
                 db.execute("BEGIN IMMEDIATE")
-                db.execute(INSERT, _row(i))
+                db.execute(INSERT, row(i))
                 db.execute("COMMIT")
                 stats.latencies.append(perf() - started)
     finally:
@@ -87,7 +88,7 @@ async def aiosqlite_bare(path: Path, *, commits: int) -> Stats:
             for i in range(commits):
                 started = perf()
                 await db.execute("BEGIN IMMEDIATE")
-                await db.execute(INSERT, _row(i))
+                await db.execute(INSERT, row(i))
                 await db.execute("COMMIT")
                 stats.latencies.append(perf() - started)
     return stats

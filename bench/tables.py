@@ -33,7 +33,7 @@ from bot.config import Settings
 from bot.dealer import Runtime
 from bot.model import HandSetup
 from bot.outbox import Coalescer
-from bot.ports import BoardView, Inbound, Messenger, TableAddress
+from bot.ports import BoardView, Clock, Inbound, Messenger, TableAddress, TimerHandle
 from bot.service import StudBot
 from bot.store import Store
 from engine import Action
@@ -50,6 +50,7 @@ POLICY = Passive(bring_in_complete=0.1, complete=0.1, bet=0.1, raise_=0.05, fold
 
 StoreOpener = Callable[[str], Awaitable[Store]]
 """Opens a fresh store named after the scenario (a file, or a database of the server)."""
+log = logging.getLogger(__name__)
 
 
 # ---------------------------------------------------------------------- the platform
@@ -119,6 +120,8 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
     elapsed: float = 0.0
+    started_at: float = 0.0
+    """Wall-clock time (``time.time``) the run began: runs of several processes are put together by it."""
     cpu: float = 0.0
     """Processor seconds of the whole process (every thread) over the run."""
     boards: int = 0
@@ -161,11 +164,70 @@ class Timed:
 
     def __enter__(self) -> Timed:
         self._wall, self._cpu = time.perf_counter(), time.process_time()
+        self.stats.started_at = time.time()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.stats.elapsed = time.perf_counter() - self._wall
         self.stats.cpu = time.process_time() - self._cpu
+
+
+# ---------------------------------------------------------------------- time
+
+
+class _Timer:
+    __slots__ = ("cancelled",)
+
+    def __init__(self) -> None:
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class FrozenClock:
+    """Time stands still (no turn timer ever fires), and a callback due now runs at once as a task
+    of its own, as :class:`~bot.clock.RealClock` runs a timer: the next deals of many tables go
+    together, not one after the other inside whichever task called :meth:`ManualClock.settle`."""
+
+    def __init__(self, now: float = 1_700_000_000.0) -> None:
+        self._now = now
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def now(self) -> float:
+        return self._now
+
+    def call_at(self, when: float, callback: Callable[[], Awaitable[None]]) -> TimerHandle:
+        timer = _Timer()
+        if when > self._now:
+            return timer  # never due
+
+        async def fire() -> None:
+            if not timer.cancelled:
+                try:
+                    await callback()
+                except Exception:
+                    log.exception("timer callback failed")
+
+        task = asyncio.get_running_loop().create_task(fire())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return timer
+
+
+async def dealt(rt: Runtime) -> None:
+    """Wait for the table's next hand, dealt by its timer (a :class:`FrozenClock`'s task)."""
+    for _ in range(1_000_000):
+        if rt.hand is not None and not rt.hand.is_over:
+            return
+        if rt.lock.locked():  # the deal (or the end of the last hand) is in progress
+            async with rt.lock:
+                pass
+        elif rt.table.next_hand_at is None:
+            raise RuntimeError(f"table {rt.table.channel} stopped dealing")
+        else:
+            await asyncio.sleep(0)  # its timer's task is about to take the lock
+    raise RuntimeError(f"table {rt.table.channel}: no next hand")
 
 
 # ---------------------------------------------------------------------- the bot
@@ -175,9 +237,9 @@ class Bench:
     """A StudBot on a fresh store behind an outbox, a manual clock, and helpers to seat and drive its tables."""
 
     def __init__(self, open_store: StoreOpener, name: str, settings: Settings, *, seed: int,
-                 interval: float = 1.0, console: bool = False) -> None:
+                 interval: float = 1.0, console: bool = False, clock: Clock | None = None) -> None:
         self.open_store, self.name, self.settings, self.seed = open_store, name, settings, seed
-        self.clock = ManualClock()
+        self.clock: Clock = clock or ManualClock()
         self.platform = NullMessenger()
         self.outbox: Coalescer | None = None
         self.messenger: Messenger
@@ -268,13 +330,14 @@ async def one_table(open_store: StoreOpener, name: str, *, actions: int, players
     """Hands one after the other at one table, every ``handle`` timed, and every deal of the next hand."""
     stats, deals = Stats(), Stats()
     played: list[tuple[HandSetup, list[Action]]] = []
-    async with Bench(open_store, name, SETTINGS, seed=seed, interval=interval, console=console) as b:
+    clock = ManualClock()
+    async with Bench(open_store, name, SETTINGS, seed=seed, interval=interval, console=console, clock=clock) as b:
         rt = await b.open_table("main", [f"p{i}" for i in range(players)])
         await b.start(rt, "p0")
 
         async def next_hand(rt: Runtime) -> None:
             started = time.perf_counter()
-            await b.clock.advance(b.settings.next_hand_delay)
+            await clock.advance(b.settings.next_hand_delay)
             deals.latencies.append(time.perf_counter() - started)
             if rt.hand is None or rt.hand.is_over:
                 raise RuntimeError("no next hand was dealt")
@@ -301,33 +364,33 @@ class ManyTables:
 
 
 async def many_tables(open_store: StoreOpener, name: str, *, tables: int, actions: int, paced_actions: int,
-                      rate: float, seed: int, interval: float) -> ManyTables:
-    """``tables`` tables in one bot and one store: first all flat out, then (if ``paced_actions``) paced."""
-    settings = replace(SETTINGS, next_hand_delay=0.0)  # time never moves: no turn timer can fire
-    async with Bench(open_store, name, settings, seed=seed, interval=interval) as b:
-        started = time.perf_counter()
-        runtimes = [await b.open_table(f"c{i}", [f"a{i}", f"b{i}"]) for i in range(tables)]
-        for i, rt in enumerate(runtimes):
-            await b.start(rt, f"a{i}")
-        setup_seconds = time.perf_counter() - started
-        first_hand = {rt.table.channel: rt.table.hand_no for rt in runtimes}
+                      rate: float, seed: int, interval: float, prefix: str = "",
+                      sync: Callable[[str], Awaitable[None]] | None = None) -> ManyTables:
+    """``tables`` tables in one bot and one store: first all flat out, then (if ``paced_actions``) paced.
 
-        async def next_hand(rt: Runtime) -> None:
-            # Deals are timers due now; any driver's settle() may run any table's deal.
-            for _ in range(100_000):
-                if rt.hand is not None and not rt.hand.is_over:
-                    return
-                if rt.table.next_hand_at is None and not rt.lock.locked():  # locked: another task deals it
-                    raise RuntimeError(f"table {rt.table.channel} stopped dealing")
-                if await b.clock.settle() == 0:
-                    await asyncio.sleep(0.0005)
-            raise RuntimeError(f"table {rt.table.channel}: no next hand")
+    ``prefix``: of the tables' channels and players (processes sharing a database each play their own);
+    ``sync``: awaited with "started" once the bot has started (restoring the open tables it finds: none
+    of another process's, if they all start first), then with "ready" once the tables are seated and dealt,
+    before they play (so that processes play together).
+    """
+    settings = replace(SETTINGS, next_hand_delay=0.0)  # each next hand dealt at once, by its own task
+    async with Bench(open_store, name, settings, seed=seed, interval=interval, clock=FrozenClock()) as b:
+        if sync is not None:
+            await sync("started")
+        started = time.perf_counter()
+        runtimes = [await b.open_table(f"{prefix}c{i}", [f"{prefix}a{i}", f"{prefix}b{i}"]) for i in range(tables)]
+        for i, rt in enumerate(runtimes):
+            await b.start(rt, f"{prefix}a{i}")
+        setup_seconds = time.perf_counter() - started
+        if sync is not None:
+            await sync("ready")
+        first_hand = {rt.table.channel: rt.table.hand_no for rt in runtimes}
 
         rngs = [random.Random(seed * 1_000_003 + i) for i in range(tables)]
         flat_out = Stats()
         shown = b.platform.shown
         with Timed(flat_out):
-            await asyncio.gather(*(b.play(rt, actions, rng, flat_out, next_hand) for rt, rng in zip(runtimes, rngs)))
+            await asyncio.gather(*(b.play(rt, actions, rng, flat_out, dealt) for rt, rng in zip(runtimes, rngs)))
         flat_out.boards = b.platform.shown - shown
 
         paced: Stats | None = None
@@ -350,7 +413,7 @@ async def many_tables(open_store: StoreOpener, name: str, *, tables: int, action
 
             shown = b.platform.shown
             with Timed(paced):
-                await asyncio.gather(*(b.play(rt, paced_actions, rng, paced, next_hand, pause=metronome())
+                await asyncio.gather(*(b.play(rt, paced_actions, rng, paced, dealt, pause=metronome())
                                        for rt, rng in zip(runtimes, rngs)))
             paced.boards = b.platform.shown - shown
         hands = sum(rt.table.hand_no - first_hand[rt.table.channel] + 1 for rt in runtimes)
