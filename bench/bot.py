@@ -28,6 +28,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.lifecycle import tune_gc
+
 from . import references
 from .backends import Backend, postgres_backend, sqlite_backend
 from .processes import Together, run_processes
@@ -213,6 +215,7 @@ def main() -> None:
                         help="on PostgreSQL, also the --tables split between this many bot processes on one "
                              "database (each process its own tables; 1: skip)")
     args = parser.parse_args()
+    tune_gc()  # as a serving bot process does (adapters/run.py)
     errors = ErrorLog()
     shown = logging.StreamHandler()
     shown.addFilter(_BelowError())

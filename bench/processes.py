@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.config import Settings
+from bot.lifecycle import tune_gc
 from bot.store import Store
 
 from .tables import ErrorLog, Stats, many_tables
@@ -129,6 +130,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--interval", type=float, default=1.0)
     args = parser.parse_args()
+    tune_gc()  # as a serving bot process does (adapters/run.py)
     errors = ErrorLog()
     logging.basicConfig(level=logging.ERROR, handlers=[errors])
     asyncio.run(_worker(args, errors))
