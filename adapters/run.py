@@ -25,7 +25,7 @@ from bot.lifecycle import tune_gc
 from bot.outbox import Coalescer, Router
 from bot.ports import Messenger
 from bot.service import StudBot
-from bot.store import Store
+from bot.store import Store, open_store
 
 log = logging.getLogger("studbot")
 
@@ -66,7 +66,7 @@ def build_adapters(settings: Settings, bot: StudBot) -> list[PlatformAdapter]:
 async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> None:
     """Serve every configured platform from one loop and one database until stopped."""
     stop = stop or asyncio.Event()
-    store = await Store.open(settings.db_path)
+    store = await open_store(settings)
     router = Router()
     bot = StudBot(store=store, messenger=router, clock=RealClock(), settings=settings)
     adapters = build_adapters(settings, bot)
@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> None:
     if args[:1] == ["audit"]:
         from bot.audit import main as audit_main
 
-        sys.exit(audit_main(args[1:], default_db=settings.db_path))
+        sys.exit(audit_main(args[1:], default_db=settings.db_path, settings=settings))
     if not (settings.discord_token or settings.telegram_token):
         from adapters.console.app import main as console_main
 

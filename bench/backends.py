@@ -20,7 +20,7 @@ from pathlib import Path
 import asyncpg
 
 from bot.config import Settings
-from bot.store import Store
+from bot.store import Store, open_store
 
 from . import references
 from .pgserver import PostgresServer
@@ -44,13 +44,7 @@ class Backend:
 
     def opener(self) -> StoreOpener:
         async def open_(name: str) -> Store:
-            database = await self.new_database(name)
-            if self.name == "sqlite":
-                return await Store.open(database)
-            from bot.store import open_store  # type: ignore[attr-defined]  # PostgreSQL: bot/store of issue 14
-
-            store: Store = await open_store(self.settings(database))
-            return store
+            return await open_store(self.settings(await self.new_database(name)))
         return open_
 
     def settings(self, database: str) -> Settings:

@@ -27,16 +27,9 @@ from typing import Any
 
 from bot.config import Settings
 from bot.lifecycle import tune_gc
-from bot.store import Store
+from bot.store import Store, open_store
 
 from .tables import ErrorLog, Stats, many_tables
-
-
-async def open_store(settings: Settings) -> Store:
-    from bot.store import open_store as open_  # type: ignore[attr-defined]  # PostgreSQL: bot/store of issue 14
-
-    store: Store = await open_(settings)
-    return store
 
 DATABASE = "STUDBOT_DATABASE_URL"
 POOL_SIZE = 10

@@ -22,8 +22,9 @@ from pathlib import Path
 
 from engine import HandFile, ReplayError, replay_hand, result_of
 
+from .config import Settings
 from .ledger import HOUSE, pot_account, seat_account
-from .store import Store
+from .store import Store, open_store
 from .tourney.audit import tournament_problems
 
 _BALANCES = "SELECT account, SUM(amount) AS total FROM ledger_entries GROUP BY account"
@@ -92,13 +93,16 @@ async def audit(store: Store, *, replay: bool = False) -> AuditReport:
         return _hand_name(rows[0]["table_id"], rows[0]["hand_no"]) if rows else None
 
     for r in await store.fetch(
-            "SELECT t.id, t.kind, t.hand_id, h.table_id, h.hand_no, SUM(e.amount) AS total, "
-            "GROUP_CONCAT(e.account, ', ') AS accounts FROM ledger_transfers t "
+            "SELECT t.id, t.kind, t.hand_id, h.table_id, h.hand_no, SUM(e.amount) AS total "
+            "FROM ledger_transfers t "
             "LEFT JOIN ledger_entries e ON e.transfer_id = t.id LEFT JOIN hands h ON h.id = t.hand_id "
-            "GROUP BY t.id HAVING COALESCE(SUM(e.amount), 0) != 0 ORDER BY t.id"):
+            "GROUP BY t.id, t.kind, t.hand_id, h.table_id, h.hand_no HAVING COALESCE(SUM(e.amount), 0) != 0 "
+            "ORDER BY t.id"):
         hand = _hand_name(r["table_id"], r["hand_no"]) if r["hand_id"] is not None else None
-        found.append(Discrepancy(r["accounts"] or f"transfer {r['id']}", hand,
-                                 f"transfer {r['id']} ({r['kind']}) entries add up to {r['total']:+d}, not 0"))
+        accounts = ", ".join(a["account"] for a in await store.fetch(
+            "SELECT account FROM ledger_entries WHERE transfer_id = ? ORDER BY account", (r["id"],)))
+        found.append(Discrepancy(accounts or f"transfer {r['id']}", hand,
+                                 f"transfer {r['id']} ({r['kind']}) entries add up to {int(r['total']):+d}, not 0"))
     held = {r["account"]: int(r["total"]) for r in await store.fetch(_BALANCES)}
     known: set[str] = {HOUSE}
     in_play = 0
@@ -175,28 +179,32 @@ def _hand_name(table_id: int, hand_no: int) -> str:
     return f"table {table_id} hand #{hand_no}"
 
 
-async def audit_file(path: str, *, replay: bool = False) -> AuditReport:
-    """Open the database (migrating it to the ledger's schema if it is older) and audit it."""
-    store = await Store.open(path)
+async def audit_file(path: str, *, replay: bool = False, settings: Settings | None = None) -> AuditReport:
+    """Open the database (migrating it to the ledger's schema if it is older) and audit it: the
+    SQLite file ``path``, or PostgreSQL when ``settings`` name a database URL."""
+    store = await (open_store(settings) if settings is not None and settings.database_url else Store.open(path))
     try:
         return await audit(store, replay=replay)
     finally:
         await store.close()
 
 
-def main(argv: list[str] | None = None, *, default_db: str | None = None) -> int:
+def main(argv: list[str] | None = None, *, default_db: str | None = None, settings: Settings | None = None) -> int:
     """``studbot audit [--db FILE]``: print the audit; the status is 0 if it passed, 1 if not
     (2: no such database)."""
     parser = argparse.ArgumentParser(prog="studbot audit", description=__doc__.splitlines()[0])
-    parser.add_argument("--db", default=None, help="the SQLite file (default: STUDBOT_DB or studbot.db)")
+    parser.add_argument("--db", default=None, help="the SQLite file (default: STUDBOT_DATABASE_URL if set, "
+                        "else STUDBOT_DB or studbot.db)")
     parser.add_argument("--replay", action="store_true",
                         help="also replay every settled hand and check the ledger against it (slower)")
     args = parser.parse_args(argv)
     path = args.db or default_db or os.environ.get("STUDBOT_DB") or "studbot.db"
-    if not Path(path).is_file():
+    if args.db is not None or settings is None or not settings.database_url:
+        settings = None  # the SQLite file
+    if settings is None and not Path(path).is_file():
         print(f"studbot audit: no database at {path}", file=sys.stderr)
         return 2
-    report = asyncio.run(audit_file(path, replay=args.replay))
+    report = asyncio.run(audit_file(path, replay=args.replay, settings=settings))
     print(report.summary())
     return 0 if report.ok else 1
 

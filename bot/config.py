@@ -17,6 +17,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote, unquote
 
 from dotenv.parser import parse_stream
 
@@ -46,6 +47,9 @@ class Settings:
     log_level: str = "INFO"
     language: str = "en"
     """The language for users and tables whose platform tells none (the console): en, ru or pl."""
+    # --- the store (bot/store): PostgreSQL when database_url is set, else the SQLite file db_path
+    database_url: str | None = field(default=None, repr=False)
+    db_pool_size: int = 5
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, *, dotenv: Path | None = None) -> Settings:
@@ -94,7 +98,48 @@ class Settings:
                                          "port"),
             log_level=level,
             language=language,
+            database_url=database_url(text("STUDBOT_DATABASE_URL")),
+            db_pool_size=number("STUDBOT_DB_POOL_SIZE", 5, 1, 1000, "connections"),
         )
+
+
+def database_url(url: str | None) -> str | None:
+    """``STUDBOT_DATABASE_URL``, checked and with its user and password percent-encoded, so that a
+    password written as it is (with ``#``, ``=``, ``@``, ``/`` or quotes) reaches the server exactly.
+    The password is never shown in an error.
+
+    >>> database_url("postgresql://bot:p#s=s'\\"@/x@db.example:5433/studbot")
+    'postgresql://bot:p%23s%3Ds%27%22%40%2Fx@db.example:5433/studbot'
+    >>> database_url("postgresql://bot:p%23ss@db/studbot")  # already encoded: unchanged
+    'postgresql://bot:p%23ss@db/studbot'
+    >>> database_url("mysql://bot:secret@db/studbot")
+    Traceback (most recent call last):
+    ...
+    bot.config.ConfigError: STUDBOT_DATABASE_URL must be a postgresql://... URL (scheme 'mysql')
+    >>> database_url("postgresql://bot:secret@db:port/studbot")
+    Traceback (most recent call last):
+    ...
+    bot.config.ConfigError: STUDBOT_DATABASE_URL has a port that is not a number (postgresql://bot:***@db:port/studbot)
+    """
+    if url is None:
+        return None
+    expected = "STUDBOT_DATABASE_URL must be a postgresql://... URL"
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme not in ("postgresql", "postgres"):
+        raise ConfigError(f"{expected} (scheme {scheme if sep else '?'!r})")
+    userinfo, at, location = rest.rpartition("@")
+    user, colon, password = userinfo.partition(":")
+    shown = f"{scheme}://{user}{':***' if colon else ''}{at}{location}"
+    host_port = location.split("/", 1)[0].split("?", 1)[0]
+    host, _, port = host_port.rpartition(":") if ":" in host_port.rsplit("]", 1)[-1] else (host_port, "", "")
+    if port and not port.isdigit():
+        raise ConfigError(f"STUDBOT_DATABASE_URL has a port that is not a number ({shown})")
+    if not (host or port or host_port) and "host=" not in location:
+        raise ConfigError(f"{expected}: no host ({shown})")
+    if not at:
+        return url
+    encoded = quote(unquote(user), safe="") + (":" + quote(unquote(password), safe="") if colon else "")
+    return f"{scheme}://{encoded}@{location}"
 
 
 def read_dotenv(path: Path) -> dict[str, str]:

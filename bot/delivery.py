@@ -129,12 +129,13 @@ class Deliveries:
         self._writing = True
         try:
             done = [(hand_id,) for hand_id, (_, final) in marks.items() if final]
-            going = [(events, hand_id) for hand_id, (events, final) in marks.items() if not final]
+            going = [(events, events, hand_id) for hand_id, (events, final) in marks.items() if not final]
             async with self.store.atomic() as tx:  # two statements for any number of hands
                 if done:
                     await tx.executemany("UPDATE hands SET announced = NULL WHERE id = ?", done)
                 if going:
-                    await tx.executemany("UPDATE hands SET announced = MAX(announced, ?) WHERE id = ?", going)
+                    await tx.executemany("UPDATE hands SET announced = CASE WHEN announced < ? THEN ? "
+                                         "ELSE announced END WHERE id = ?", going)
         except Exception:  # the worst outcome is a line said twice after a restart
             log.exception("marking the lines of %d hands as delivered failed", len(marks))
         finally:
@@ -183,8 +184,10 @@ class PendingAnswer:
 
 async def remember_request(store: Store, request: PendingAnswer) -> None:
     await store.execute(
-        "INSERT OR REPLACE INTO pending_answers (platform, id, token, user_id, locale, channel, command, received_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO pending_answers (platform, id, token, user_id, locale, channel, command, received_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (platform, id) DO UPDATE SET token = excluded.token, "
+        "user_id = excluded.user_id, locale = excluded.locale, channel = excluded.channel, "
+        "command = excluded.command, received_at = excluded.received_at",
         (request.platform, request.id, request.token, request.user, request.locale, request.channel,
          request.command, request.received_at))
 

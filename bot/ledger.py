@@ -26,17 +26,20 @@ each share of each pot to its winner.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-
-import aiosqlite
+from typing import TYPE_CHECKING
 
 from engine import Hand
 from engine.events import ActionTaken, AntePosted, PotAwarded, UncalledReturned
 
+if TYPE_CHECKING:  # the store imports this module
+    from .store import Tx
+
 HOUSE = "house"
 
-MIGRATION = """
+SCHEMA = """
 CREATE TABLE ledger_transfers (
     id INTEGER PRIMARY KEY, kind TEXT NOT NULL, hand_id INTEGER REFERENCES hands (id),
     memo TEXT NOT NULL DEFAULT '', at REAL NOT NULL
@@ -47,20 +50,29 @@ CREATE TABLE ledger_entries (
     PRIMARY KEY (transfer_id, account)
 );
 CREATE INDEX ledger_entries_account ON ledger_entries (account);
-CREATE INDEX ledger_transfers_hand ON ledger_transfers (hand_id) WHERE hand_id IS NOT NULL;
-INSERT INTO ledger_transfers (id, kind, memo, at)
-    SELECT 1, 'opening', 'balances when the ledger began', strftime('%s', 'now')
-    WHERE EXISTS (SELECT 1 FROM wallets WHERE balance != 0) OR EXISTS (SELECT 1 FROM seats WHERE stack != 0);
-INSERT INTO ledger_entries (transfer_id, account, amount)
-    SELECT 1, 'wallet:' || community || ':' || user_id, balance FROM wallets WHERE balance != 0;
-INSERT INTO ledger_entries (transfer_id, account, amount)
-    SELECT 1, 'seat:' || table_id || ':' || user_id, stack FROM seats WHERE stack != 0;
-INSERT INTO ledger_entries (transfer_id, account, amount)
-    SELECT 1, 'house', -((SELECT COALESCE(SUM(balance), 0) FROM wallets) + (SELECT COALESCE(SUM(stack), 0) FROM seats))
-    WHERE EXISTS (SELECT 1 FROM ledger_transfers WHERE id = 1)
+CREATE INDEX ledger_transfers_hand ON ledger_transfers (hand_id) WHERE hand_id IS NOT NULL
 """
-"""The schema version that opens the ledger: existing wallets and seats get opening balances
-(from the house), so that an existing database passes the audit after the migration."""
+
+_TRANSFER = "INSERT INTO ledger_transfers (id, kind, hand_id, memo, at) VALUES (?, ?, ?, ?, ?)"
+_ENTRY = "INSERT INTO ledger_entries (transfer_id, account, amount) VALUES (?, ?, ?)"
+
+
+async def migrate(tx: Tx) -> None:
+    """The schema version that opens the ledger: existing wallets and seats get opening balances
+    (from the house), so that an existing database passes the audit after the migration."""
+    await tx.script(SCHEMA)
+    held = [(wallet_account(r["community"], r["user_id"]), int(r["balance"]))
+            for r in await tx.all("SELECT community, user_id, balance FROM wallets WHERE balance != 0 "
+                                  "ORDER BY community, user_id")]
+    held += [(seat_account(int(r["table_id"]), r["user_id"]), int(r["stack"]))
+             for r in await tx.all("SELECT table_id, user_id, stack FROM seats WHERE stack != 0 "
+                                   "ORDER BY table_id, seat_no")]
+    if not held:
+        return
+    (first,) = await tx.new_ids("ledger_transfers", 1)
+    await tx.execute(_TRANSFER, (first, "opening", None, "balances when the ledger began", time.time()))
+    await tx.executemany(_ENTRY, [(first, account, chips) for account, chips in held]
+                         + [(first, HOUSE, -sum(chips for _, chips in held))])
 
 
 def wallet_account(community: str, user: str) -> str:
@@ -103,21 +115,15 @@ class Transfer:
             raise ValueError(f"a transfer moves a positive amount between two accounts: {self}")
 
 
-async def post(db: aiosqlite.Connection, transfers: Iterable[Transfer], *, at: float) -> None:
+async def post(tx: Tx, transfers: Iterable[Transfer], *, at: float) -> None:
     """Write ``transfers`` inside the caller's transaction (three statements however many)."""
     rows = list(transfers)
     if not rows:
         return
-    async with db.execute("SELECT COALESCE(MAX(id), 0) FROM ledger_transfers") as cur:
-        found = await cur.fetchone()
-    first = int(found[0]) + 1 if found else 1  # the caller holds the write lock (BEGIN IMMEDIATE)
-    await db.executemany(
-        "INSERT INTO ledger_transfers (id, kind, hand_id, memo, at) VALUES (?, ?, ?, ?, ?)",
-        [(first + i, t.kind, t.hand_id, t.memo, at) for i, t in enumerate(rows)])
-    await db.executemany(
-        "INSERT INTO ledger_entries (transfer_id, account, amount) VALUES (?, ?, ?)",
-        [entry for i, t in enumerate(rows)
-         for entry in ((first + i, t.source, -t.amount), (first + i, t.dest, t.amount))])
+    ids = await tx.new_ids("ledger_transfers", len(rows))
+    await tx.executemany(_TRANSFER, [(i, t.kind, t.hand_id, t.memo, float(at)) for i, t in zip(ids, rows)])
+    await tx.executemany(_ENTRY, [entry for i, t in zip(ids, rows)
+                                  for entry in ((i, t.source, -t.amount), (i, t.dest, t.amount))])
 
 
 def hand_transfers(hand: Hand, *, hand_id: int, account: Callable[[int], str]) -> list[Transfer]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -29,14 +29,17 @@ class Table:
     """One console channel with a bot behind it, on a database file that outlives restarts."""
 
     def __init__(self, db: Path, *, seed: int = 3, clock: ManualClock | None = None,
-                 unreachable: set[str] | None = None, settings: Settings = SETTINGS) -> None:
+                 unreachable: set[str] | None = None, settings: Settings = SETTINGS,
+                 opener: Callable[[], Awaitable[Store]] | None = None) -> None:
         self.db, self.seed, self.settings = db, seed, settings
+        self.opener = opener
+        """Opens the database instead of the SQLite file ``db`` (another backend)."""
         self.clock = clock or ManualClock()
         self.out: list[str] = []
         self.unreachable = unreachable if unreachable is not None else set()
 
     async def __aenter__(self) -> Table:
-        self.store = await Store.open(str(self.db))
+        self.store = await (self.opener() if self.opener is not None else Store.open(str(self.db)))
         self.messenger = ConsoleMessenger(self.out.append, unreachable=self.unreachable)
         self.bot = StudBot(store=self.store, messenger=self.messenger, clock=self.clock, settings=self.settings,
                            rng=random.Random(self.seed))

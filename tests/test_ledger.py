@@ -249,7 +249,7 @@ async def test_a_discrepancy_is_logged_when_the_bot_starts(tmp_path: Path, caplo
     db = tmp_path / "t.db"
     store = await Store.open(str(db))
     async with store.atomic() as tx:  # chips from nowhere: a wallet with no grant behind it
-        await tx._db.execute("INSERT INTO wallets (community, user_id, name, balance) VALUES ('c', 'u', 'u', 7)")
+        await tx.execute("INSERT INTO wallets (community, user_id, name, balance) VALUES ('c', 'u', 'u', 7)")
         await tx.post([Transfer("test", HOUSE, wallet_account("c", "v"), 3)], now=0.0)
     await store.close()
     async with Table(db):

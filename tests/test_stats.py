@@ -320,9 +320,9 @@ async def test_stats_come_with_a_picture_on_image_tables_only(tmp_path: Path) ->
     store = await Store.open(str(tmp_path / "s.db"))
     try:
         await store_hands(store, scripted_hands())
-        await store.fetch("UPDATE tables SET community = 'discord:c'")
-        await store.fetch("UPDATE hand_players SET community = 'discord:c'")
-        await store.fetch("UPDATE wallets SET community = 'discord:c'")
+        await store.execute("UPDATE tables SET community = 'discord:c'")
+        await store.execute("UPDATE hand_players SET community = 'discord:c'")
+        await store.execute("UPDATE wallets SET community = 'discord:c'")
         bot = _bot(store, ManualClock(T0))
         for lang in ("en", "ru", "pl"):
             reply = await bot.handle(_ask("bob", "stats", platform="discord", locale=lang))

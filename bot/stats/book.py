@@ -32,7 +32,8 @@ _TOP_NET: Final = (
 TOP_NET_SQL: Final = {period: _TOP_NET.format(index="INDEXED BY hand_players_period" if span else "")
                       for period, span in PERIODS.items()}
 """``top net`` over each period."""
-FIND_SQL: Final = "SELECT user_id, name FROM wallets WHERE community = ? AND name = ? COLLATE NOCASE ORDER BY user_id"
+FIND_SQL: Final = ("SELECT user_id, name FROM wallets WHERE community = ? AND lower(name) = lower(?) "
+            "ORDER BY user_id")
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,13 +29,14 @@ import json
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
-
-import aiosqlite
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine import Action, EngineError, Hand
 from engine.events import ActionTaken
 from engine.handfile import HandFile, replay_hand
+
+if TYPE_CHECKING:  # the store imports this module
+    from ..store import Tx
 
 log = logging.getLogger(__name__)
 
@@ -127,21 +128,18 @@ async def record_hand(tx: Writer, *, hand: Hand, hand_id: int, community: str,
                                          players=[(p[1], p[2]) for p in players], finished_at=now))
 
 
-async def migrate(db: aiosqlite.Connection) -> None:
+async def migrate(tx: Tx) -> None:
     """The schema version that adds ``hand_players``: the table, its indexes, and the rows of
     every hand settled before it, replayed from its stored hand file through the engine
     (the users come from the hand's setup, in the same seat order). A hand whose file the
     engine cannot replay is logged and left out, rather than blocking the upgrade."""
-    for statement in SCHEMA.split(";"):
-        if statement.strip():
-            await db.execute(statement)
+    await tx.script(SCHEMA)
     query = ("SELECT h.id, h.setup, h.hand_file, COALESCE(h.finished_at, h.started_at), t.community "
              "FROM hands h JOIN tables t ON t.id = h.table_id "
              "WHERE h.status = 'done' AND h.hand_file IS NOT NULL AND h.id > ? ORDER BY h.id LIMIT ?")
     last = 0
     while True:  # a page of hands at a time: hand files are kilobytes each, a database may hold many
-        async with db.execute(query, (last, BACKFILL_PAGE)) as cur:
-            page = list(await cur.fetchall())
+        page = await tx.all(query, (last, BACKFILL_PAGE))
         if not page:
             return
         rows: list[tuple[Any, ...]] = []
@@ -155,5 +153,5 @@ async def migrate(db: aiosqlite.Connection) -> None:
                 log.error("stats: hand %s cannot be replayed (%s); it has no stats rows", hand_id, exc)
                 continue
             rows += rows_of(hand, hand_id=hand_id, community=community, players=players, finished_at=finished_at)
-        await db.executemany(INSERT, rows)
+        await tx.executemany(INSERT, rows)
         last = page[-1][0]

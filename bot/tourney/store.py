@@ -1,4 +1,4 @@
-"""A tournament's state in memory and its rows in SQLite (its own repository over the Store).
+"""A tournament's state in memory and its rows in the database (its own repository over the Store).
 
 Ledger accounts (see :mod:`bot.ledger`): ``tournament:<id>`` is the prize pool, in wallet
 chips (buy-ins in, refunds and prizes out). Tournament chips are another unit: they are
@@ -125,13 +125,11 @@ class TourneyRepo:
 
     @staticmethod
     async def create(tx: Tx, t: Tournament, *, now: float) -> int:
-        tid = await tx.execute(
+        return await tx.insert(
             "INSERT INTO tournaments (table_id, platform, community, channel, creator, status, seats, stack, buyin, "
             "unit, length, pace, payout, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (t.table_id, t.platform, t.community, t.channel, t.creator, t.status, t.seats, t.stack, t.buyin, t.unit,
-             t.length, t.pace, t.payout, now))
-        assert tid is not None
-        return tid
+             t.length, t.pace, t.payout, float(now)))
 
     @staticmethod
     async def save(tx: Tx, t: Tournament, *, now: float) -> None:

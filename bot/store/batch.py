@@ -1,0 +1,232 @@
+"""Group commit: writes that arrive together share one transaction, each acknowledged after its COMMIT.
+
+A :class:`GroupCommit` owns one writing connection. Callers queue either a *block* (an
+``atomic()`` body, run in the caller's task while it holds the connection) or a *statement*
+(``record_action``'s INSERT, run by the committer). The committer opens a transaction and
+gives the connection to each queued item in turn, each inside its own SAVEPOINT: a block that
+raises is rolled back to its savepoint (and re-raises at once); the others stay. Once nobody is
+waiting (or ``cap`` items are in, or it has taken items for ``max_delay``), it COMMITs, and only
+then does every caller of the batch resume: durability before acknowledgement. Consecutive
+statements go to the backend together (:meth:`Control.statements`: one hop to SQLite's thread
+for all of them).
+
+If the transaction itself fails (COMMIT refused, a savepoint that cannot be rolled back), every
+item of the batch raises :class:`StoreError`: none of them is durable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections import deque
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class StoreError(RuntimeError):
+    """The database refused a transaction: nothing of it was committed."""
+
+
+class StoreConflict(StoreError):
+    """A deadlock or serialization failure with another process: the block was rolled back; try it again."""
+
+
+class Control(Protocol):
+    """What the committer needs of a backend's writing connection."""
+
+    async def ready(self) -> None:
+        """Called before each transaction: reconnect if the connection was lost."""
+
+    async def control(self, sql: str, *, now: bool = False) -> None:
+        """A transaction-control statement (BEGIN, SAVEPOINT ...); the backend may send it with
+        the next statement unless ``now``."""
+
+    async def flush(self) -> None:
+        """Send what the backend holds back of the current block (it may defer statements that
+        return nothing): their errors are raised here, while the block can still be rolled back."""
+
+    async def rollback_to(self, savepoint: str) -> None:
+        """Undo the current block: back to ``savepoint`` (and release it), dropping what is held back."""
+
+    async def statements(self, jobs: Sequence[tuple[str, Sequence[Any]]], savepoint: str, *,
+                         commit: bool) -> list[BaseException | None]:
+        """Run ``jobs`` in the open transaction, each in its own savepoint named from ``savepoint``,
+        then COMMIT if ``commit`` (in the same hop if the backend can); the error of each (None: done)."""
+
+    @property
+    def begin(self) -> str:
+        """The statement that opens a writing transaction."""
+
+
+@dataclass(frozen=True, slots=True)
+class CommitStats:
+    transactions: int
+    """Transactions committed."""
+    items: int
+    """Blocks and statements committed in them."""
+
+
+@dataclass(eq=False)
+class _Item:
+    statement: tuple[str, Sequence[Any]] | None = None
+    turn: asyncio.Future[str] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+    finished: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+    committed: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+    failed: bool = False
+    broken: BaseException | None = None
+
+
+class GroupCommit:
+    """The committer of one writing connection (see the module)."""
+
+    def __init__(self, conn: Control, *, cap: int = 256, max_delay: float = 0.025) -> None:
+        self.conn = conn
+        self.cap = cap
+        """Items in one transaction at most."""
+        self.max_delay = max_delay
+        """Seconds a transaction takes in more items at most: the first one's wait for its COMMIT is bounded."""
+        self._queue: deque[_Item] = deque()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._names = itertools.count(1)
+        self._transactions = 0
+        self._items = 0
+        self._busy = False
+
+    @property
+    def stats(self) -> CommitStats:
+        return CommitStats(transactions=self._transactions, items=self._items)
+
+    def _enqueue(self, item: _Item) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="group-commit")
+        self._queue.append(item)
+        self._wake.set()
+
+    async def statement(self, sql: str, params: Sequence[Any]) -> None:
+        """One statement in the next transaction; returns once that is committed."""
+        item = _Item(statement=(sql, params))
+        self._enqueue(item)
+        await asyncio.shield(item.committed)
+
+    @asynccontextmanager
+    async def block(self) -> AsyncIterator[None]:
+        """The connection for one block, inside its savepoint; returns after the COMMIT."""
+        item = _Item()
+        self._enqueue(item)
+        try:
+            savepoint = await item.turn
+        except asyncio.CancelledError:
+            if item.turn.done() and not item.turn.cancelled():
+                item.failed = True
+                await self._undo(item, item.turn.result())
+            item.turn.cancel()
+            raise
+        try:
+            yield
+            await self.conn.flush()
+        except BaseException:
+            item.failed = True
+            await self._undo(item, savepoint)
+            raise
+        try:
+            await self.conn.control(f"RELEASE SAVEPOINT {savepoint}")
+        except BaseException as exc:
+            item.broken = exc
+            item.finished.set_result(None)
+            raise
+        item.finished.set_result(None)
+        await asyncio.shield(item.committed)
+
+    async def _undo(self, item: _Item, savepoint: str) -> None:
+        try:
+            await self.conn.rollback_to(savepoint)
+        except BaseException as exc:
+            item.broken = exc
+        finally:
+            if not item.finished.done():
+                item.finished.set_result(None)
+
+    async def close(self) -> None:
+        """Stop the committer once the queue is empty."""
+        while self._queue or self._busy:
+            await asyncio.sleep(0.001)
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            while not self._queue:
+                self._wake.clear()
+                await self._wake.wait()
+            self._busy = True
+            try:
+                await self._batch()
+            finally:
+                self._busy = False
+
+    async def _batch(self) -> None:
+        taken: list[_Item] = []
+        """Every item of this transaction: resolved at the COMMIT, or failed with it."""
+        loop = asyncio.get_running_loop()
+        committed = False
+        try:
+            await self.conn.ready()
+            await self.conn.control(self.conn.begin)
+            until = loop.time() + self.max_delay
+            while len(taken) < self.cap and loop.time() < until:
+                if not self._queue:
+                    await asyncio.sleep(0)  # whatever is ready to write joins this transaction
+                    if not self._queue:
+                        break
+                item = self._queue.popleft()
+                if item.statement is not None:
+                    run = [item]
+                    while self._queue and self._queue[0].statement is not None and len(taken) + len(run) < self.cap:
+                        run.append(self._queue.popleft())
+                    taken += run
+                    last = not self._queue  # nobody else waiting: the COMMIT goes with them
+                    errors = await self.conn.statements([i.statement for i in run if i.statement is not None],
+                                                        f"s{next(self._names)}", commit=last)
+                    for job, error in zip(run, errors):
+                        if error is not None:
+                            job.failed = True
+                            job.committed.set_exception(error)
+                    if last:
+                        committed = True
+                        break
+                    continue
+                if item.turn.cancelled():
+                    continue
+                taken.append(item)
+                savepoint = f"b{next(self._names)}"
+                await self.conn.control(f"SAVEPOINT {savepoint}")
+                item.turn.set_result(savepoint)
+                await item.finished
+                if item.broken is not None:
+                    raise item.broken
+            if not committed:
+                await self.conn.control("COMMIT", now=True)
+        except BaseException as exc:
+            with contextlib.suppress(BaseException):  # if the connection is gone, nothing was committed anyway
+                await self.conn.control("ROLLBACK", now=True)
+            error = exc if isinstance(exc, StoreError) else StoreError(f"the transaction failed: {exc!r}")
+            for item in taken:
+                for future in (item.turn, item.committed):
+                    if not future.done():
+                        future.set_exception(error)
+                        future.exception()  # retrieved by the waiter, or by nobody (cancelled)
+            if isinstance(exc, asyncio.CancelledError):
+                raise
+            return
+        done = [item for item in taken if not item.failed]
+        self._transactions += 1
+        self._items += len(done)
+        for item in done:
+            if not item.committed.done():
+                item.committed.set_result(None)

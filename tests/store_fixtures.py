@@ -1,0 +1,37 @@
+"""The store tests' fixture: one database of each backend (tests/test_store_*.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from bot.store import Store
+from bot.store.postgres import PostgresStore
+from engine import Stakes
+
+Opener = Callable[[], Awaitable[Store]]
+BACKENDS = ["sqlite", "postgresql"]
+T0 = 1_700_000_000.0
+
+
+@pytest.fixture(params=BACKENDS)
+def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Opener:
+    """Opens (and reopens) one database of the backend the test runs on: a SQLite file, or a fresh
+    PostgreSQL database (``pg_database``: the test fails if PostgreSQL cannot start)."""
+    if request.param == "sqlite":
+        path = str(tmp_path / "store.db")
+        return lambda: Store.open(path)
+    dsn: str = request.getfixturevalue("pg_database")
+    return lambda: PostgresStore.connect(dsn, pool_size=3)
+
+
+def stakes() -> Stakes:
+    return Stakes(ante=1, bring_in=2, small_bet=5, big_bet=10)
+
+
+async def new_table(store: Store) -> int:
+    async with store.atomic() as tx:
+        return await tx.create_table(platform="p", community="p:c", channel="ch", creator="u", stakes=stakes(),
+                                     timer=60, now=T0)
