@@ -31,3 +31,13 @@ def test_the_sqlite_scenarios_run_clean_with_cpu_beside_every_rate() -> None:
     assert not any("actions not ok" in ln or "errors logged" in ln for ln in out), out
     assert "0 bot errors" in next(ln for ln in out if ln.startswith("summary")), out
     assert re.fullmatch(r"6 tables, sqlite: \d+ actions/s", out[-1]), out[-1]
+
+
+def test_the_postgres_scenarios_run_clean_one_process_and_two(pg_dsn: str) -> None:
+    out = run_bench("--backend", "postgres", "--pg-dsn", pg_dsn, "--processes", "2", "--console-actions", "0")
+    assert any(ln.strip().startswith("asyncpg: INSERT") for ln in out), out  # the backend's reference
+    together = next(ln for ln in out if ln.strip().startswith("2 processes together"))
+    assert re.search(r" 72 actions .*/s  CPU", together), together  # 6 tables x 12 actions, in two processes
+    assert not any("actions not ok" in ln or "a process logged" in ln for ln in out), out
+    assert "0 bot errors" in next(ln for ln in out if ln.startswith("summary")), out
+    assert re.fullmatch(r"6 tables, postgres: \d+ actions/s", out[-1]), out[-1]
