@@ -32,6 +32,8 @@ from bot.store import Store, open_store
 from .tables import ErrorLog, Stats, many_tables
 
 DATABASE = "STUDBOT_DATABASE_URL"
+REPORT_LIMIT = 1 << 26
+"""Bytes of a process's report line (every latency: ~20 bytes an action)."""
 POOL_SIZE = 10
 
 
@@ -53,7 +55,7 @@ async def run_processes(dsn: str, *, processes: int, tables: int, actions: int, 
         sys.executable, "-m", "bench.processes", "--prefix", f"p{i}-", "--tables",
         str(tables // processes + (1 if i < tables % processes else 0)), "--actions", str(actions),
         "--seed", str(seed + i), "--interval", str(interval), env=env,
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE) for i in range(processes)]
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=REPORT_LIMIT) for i in range(processes)]
     try:
         for step in ("started", "ready"):
             for child in children:
