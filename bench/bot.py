@@ -57,11 +57,22 @@ class _BelowError(logging.Filter):
         return record.levelno < logging.ERROR
 
 
+def where(s: Stats) -> str:
+    """Where the processor time of a run went, and how the store grouped its writes."""
+    if not s.count:
+        return ""
+    grouped = f"; {s.commits / s.count:.3f} commits/action ({s.committed / s.commits:.0f} writes each)" \
+        if s.commits else ""
+    return (f"    CPU {ms(s.cpu_each)}/action: {ms(s.loop_cpu / s.count)} the event loop's thread, "
+            f"{ms(max(0.0, s.cpu - s.loop_cpu) / s.count)} the others (the database driver's){grouped}")
+
+
 def report_one(args: argparse.Namespace, backend: str, one: OneTable, console: Stats | None) -> None:
     s, played = one.stats, one.played
     print(f"\n1. one table, {args.players} players, {len(played)} hands "
           f"({sum(len(a) for _, a in played) / max(1, len(played)):.1f} actions a hand), {backend}:")
     print(line("  end to end (handle)", s))
+    print(where(s))
     d = one.deals
     print(f"  {'deal of the next hand (advance)':<38} {d.count:>7,} deals   {'':>10}  {'':>18}  "
           f"p50 {ms(d.q(0.5)):>10}  p99 {ms(d.q(0.99)):>10}  mean {ms(d.mean):>10}")
@@ -74,6 +85,7 @@ def report_many(args: argparse.Namespace, backend: str, many: ManyTables, one: S
     print(f"\n2. {args.tables:,} tables at once in one bot/process/store ({backend}), 2 players each, "
           f"{many.hands:,} hands (setup {many.setup_seconds:.1f} s):")
     print(line(f"  flat out, {args.table_actions} actions a table", m))
+    print(where(m))
     print(f"  throughput {m.rate:,.0f} actions/s = {m.rate / one.rate:.2f}x one table; CPU "
           f"{ms(m.cpu_each)}/action = {m.cpu_each / one.cpu_each:.2f}x one table's; one core at that cost: "
           f"{1 / m.cpu_each if m.cpu_each else 0:,.0f} actions/s")
@@ -83,6 +95,7 @@ def report_many(args: argparse.Namespace, backend: str, many: ManyTables, one: S
     p = many.paced
     if p is not None:
         print(line(f"  paced, {many.rate:,.0f}/s offered", p))
+        print(where(p))
         met = p.rate >= 0.95 * many.rate and p.q(0.99) < 0.05
         print(f"  at {many.rate:,.0f} actions/s offered ({args.tables:,} tables, each once every "
               f"{ms(args.tables / many.rate)}): {p.rate:,.0f} done, p99 {ms(p.q(0.99))} "
@@ -166,7 +179,8 @@ async def run(args: argparse.Namespace, errors: ErrorLog) -> None:
                     for name in names]
         for backend in backends:
             print(f"{backend.name}: {backend.where}")
-        print("CPU: time.process_time of the whole process (every thread) over the run, per action")
+        print("CPU: time.process_time of the whole process (every thread) over the run, per action; the "
+              "PostgreSQL server's own processes are not counted")
         try:
             mem = await idle_memory(backends[0].opener(), "memory", tables=args.tables, seed=args.seed)  # fresh heap
             engine: list[Stats] = []

@@ -124,6 +124,12 @@ class Stats:
     """Wall-clock time (``time.time``) the run began: runs of several processes are put together by it."""
     cpu: float = 0.0
     """Processor seconds of the whole process (every thread) over the run."""
+    loop_cpu: float = 0.0
+    """... of them, the event loop's thread (the rest: the database driver's threads)."""
+    commits: int = 0
+    """Transactions the store committed meanwhile (group commit: many actions in each)."""
+    committed: int = 0
+    """Blocks and statements in them."""
     boards: int = 0
     """Boards the platform was asked to show meanwhile (each one drawn)."""
 
@@ -157,19 +163,27 @@ def quantile(values: Sequence[float], fraction: float) -> float:
 
 
 class Timed:
-    """``with Timed(stats):`` sets the run's wall and processor time (every thread) on ``stats``."""
+    """``with Timed(stats):`` sets the run's wall and processor time (every thread, and the event loop's
+    thread alone) on ``stats``; with ``store``, also the transactions it committed meanwhile."""
 
-    def __init__(self, stats: Stats) -> None:
-        self.stats = stats
+    def __init__(self, stats: Stats, store: Store | None = None) -> None:
+        self.stats, self.store = stats, store
 
     def __enter__(self) -> Timed:
-        self._wall, self._cpu = time.perf_counter(), time.process_time()
+        if self.store is not None:
+            self._commits = self.store.commit_stats
+        self._wall, self._cpu, self._loop = time.perf_counter(), time.process_time(), time.thread_time()
         self.stats.started_at = time.time()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.stats.elapsed = time.perf_counter() - self._wall
         self.stats.cpu = time.process_time() - self._cpu
+        self.stats.loop_cpu = time.thread_time() - self._loop
+        if self.store is not None:
+            now = self.store.commit_stats
+            self.stats.commits = now.transactions - self._commits.transactions
+            self.stats.committed = now.items - self._commits.items
 
 
 # ---------------------------------------------------------------------- time
@@ -343,7 +357,7 @@ async def one_table(open_store: StoreOpener, name: str, *, actions: int, players
                 raise RuntimeError("no next hand was dealt")
 
         shown = b.platform.shown
-        with Timed(stats):
+        with Timed(stats, b.store):
             await b.play(rt, actions, random.Random(seed), stats, next_hand, played)
         stats.boards = b.platform.shown - shown
     return OneTable(stats=stats, deals=deals, played=played)
@@ -389,7 +403,7 @@ async def many_tables(open_store: StoreOpener, name: str, *, tables: int, action
         rngs = [random.Random(seed * 1_000_003 + i) for i in range(tables)]
         flat_out = Stats()
         shown = b.platform.shown
-        with Timed(flat_out):
+        with Timed(flat_out, b.store):
             await asyncio.gather(*(b.play(rt, actions, rng, flat_out, dealt) for rt, rng in zip(runtimes, rngs)))
         flat_out.boards = b.platform.shown - shown
 
@@ -412,7 +426,7 @@ async def many_tables(open_store: StoreOpener, name: str, *, tables: int, action
                 return pause
 
             shown = b.platform.shown
-            with Timed(paced):
+            with Timed(paced, b.store):
                 await asyncio.gather(*(b.play(rt, paced_actions, rng, paced, dealt, pause=metronome())
                                        for rt, rng in zip(runtimes, rngs)))
             paced.boards = b.platform.shown - shown
