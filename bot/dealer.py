@@ -14,6 +14,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Protocol
 
 from engine import Action, Deck, DeckDealer, FairRecord, Hand
@@ -52,8 +53,9 @@ class Runtime:
     """The record the hand in progress was dealt from (with its server seed: never shown before the reveal)."""
     closed: bool = False
 
-    @property
+    @cached_property
     def address(self) -> TableAddress:
+        """Where the table is (a table never moves: made once, asked for several times an action)."""
         t = self.table
         return TableAddress(platform=t.platform, community=t.community, channel=t.channel)
 
