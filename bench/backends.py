@@ -24,7 +24,7 @@ from bot.store import Store, open_store
 
 from . import references
 from .pgserver import PostgresServer
-from .tables import Stats, StoreOpener, Timed
+from .tables import Probe, Stats, StoreOpener, Timed
 
 POOL_SIZE = 10
 """Connections of each bot process to PostgreSQL."""
@@ -41,6 +41,8 @@ class Backend:
     references: Callable[[int], Awaitable[list[tuple[str, Stats]]]]
     """Its bare INSERT + COMMIT references, ``n`` commits each: (label, figures)."""
     cleanup: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    server_cpu: Probe | None = None
+    """The processor time of its server's processes, when the server is ours (PostgreSQL started here)."""
 
     def opener(self) -> StoreOpener:
         async def open_(name: str) -> Store:
@@ -107,7 +109,31 @@ def postgres_backend(dsn: str | None, stack: contextlib.ExitStack) -> Backend:
         return [("asyncpg: INSERT (its own transaction)",
                  await postgres_bare(await new_database("reference"), commits=commits))]
 
-    return Backend(name="postgres", where=where, new_database=new_database, references=refs, cleanup=[drop])
+    return Backend(name="postgres", where=where, new_database=new_database, references=refs, cleanup=[drop],
+                   server_cpu=None if server is None else lambda: server_seconds(server))
+
+
+def server_seconds(server: PostgresServer) -> float:
+    """Processor seconds (user + system) used so far by the server's postmaster and every process under it
+    (Linux /proc; a backend that has ended is no longer counted, so connections are kept open meanwhile)."""
+    assert server.base is not None
+    postmaster = int((server.base / "data" / "postmaster.pid").read_text().split()[0])
+    children: dict[int, list[int]] = {}
+    ticks: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()  # after the name: state, ppid, ...
+        except OSError:
+            continue  # ended meanwhile
+        pid = int(stat.parent.name)
+        children.setdefault(int(fields[1]), []).append(pid)
+        ticks[pid] = int(fields[11]) + int(fields[12])  # utime, stime
+    ours, todo = set(), [postmaster]
+    while todo:
+        pid = todo.pop()
+        ours.add(pid)
+        todo += children.get(pid, [])
+    return sum(ticks.get(pid, 0) for pid in ours) / os.sysconf("SC_CLK_TCK")
 
 
 async def postgres_bare(dsn: str, *, commits: int) -> Stats:

@@ -63,8 +63,10 @@ def where(s: Stats) -> str:
         return ""
     grouped = f"; {s.commits / s.count:.3f} commits/action ({s.committed / s.commits:.0f} writes each)" \
         if s.commits else ""
+    server = f"; and the PostgreSQL server's processes {ms(s.server_cpu / s.count)}/action" \
+        if s.server_cpu is not None else ""
     return (f"    CPU {ms(s.cpu_each)}/action: {ms(s.loop_cpu / s.count)} the event loop's thread, "
-            f"{ms(max(0.0, s.cpu - s.loop_cpu) / s.count)} the others (the database driver's){grouped}")
+            f"{ms(max(0.0, s.cpu - s.loop_cpu) / s.count)} the others (the database driver's){grouped}{server}")
 
 
 def report_one(args: argparse.Namespace, backend: str, one: OneTable, console: Stats | None) -> None:
@@ -125,7 +127,7 @@ async def measure(args: argparse.Namespace, backend: Backend, engine: list[Stats
     """Every scenario on one backend, reported as it goes."""
     opener = backend.opener()
     one = await one_table(opener, "one", actions=args.actions, players=args.players, seed=args.seed,
-                          interval=args.interval)
+                          interval=args.interval, server=backend.server_cpu)
     console = None
     if args.console_actions and first:  # the console draws every board whatever the store: once is enough
         console = (await one_table(opener, "console", actions=args.console_actions, players=args.players,
@@ -145,17 +147,18 @@ async def measure(args: argparse.Namespace, backend: Backend, engine: list[Stats
 
     many = await many_tables(opener, "many", tables=args.tables, actions=args.table_actions,
                              paced_actions=args.paced_actions, rate=args.rate, seed=args.seed,
-                             interval=args.interval)
+                             interval=args.interval, server=backend.server_cpu)
     report_many(args, backend.name, many, one.stats)
     figures = Figures(backend=backend.name, one=one.stats, many=many)
     if backend.name == "postgres" and args.processes > 1:
         figures.together = await run_processes(await backend.new_database("processes"), processes=args.processes,
                                                tables=args.tables, actions=args.table_actions, seed=args.seed,
-                                               interval=args.interval)
+                                               interval=args.interval, server=backend.server_cpu)
         t = figures.together.stats
         print(f"\n2b. {args.tables:,} tables split between {args.processes} bot processes on one PostgreSQL "
               f"database, each process its own tables, flat out ({figures.together.hands:,} hands):")
         print(line(f"  {args.processes} processes together", t))
+        print(where(t))
         print(f"  = {t.rate / many.flat_out.rate:.2f}x one process; CPU: every process's processor time over "
               "every action")
         for error in figures.together.errors:
@@ -180,7 +183,7 @@ async def run(args: argparse.Namespace, errors: ErrorLog) -> None:
         for backend in backends:
             print(f"{backend.name}: {backend.where}")
         print("CPU: time.process_time of the whole process (every thread) over the run, per action; the "
-              "PostgreSQL server's own processes are not counted")
+              "PostgreSQL server's processes apart (when the server is started here)")
         try:
             mem = await idle_memory(backends[0].opener(), "memory", tables=args.tables, seed=args.seed)  # fresh heap
             engine: list[Stats] = []

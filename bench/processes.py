@@ -29,7 +29,7 @@ from bot.config import Settings
 from bot.lifecycle import tune_gc
 from bot.store import Store, open_store
 
-from .tables import ErrorLog, Stats, many_tables
+from .tables import ErrorLog, Probe, Stats, many_tables
 
 DATABASE = "STUDBOT_DATABASE_URL"
 REPORT_LIMIT = 1 << 26
@@ -46,7 +46,7 @@ class Together:
 
 
 async def run_processes(dsn: str, *, processes: int, tables: int, actions: int, seed: int,
-                        interval: float) -> Together:
+                        interval: float, server: Probe | None = None) -> Together:
     """``tables`` tables split between ``processes`` bot processes on the database ``dsn``, flat out."""
     store = await open_store(replace(Settings(), database_url=dsn, db_pool_size=1))  # migrated once, here
     await store.close()
@@ -56,10 +56,15 @@ async def run_processes(dsn: str, *, processes: int, tables: int, actions: int, 
         str(tables // processes + (1 if i < tables % processes else 0)), "--actions", str(actions),
         "--seed", str(seed + i), "--interval", str(interval), env=env,
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=REPORT_LIMIT) for i in range(processes)]
+    server_cpu = server_before = 0.0
     try:
-        for step in ("started", "ready"):
+        for step in ("started", "ready", "played"):  # every process at each step, then all go on
             for child in children:
                 await _expect(child, step)
+            if server is not None and step == "ready":
+                server_before = server()
+            if server is not None and step == "played":  # before the processes close their connections
+                server_cpu = server() - server_before
             for child in children:
                 assert child.stdin is not None
                 child.stdin.write(b"go\n")
@@ -74,6 +79,8 @@ async def run_processes(dsn: str, *, processes: int, tables: int, actions: int, 
                 await child.wait()
     stats = Stats(latencies=[x for r in reports for x in r["latencies"]],
                   refused=[x for r in reports for x in r["refused"]], cpu=sum(r["cpu"] for r in reports))
+    stats.server_cpu = None if server is None else server_cpu
+    stats.loop_cpu = sum(r["loop_cpu"] for r in reports)
     stats.started_at = min(r["started_at"] for r in reports)
     stats.elapsed = max(r["started_at"] + r["elapsed"] for r in reports) - stats.started_at
     return Together(stats=stats, processes=processes, hands=sum(r["hands"] for r in reports),
@@ -113,8 +120,8 @@ async def _worker(args: argparse.Namespace, errors: ErrorLog) -> None:
     many = await many_tables(open_, "procs", tables=args.tables, actions=args.actions, paced_actions=0, rate=1.0,
                              seed=args.seed, interval=args.interval, prefix=args.prefix, sync=sync)
     s = many.flat_out
-    _say(state="done", latencies=s.latencies, refused=s.refused, cpu=s.cpu, started_at=s.started_at,
-         elapsed=s.elapsed, hands=many.hands, errors=errors.lines())
+    _say(state="done", latencies=s.latencies, refused=s.refused, cpu=s.cpu, loop_cpu=s.loop_cpu,
+         started_at=s.started_at, elapsed=s.elapsed, hands=many.hands, errors=errors.lines())
 
 
 def main() -> None:

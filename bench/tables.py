@@ -48,6 +48,8 @@ SETTINGS = replace(Settings(), bot_delay=0.0, next_hand_delay=5.0, turn_timer=60
 POLICY = Passive(bring_in_complete=0.1, complete=0.1, bet=0.1, raise_=0.05, fold=0.01)
 """Mostly call and check (hands reach the showdown); now and then bet, raise or complete; rarely fold."""
 
+Probe = Callable[[], float]
+"""Processor seconds used so far by something outside this process (the PostgreSQL server)."""
 StoreOpener = Callable[[str], Awaitable[Store]]
 """Opens a fresh store named after the scenario (a file, or a database of the server)."""
 log = logging.getLogger(__name__)
@@ -126,6 +128,8 @@ class Stats:
     """Processor seconds of the whole process (every thread) over the run."""
     loop_cpu: float = 0.0
     """... of them, the event loop's thread (the rest: the database driver's threads)."""
+    server_cpu: float | None = None
+    """Processor seconds of the database server's processes meanwhile, if it is ours to watch."""
     commits: int = 0
     """Transactions the store committed meanwhile (group commit: many actions in each)."""
     committed: int = 0
@@ -166,12 +170,14 @@ class Timed:
     """``with Timed(stats):`` sets the run's wall and processor time (every thread, and the event loop's
     thread alone) on ``stats``; with ``store``, also the transactions it committed meanwhile."""
 
-    def __init__(self, stats: Stats, store: Store | None = None) -> None:
-        self.stats, self.store = stats, store
+    def __init__(self, stats: Stats, store: Store | None = None, server: Probe | None = None) -> None:
+        self.stats, self.store, self.server = stats, store, server
 
     def __enter__(self) -> Timed:
         if self.store is not None:
             self._commits = self.store.commit_stats
+        if self.server is not None:
+            self._server = self.server()
         self._wall, self._cpu, self._loop = time.perf_counter(), time.process_time(), time.thread_time()
         self.stats.started_at = time.time()
         return self
@@ -180,6 +186,8 @@ class Timed:
         self.stats.elapsed = time.perf_counter() - self._wall
         self.stats.cpu = time.process_time() - self._cpu
         self.stats.loop_cpu = time.thread_time() - self._loop
+        if self.server is not None:
+            self.stats.server_cpu = self.server() - self._server
         if self.store is not None:
             now = self.store.commit_stats
             self.stats.commits = now.transactions - self._commits.transactions
@@ -340,7 +348,7 @@ class OneTable:
 
 
 async def one_table(open_store: StoreOpener, name: str, *, actions: int, players: int, seed: int,
-                    interval: float, console: bool = False) -> OneTable:
+                    interval: float, console: bool = False, server: Probe | None = None) -> OneTable:
     """Hands one after the other at one table, every ``handle`` timed, and every deal of the next hand."""
     stats, deals = Stats(), Stats()
     played: list[tuple[HandSetup, list[Action]]] = []
@@ -357,7 +365,7 @@ async def one_table(open_store: StoreOpener, name: str, *, actions: int, players
                 raise RuntimeError("no next hand was dealt")
 
         shown = b.platform.shown
-        with Timed(stats, b.store):
+        with Timed(stats, b.store, server):
             await b.play(rt, actions, random.Random(seed), stats, next_hand, played)
         stats.boards = b.platform.shown - shown
     return OneTable(stats=stats, deals=deals, played=played)
@@ -379,13 +387,14 @@ class ManyTables:
 
 async def many_tables(open_store: StoreOpener, name: str, *, tables: int, actions: int, paced_actions: int,
                       rate: float, seed: int, interval: float, prefix: str = "",
-                      sync: Callable[[str], Awaitable[None]] | None = None) -> ManyTables:
+                      sync: Callable[[str], Awaitable[None]] | None = None, server: Probe | None = None) -> ManyTables:
     """``tables`` tables in one bot and one store: first all flat out, then (if ``paced_actions``) paced.
 
     ``prefix``: of the tables' channels and players (processes sharing a database each play their own);
     ``sync``: awaited with "started" once the bot has started (restoring the open tables it finds: none
     of another process's, if they all start first), then with "ready" once the tables are seated and dealt,
-    before they play (so that processes play together).
+    before they play (so that processes play together), and with "played" once they have, before the paced
+    run and the end (the store still open).
     """
     settings = replace(SETTINGS, next_hand_delay=0.0)  # each next hand dealt at once, by its own task
     async with Bench(open_store, name, settings, seed=seed, interval=interval, clock=FrozenClock()) as b:
@@ -403,9 +412,11 @@ async def many_tables(open_store: StoreOpener, name: str, *, tables: int, action
         rngs = [random.Random(seed * 1_000_003 + i) for i in range(tables)]
         flat_out = Stats()
         shown = b.platform.shown
-        with Timed(flat_out, b.store):
+        with Timed(flat_out, b.store, server):
             await asyncio.gather(*(b.play(rt, actions, rng, flat_out, dealt) for rt, rng in zip(runtimes, rngs)))
         flat_out.boards = b.platform.shown - shown
+        if sync is not None:
+            await sync("played")
 
         paced: Stats | None = None
         if paced_actions:
@@ -426,7 +437,7 @@ async def many_tables(open_store: StoreOpener, name: str, *, tables: int, action
                 return pause
 
             shown = b.platform.shown
-            with Timed(paced, b.store):
+            with Timed(paced, b.store, server):
                 await asyncio.gather(*(b.play(rt, paced_actions, rng, paced, dealt, pause=metronome())
                                        for rt, rng in zip(runtimes, rngs)))
             paced.boards = b.platform.shown - shown
