@@ -146,7 +146,7 @@ async def measure(args: argparse.Namespace, backend: Backend, engine: list[Stats
           f"CPU {ms(s.cpu_each)}/action = {s.cpu_each / bare.cpu_each:.1f}x that commit's")
 
     many = await many_tables(opener, "many", tables=args.tables, actions=args.table_actions,
-                             paced_actions=args.paced_actions, rate=args.rate, seed=args.seed,
+                             paced_seconds=args.paced_seconds, rate=args.rate, seed=args.seed,
                              interval=args.interval, server=backend.server_cpu)
     report_many(args, backend.name, many, one.stats)
     figures = Figures(backend=backend.name, one=one.stats, many=many)
@@ -217,8 +217,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=1000, help="tables playing at once, and for the memory figure")
     parser.add_argument("--table-actions", type=int, default=15, help="actions at each of the --tables tables, "
                                                                       "flat out")
-    parser.add_argument("--paced-actions", type=int, default=10,
-                        help="then actions at each of them on a beat, --rate together (0: skip)")
+    parser.add_argument("--paced-seconds", type=float, default=4.0,
+                        help="then the same tables for this long, each on a beat, --rate actions a second "
+                             "together (0: skip)")
     parser.add_argument("--rate", type=float, default=5000.0, help="actions a second offered by the paced tables")
     parser.add_argument("--interval", type=float, default=1.0,
                         help="the outbox's period: a table's board and lines sent at most once in it")

@@ -117,7 +117,7 @@ async def _worker(args: argparse.Namespace, errors: ErrorLog) -> None:
         if (await asyncio.to_thread(sys.stdin.readline)).strip() != "go":
             raise RuntimeError("the parent did not say go")
 
-    many = await many_tables(open_, "procs", tables=args.tables, actions=args.actions, paced_actions=0, rate=1.0,
+    many = await many_tables(open_, "procs", tables=args.tables, actions=args.actions, paced_seconds=0.0, rate=1.0,
                              seed=args.seed, interval=args.interval, prefix=args.prefix, sync=sync)
     s = many.flat_out
     _say(state="done", latencies=s.latencies, refused=s.refused, cpu=s.cpu, loop_cpu=s.loop_cpu,

@@ -309,9 +309,9 @@ class Bench:
     async def play(self, rt: Runtime, n_actions: int, rng: random.Random, stats: Stats,
                    next_hand: Callable[[Runtime], Awaitable[None]],
                    played: list[tuple[HandSetup, list[Action]]] | None = None,
-                   pause: Callable[[], Awaitable[None]] | None = None) -> None:
+                   pause: Callable[[], Awaitable[bool]] | None = None) -> None:
         """Send ``n_actions`` legal actions to the table, as its players would, timing each ``handle``
-        (``pause``: awaited before each action, a player's thinking)."""
+        (``pause``: awaited before each action, a player's thinking; False: the run is over)."""
         channel = rt.table.channel
         handle, perf = self.bot.handle, time.perf_counter
         done = 0
@@ -321,7 +321,8 @@ class Bench:
                 await next_hand(rt)
                 continue
             if pause is not None:
-                await pause()
+                if not await pause():
+                    break
                 hand = rt.hand
                 assert hand is not None and not hand.is_over  # only its player acts, and they were thinking
             setup, turn = rt.setup, rt.turn
@@ -385,10 +386,12 @@ class ManyTables:
     rate: float
 
 
-async def many_tables(open_store: StoreOpener, name: str, *, tables: int, actions: int, paced_actions: int,
+async def many_tables(open_store: StoreOpener, name: str, *, tables: int, actions: int, paced_seconds: float,
                       rate: float, seed: int, interval: float, prefix: str = "",
                       sync: Callable[[str], Awaitable[None]] | None = None, server: Probe | None = None) -> ManyTables:
-    """``tables`` tables in one bot and one store: first all flat out, then (if ``paced_actions``) paced.
+    """``tables`` tables in one bot and one store: first all flat out, ``actions`` each, then (if
+    ``paced_seconds``) paced for that long: every table acting on its beat, ``rate`` actions a second in
+    all, and every table stopping at the same moment (no tail of a few tables acting alone).
 
     ``prefix``: of the tables' channels and players (processes sharing a database each play their own);
     ``sync``: awaited with "started" once the bot has started (restoring the open tables it finds: none
@@ -419,26 +422,28 @@ async def many_tables(open_store: StoreOpener, name: str, *, tables: int, action
             await sync("played")
 
         paced: Stats | None = None
-        if paced_actions:
+        if paced_seconds:
             paced = Stats()
             beat = tables / rate  # each table acts once a beat: together, `rate` actions a second
             starts = random.Random(seed)
+            loop = asyncio.get_running_loop()
+            end = loop.time() + paced_seconds
 
-            def metronome() -> Callable[[], Awaitable[None]]:
-                loop = asyncio.get_running_loop()
+            def metronome() -> Callable[[], Awaitable[bool]]:
                 due = loop.time() + starts.uniform(0, beat)
 
-                async def pause() -> None:
+                async def pause() -> bool:
                     nonlocal due
                     now = loop.time()
                     if due > now:
                         await asyncio.sleep(due - now)
                     due = max(due + beat, now)  # late: act at once, but never in a burst to catch up
+                    return loop.time() < end
                 return pause
 
             shown = b.platform.shown
             with Timed(paced, b.store, server):
-                await asyncio.gather(*(b.play(rt, paced_actions, rng, paced, dealt, pause=metronome())
+                await asyncio.gather(*(b.play(rt, 1 << 62, rng, paced, dealt, pause=metronome())
                                        for rt, rng in zip(runtimes, rngs)))
             paced.boards = b.platform.shown - shown
         hands = sum(rt.table.hand_no - first_hand[rt.table.channel] + 1 for rt in runtimes)

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def run_bench(*args: str) -> list[str]:
     done = subprocess.run([sys.executable, "-m", "bench.bot", "--actions", "60", "--console-actions", "30",
-                           "--tables", "6", "--table-actions", "12", "--paced-actions", "4", "--rate", "200",
+                           "--tables", "6", "--table-actions", "12", "--paced-seconds", "0.5", "--rate", "200",
                            "--engine-repeat", "1", *args], cwd=ROOT, capture_output=True, text=True, timeout=300,
                           check=False)
     assert done.returncode == 0, done.stderr[-3000:]
