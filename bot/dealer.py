@@ -51,6 +51,9 @@ class Runtime:
     """Events of the hand already rendered."""
     fair: FairRecord | None = None
     """The record the hand in progress was dealt from (with its server seed: never shown before the reveal)."""
+    committed: int | None = None
+    """The hand whose seed this process committed (and showed) with the last hand's result: its deal
+    need not look for the commitment again."""
     closed: bool = False
 
     @cached_property
@@ -153,15 +156,18 @@ class Dealer:
             await self._say(rt, "line.waiting")
             return
         await self.hooks.before_deal(rt)  # a tournament sets the level's stakes
-        committed = await self.fair.commit_next(table)  # stored before it is shown
-        if committed.new:  # normally published at 'start' or with the last hand's result
-            await self._say(rt, "fair.commitment", no=committed.hand_no, commitment=committed.commitment)
+        hand_no = table.hand_no + 1
+        if rt.committed != hand_no:
+            committed = await self.fair.commit_next(table)  # stored before it is shown
+            if committed.new:  # normally published at 'start' or with the last hand's result
+                await self._say(rt, "fair.commitment", no=committed.hand_no, commitment=committed.commitment)
+            hand_no = committed.hand_no
         players = [(s.seat_no, s.user, s.name, s.stack) for s in ready]
         now = self.clock.now()
         async with self.store.atomic() as tx:
-            record = await self.fair.deal(tx, table=table, hand_no=committed.hand_no,
+            record = await self.fair.deal(tx, table=table, hand_no=hand_no,
                                           players=[(user, name) for _, user, name, _ in players])
-            setup = HandSetup(hand_no=committed.hand_no, stakes=table.stakes, players=players,
+            setup = HandSetup(hand_no=hand_no, stakes=table.stakes, players=players,
                               deck=[str(c) for c in record.deck()])
             hand_id = await tx.begin_hand(table_id=table.id, setup=setup, now=now)
             await tx.set_deadline(hand_id=hand_id, deadline=now + table.timer)
@@ -305,6 +311,7 @@ class Dealer:
                 if table.next_hand_at is not None else None
             await tx.save_table(table)
         rt.deadline = None
+        rt.committed = committed.hand_no if committed is not None else None
         if record is not None and record.server_seed is not None:
             if reveal:
                 await self._say(rt, "fair.reveal", no=setup.hand_no, seed=record.server_seed.hex(),
