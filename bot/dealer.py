@@ -54,6 +54,9 @@ class Runtime:
     committed: int | None = None
     """The hand whose seed this process committed (and showed) with the last hand's result: its deal
     need not look for the commitment again."""
+    reveal: str | None = None
+    """The table's reveal mode ('hand' or 'stop') once read: only its own 'config reveal=', run where the
+    table is held, changes it (another process holding the table later restores it anew)."""
     closed: bool = False
 
     @cached_property
@@ -284,7 +287,9 @@ class Dealer:
                                    account=lambda es: seat_account(table.id, setup.players[es][1]))
         _check_settlement(hand, transfers, setup=setup, table_id=table.id)
         record = rt.fair
-        reveal = record is not None and await self.fair.reveal_mode(table.id) == "hand"
+        if record is not None and rt.reveal is None:
+            rt.reveal = await self.fair.reveal_mode(table.id)
+        reveal = record is not None and rt.reveal == "hand"
         fair = record if reveal or record is None else record.hidden()
         async with self.store.atomic() as tx:
             await tx.finish_hand(hand_id=rt.hand_id, hand_file=json.dumps(hand_file_of(hand, fair=fair).to_dict()),
