@@ -14,6 +14,7 @@ bot.config.ConfigError: STUDBOT_TURN_TIMER='soon' is not a whole number of secon
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +51,13 @@ class Settings:
     # --- the store (bot/store): PostgreSQL when database_url is set, else the SQLite file db_path
     database_url: str | None = field(default=None, repr=False)
     db_pool_size: int = 5
+    # --- several processes on one database (bot/cluster.py)
+    instance: str | None = None
+    """This process's name among those sharing the database (cluster mode when set); None: one
+    process holds every table."""
+    lease_seconds: float = 6.0
+    """How long a table's lease lasts without renewal (renewed every third of it): a dead
+    process's tables are taken over after at most this."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, *, dotenv: Path | None = None) -> Settings:
@@ -80,6 +88,9 @@ class Settings:
         language = (text("STUDBOT_LANGUAGE") or "en").lower()
         if language not in LANGUAGES:
             raise ConfigError(f"STUDBOT_LANGUAGE={language!r} must be one of {', '.join(LANGUAGES)}")
+        instance = text("STUDBOT_INSTANCE")
+        if instance is not None and not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", instance):
+            raise ConfigError(f"STUDBOT_INSTANCE={instance!r} must be a name of letters, digits, '.', '_' or '-'")
         return cls(
             db_path=text("STUDBOT_DB") or "studbot.db",
             starting_balance=number("STUDBOT_STARTING_BALANCE", 1000, 1, 10**9, "chips"),
@@ -100,6 +111,8 @@ class Settings:
             language=language,
             database_url=database_url(text("STUDBOT_DATABASE_URL")),
             db_pool_size=number("STUDBOT_DB_POOL_SIZE", 5, 1, 1000, "connections"),
+            instance=instance,
+            lease_seconds=number("STUDBOT_LEASE_SECONDS", 6, 2, 300, "seconds"),
         )
 
 

@@ -9,10 +9,12 @@ messenger failure is logged and the table goes on.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Protocol
@@ -25,6 +27,7 @@ from engine.handfile import hand_file_of
 from . import delivery, images, render, results
 from .config import Settings
 from .fairness import Fairness
+from .fence import LeaseLost
 from .i18n import Translator, language_of, translator
 from .ledger import Transfer, hand_transfers, net_by_account, seat_account
 from .lifecycle import Work
@@ -58,6 +61,8 @@ class Runtime:
     """The table's reveal mode ('hand' or 'stop') once read: only its own 'config reveal=', run where the
     table is held, changes it (another process holding the table later restores it anew)."""
     closed: bool = False
+    moved: bool = False
+    """Cluster mode: another process took the table (it was dropped from this one)."""
 
     @cached_property
     def address(self) -> TableAddress:
@@ -113,6 +118,16 @@ class TableHooks(Protocol):
         """The board to show instead of the table's, if any."""
 
 
+class TableGuard(Protocol):
+    """Cluster mode (bot/cluster.py): the lease a table's writes are made under."""
+
+    def fenced(self, rt: Runtime) -> AbstractContextManager[None]:
+        """Writes for ``rt`` in the block commit only while this process holds its lease."""
+
+    def lost(self, rt: Runtime) -> None:
+        """A write for ``rt`` found its lease gone: drop the table from memory."""
+
+
 class Dealer:
     """Hands, timers and output for the tables of a :class:`~bot.service.StudBot`."""
 
@@ -132,6 +147,7 @@ class Dealer:
     """Set by a stop: no command is taken and no timer acts any more."""
     deliveries: delivery.Deliveries
     hooks: TableHooks
+    cluster: TableGuard | None
 
     def translator_for(self, *, platform: str, user: str, locale: str | None = None) -> Translator:
         """The language to write to ``user`` in: the one they chose with 'lang', else their
@@ -358,21 +374,25 @@ class Dealer:
         token = rt.turn
         now = self.clock.now()
         if seat is not None and seat.is_bot:
-            rt.turn_timer = self._call_at(now + self.settings.bot_delay, lambda: self._bot_turn(rt, token))
+            rt.turn_timer = self._call_at(rt, now + self.settings.bot_delay, lambda: self._bot_turn(rt, token))
         elif seat is None or seat.leaving or (seat.sitting_out and rt.table.tournament is not None):
-            rt.turn_timer = self._call_at(now, lambda: self._timeout(rt, token, leaving=True))
+            rt.turn_timer = self._call_at(rt, now, lambda: self._timeout(rt, token, leaving=True))
         else:
             when = rt.deadline if rt.deadline is not None else now + rt.table.timer
-            rt.turn_timer = self._call_at(when, lambda: self._timeout(rt, token, leaving=False))
+            rt.turn_timer = self._call_at(rt, when, lambda: self._timeout(rt, token, leaving=False))
 
-    def _call_at(self, when: float, callback: Callable[[], Awaitable[None]]) -> TimerHandle:
-        """A timer whose callback counts as work in flight, and does nothing once a stop has begun."""
+    def _call_at(self, rt: Runtime, when: float, callback: Callable[[], Awaitable[None]]) -> TimerHandle:
+        """A timer of ``rt`` whose callback counts as work in flight, does nothing once a stop has
+        begun, and (cluster mode) writes only while this process holds the table."""
 
         async def fire() -> None:
             if self.stopping:
                 return
-            with self.work.track():
-                await callback()
+            with self.work.track(), self._fenced(rt):
+                try:
+                    await callback()
+                except LeaseLost:
+                    self._lost(rt)
 
         return self.clock.call_at(when, fire)
 
@@ -400,13 +420,22 @@ class Dealer:
                     return
                 await self._start_hand(rt)
 
-        rt.next_timer = self._call_at(when, deal)
+        rt.next_timer = self._call_at(rt, when, deal)
+
+    def _fenced(self, rt: Runtime) -> AbstractContextManager[None]:
+        return self.cluster.fenced(rt) if self.cluster is not None else contextlib.nullcontext()
+
+    def _lost(self, rt: Runtime) -> None:
+        if self.cluster is not None:
+            self.cluster.lost(rt)
 
     # ------------------------------------------------------------------ output
 
     async def _publish(self, rt: Runtime, *, new: bool = False) -> None:
         try:
             await self._publish_board(rt, new=new)
+        except LeaseLost:
+            raise
         except Exception:  # the next change publishes again; the table goes on
             log.exception("table %s: publishing the board failed", rt.table.id)
 

@@ -24,6 +24,7 @@ from .render import chips_field
 
 if TYPE_CHECKING:
     from .service import StudBot
+    from .store import Tx
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,7 @@ class Seating:
                                              balance=self.bot.settings.starting_balance, now=now)
             if balance < min(minimum, self.bot.settings.starting_balance) \
                     and await tx.refilled_on(community=table.community, user=user) != today \
-                    and not self._has_chips_seated(table.community, user):
+                    and not await _has_chips_seated(tx, table.community, user):
                 await tx.refill(community=table.community, user=user, balance=self.bot.settings.starting_balance,
                                 day=today, now=now)
                 balance = self.bot.settings.starting_balance
@@ -96,10 +97,6 @@ class Seating:
             await tx.save_seat(table.id, seat)
         table.seats[seat_no] = seat
         return seat
-
-    def _has_chips_seated(self, community: str, user: str) -> bool:
-        return any(rt.table.community == community and (s := rt.table.seat_of(user)) is not None and s.stack > 0
-                   for rt in self.bot.tables.values())
 
     async def addbot(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         table = rt.table
@@ -195,3 +192,11 @@ def _unique_name(table: Table, name: str) -> str:
     while plain(candidate).lower() in taken:
         candidate, n = f"{base}{n}", n + 1
     return candidate
+
+
+async def _has_chips_seated(tx: Tx, community: str, user: str) -> bool:
+    """Whether the user has chips at an open table of the community: read from the database, where
+    every process's tables are (a hand in progress counts at its start, as the seats in memory do)."""
+    row = await tx.one("SELECT 1 FROM seats s JOIN tables t ON t.id = s.table_id WHERE t.open = 1 "
+                       "AND t.community = ? AND s.user_id = ? AND s.stack > 0 LIMIT 1", (community, user))
+    return row is not None

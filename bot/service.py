@@ -26,10 +26,12 @@ from engine.verify import verify_hand_file
 
 from . import delivery, render, results
 from .audit import audit
+from .cluster import Cluster, is_conflict
 from .commands import Command, Refusal, UsageError, command_word, help_text, parse, rules_text, usage_text
 from .config import Settings
 from .dealer import Dealer, Runtime, cancel_timers
 from .fairness import Fairness, record_lines, verdict_text
+from .fence import LeaseLost, TableMoved, is_fenced
 from .history import History
 from .i18n import EN, LANGUAGE_NAMES, Translator, family, language_of, translator
 from .lifecycle import Work
@@ -55,6 +57,8 @@ STAKE_RANGES = {"ante": (0, STAKE_LIMIT), "bring_in": (0, STAKE_LIMIT), "small":
 class StudBot(Dealer):
     """Tables in every channel of every platform, sharing one store, messenger and clock."""
 
+    cluster: Cluster | None
+
     def __init__(self, *, store: Store, messenger: Messenger, clock: Clock, settings: Settings,
                  rng: random.Random | None = None) -> None:
         self.store = store
@@ -78,6 +82,9 @@ class StudBot(Dealer):
         self.hooks = self.tourneys
         self.stats = StatsAnswers(store=store, clock=clock)
         self.seating = Seating(self)
+        self.cluster = Cluster(self, owner=settings.instance, lease=settings.lease_seconds) \
+            if settings.instance else None
+        """Cluster mode (STUDBOT_INSTANCE set): this process holds only the tables it has a lease on."""
 
     # ------------------------------------------------------------------ start
 
@@ -88,12 +95,19 @@ class StudBot(Dealer):
         (log.info if report.ok else log.error)("%s", report.summary())
         self.languages = await self.store.user_langs()
         await self.tourneys.load()
+        if self.cluster is not None:  # its own tables back, and those nobody holds
+            await self.cluster.start()
+            return
         for table in await self.store.open_tables():
-            self.tourneys.attach(table)
-            rt = Runtime(table=table)
-            self.tables[f"{table.platform}:{table.channel}"] = rt
-            async with rt.lock:
-                await self._restore(rt)
+            await self._adopt(table)
+
+    async def _adopt(self, table: Table) -> None:
+        """Hold an open table here: restore it, its hand in progress and its timers."""
+        self.tourneys.attach(table)
+        rt = Runtime(table=table)
+        self.tables[f"{table.platform}:{table.channel}"] = rt
+        async with rt.lock:
+            await self._restore(rt)
 
     async def _restore(self, rt: Runtime) -> None:
         for past in await delivery.unannounced_finished(self.store, rt.table.id):
@@ -144,11 +158,16 @@ class StudBot(Dealer):
                 continue
             async with rt.lock:
                 seat = rt.table.seat_of(user)
-                if seat is None or not seat.unreachable:
+                if seat is None or not seat.unreachable or rt.closed:
                     continue
                 seat.unreachable = False
-                async with self.store.atomic() as tx:
-                    await tx.save_seat(rt.table.id, seat)
+                with self._fenced(rt):
+                    try:
+                        async with self.store.atomic() as tx:
+                            await tx.save_seat(rt.table.id, seat)
+                    except LeaseLost:
+                        self._lost(rt)
+                        continue
                 changed += 1
                 es = rt.engine_seat(user)
                 if rt.hand is not None and not rt.hand.is_over and es is not None:
@@ -161,6 +180,8 @@ class StudBot(Dealer):
         seconds for the commands and timer callbacks in flight. What is left mid-hand is
         in the database; :meth:`start` resumes it."""
         self.stopping = True
+        if self.cluster is not None:
+            self.cluster.stop_taking()
         for rt in self.tables.values():
             cancel_timers(rt)
         if not await self.work.idle(timeout=grace):
@@ -168,6 +189,8 @@ class StudBot(Dealer):
         for rt in self.tables.values():  # work that finished meanwhile may have armed a timer
             cancel_timers(rt)
         await self.deliveries.close()
+        if self.cluster is not None:  # the other processes take the tables over at once
+            await self.cluster.close()
 
     # ------------------------------------------------------------------ the funnel
 
@@ -176,6 +199,8 @@ class StudBot(Dealer):
         if self.stopping:
             return Reply(self._tr(msg)("refuse.stopping"), private=True, ok=False, code="stopping")
         with self.work.track():
+            if self.cluster is not None:  # here, or at the process holding the table
+                return await self.cluster.handle(msg)
             return await self._handle(msg)
 
     async def _handle(self, msg: Inbound) -> Reply:
@@ -190,7 +215,11 @@ class StudBot(Dealer):
             return Reply(exc.text(tr), private=True, ok=False, code=exc.code)
         except EngineError as exc:
             return Reply(_friendly(str(exc)), private=True, ok=False)
-        except Exception:
+        except (LeaseLost, TableMoved):
+            raise  # cluster mode: the table is another process's now (bot/cluster.py routes it there)
+        except Exception as exc:
+            if self.cluster is not None and is_conflict(exc):
+                raise  # a row another process stored first (bot/cluster.py answers)
             log.exception("command %r in %s:%s failed", msg.text, msg.platform, msg.channel)
             return Reply(tr("error.bug"), private=True, ok=False)
 
@@ -231,8 +260,12 @@ class StudBot(Dealer):
             return await self.tourneys.command(msg, command)
         rt = self.tables.get(f"{msg.platform}:{msg.channel}")
         if rt is None:
+            if is_fenced():  # cluster mode: it was held here a moment ago
+                raise TableMoved()
             raise Refusal("refuse.no_table")
         async with rt.lock:
+            if rt.moved:
+                raise TableMoved()
             if rt.closed:
                 raise Refusal("refuse.closed")
             if rt.table.tournament is not None and name in AT_TABLE:
@@ -255,6 +288,8 @@ class StudBot(Dealer):
                 table_id = await tx.create_table(
                     platform=msg.platform, community=_community(msg), channel=msg.channel, creator=msg.user,
                     stakes=stakes, timer=self.settings.turn_timer, now=self.clock.now(), lang=lang)
+                if self.cluster is not None:
+                    await self.cluster.created(tx, table_id)
             table = Table(id=table_id, platform=msg.platform, community=_community(msg), channel=msg.channel,
                           creator=msg.user, stakes=stakes, timer=self.settings.turn_timer, lang=lang)
             rt = Runtime(table=table)

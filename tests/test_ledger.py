@@ -233,8 +233,8 @@ async def test_an_existing_database_opens_its_ledger_with_what_it_holds(tmp_path
         con.executescript("DROP TABLE ledger_entries; DROP TABLE ledger_transfers; DROP TABLE pending_answers; "
                           "ALTER TABLE hands DROP COLUMN announced; DROP TABLE tourney_players; "
                           "DROP TABLE tournaments; DROP TABLE fair_seeds; DROP TABLE fair_player_seeds; "
-                          "DROP TABLE fair_tables; DROP TABLE hand_players; "
-                          "PRAGMA user_version = 4;")
+                          "DROP TABLE fair_tables; DROP TABLE hand_players; DROP TABLE table_leases; "
+                          "DROP TABLE inbox; PRAGMA user_version = 4;")
     caplog.set_level("INFO")
     async with Table(db, seed=SEED) as t:
         assert "audit passed: 7 accounts, 1 transfers, 0 settled hands, 3000 chips issued" in caplog.text

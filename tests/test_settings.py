@@ -51,3 +51,14 @@ def test_a_line_that_is_not_key_value_names_its_line_and_not_its_text(tmp_path: 
         Settings.from_env({}, dotenv=dotenv)
     assert f"{dotenv}:2: expected KEY=value" in str(caught.value)
     assert "secret-token-text" not in str(caught.value)
+
+
+def test_cluster_settings() -> None:
+    """STUDBOT_INSTANCE turns cluster mode on (unset: one process holds every table)."""
+    assert Settings.from_env({}).instance is None
+    s = Settings.from_env({"STUDBOT_INSTANCE": "w-1.eu", "STUDBOT_LEASE_SECONDS": "10"})
+    assert (s.instance, s.lease_seconds) == ("w-1.eu", 10)
+    with pytest.raises(ConfigError, match="STUDBOT_INSTANCE"):
+        Settings.from_env({"STUDBOT_INSTANCE": "w 1"})
+    with pytest.raises(ConfigError, match="STUDBOT_LEASE_SECONDS"):
+        Settings.from_env({"STUDBOT_LEASE_SECONDS": "1"})

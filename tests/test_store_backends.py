@@ -142,14 +142,14 @@ async def test_both_backends_read_back_the_same_rows(tmp_path: Path, pg_database
 async def test_a_new_database_is_at_the_latest_version_and_reopens(opener: Opener) -> None:
     store = await opener()
     try:
-        assert store.schema_version == len(MIGRATIONS) == 9
+        assert store.schema_version == len(MIGRATIONS) == 10
         if store.dialect == "sqlite":
-            assert (await store.fetch("PRAGMA user_version"))[0][0] == 9
+            assert (await store.fetch("PRAGMA user_version"))[0][0] == 10
         else:
-            assert (await store.fetch("SELECT version FROM schema_version"))[0]["version"] == 9
+            assert (await store.fetch("SELECT version FROM schema_version"))[0]["version"] == 10
         tables = {"wallets", "tables", "seats", "hands", "actions", "user_langs", "ledger_transfers",
                   "ledger_entries", "pending_answers", "tournaments", "tourney_players", "fair_seeds",
-                  "fair_player_seeds", "fair_tables", "hand_players"}
+                  "fair_player_seeds", "fair_tables", "hand_players", "table_leases", "inbox"}
         for table in tables:  # every table of every migration exists (and is empty)
             assert (await store.fetch(f"SELECT COUNT(*) FROM {table}"))[0][0] == 0
     finally:
@@ -186,7 +186,7 @@ async def test_a_previous_version_migrates_with_a_hand_in_progress(opener: Opene
         chips = await t.store.chip_total()
     monkeypatch.undo()
     async with Table(Path("unused"), clock=clock, opener=opener) as t:
-        assert t.store.schema_version == 9
+        assert t.store.schema_version == len(MIGRATIONS)
         assert t.runtime.hand is not None and len(t.runtime.hand.actions) == 1
         assert [tuple(r) for r in await t.store.fetch("SELECT user_id FROM hand_players ORDER BY user_id")] \
             == [("ann",), ("bob",)]

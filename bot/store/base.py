@@ -20,7 +20,7 @@ from typing import Any, Protocol, TypeVar
 
 from engine import Stakes
 
-from .. import ledger
+from .. import fence, ledger
 from ..i18n import DEFAULT_LANGUAGE, language_of
 from ..ledger import HOUSE, Transfer, seat_account, wallet_account
 from ..model import VIEWS, HandSetup, Seat, Table
@@ -112,6 +112,7 @@ class Store(ABC):
         whatever else arrived with it) before this returns."""
         tx = Tx(self._writer)
         async with self._group.block():
+            await fence.check(tx)  # cluster mode: still this process's table, in this transaction
             yield tx
         for channel, payload in tx.notices:  # committed: now the listeners may look
             await self.notify(channel, payload)
@@ -189,9 +190,12 @@ class Store(ABC):
 
     # ---------------------------------------------------------------- reads
 
-    async def open_tables(self) -> list[Table]:
+    async def open_tables(self, *, table_id: int | None = None) -> list[Table]:
+        """Every open table with its seats (or the one of ``table_id``, if it is open)."""
         tables = []
-        for row in await self.fetch("SELECT * FROM tables WHERE open = 1 ORDER BY id"):
+        only = "" if table_id is None else " AND id = ?"
+        for row in await self.fetch(f"SELECT * FROM tables WHERE open = 1{only} ORDER BY id",
+                                    () if table_id is None else (table_id,)):
             table = _table(row)
             for s in await self.fetch("SELECT * FROM seats WHERE table_id = ? ORDER BY seat_no", (table.id,)):
                 table.seats[s["seat_no"]] = _seat(s)
@@ -218,6 +222,11 @@ class Store(ABC):
     async def record_action(self, *, hand_id: int, seq: int, action: str, seat_no: int, by_timeout: bool,
                             now: float, deadline: float) -> None:
         """One action as one INSERT in the next group commit: durable when this returns."""
+        if fence.is_fenced():  # cluster mode: in a block that checks the table's lease first
+            async with self.atomic() as tx:
+                await tx.add_action(hand_id=hand_id, seq=seq, action=action, seat_no=seat_no, by_timeout=by_timeout,
+                                    now=now, deadline=deadline)
+            return
         await self._group.statement(INSERT_ACTION, (hand_id, seq, action, seat_no, int(by_timeout), float(now),
                                                     float(deadline)))
 

@@ -8,7 +8,7 @@ PostgreSQL in the table ``schema_version``.
 
 from __future__ import annotations
 
-from .. import fairness, ledger
+from .. import fairness, leases, ledger
 from ..stats import rows as stats_rows
 from ..tourney.store import TOURNEY_MIGRATION
 from .base import Migration
@@ -91,4 +91,6 @@ MIGRATIONS: list[Migration] = [
     fairness.MIGRATION,
     # 9: per-player rows of settled hands for the stats (bot/stats/rows.py), backfilled from the hand files.
     stats_rows.migrate,
+    # 10: cluster mode (bot/cluster.py): table leases and the inbox of commands forwarded to a table's holder.
+    leases.MIGRATION,
 ]

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Final
 
 from ..commands import Command, Refusal
 from ..dealer import Runtime, cancel_timers
+from ..fence import TableMoved, is_fenced
 from ..i18n import Translator
 from ..ledger import Transfer, seat_account
 from ..model import HandSetup, Seat, Table
@@ -49,6 +50,12 @@ class Tourneys:
         """The tournaments registering or running (before their tables are restored)."""
         self.by_table = {t.table_id: t for t in await self.repo.active()}
 
+    async def load_table(self, table_id: int) -> None:
+        """The tournament of one table (cluster mode: a table taken from another process)."""
+        self.by_table.pop(table_id, None)
+        for t in await self.repo.load("table_id = ? AND status IN ('registering', 'running')", (table_id,)):
+            self.by_table[t.table_id] = t
+
     def attach(self, table: Table) -> None:
         if table.id in self.by_table:
             table.tournament = self.by_table[table.id].id
@@ -71,11 +78,15 @@ class Tourneys:
             here = self.by_table.get(rt.table.id) if rt is not None else None
             current = here.level if here is not None and here.status == "running" else None
             return Reply(self._levels(self._tr(msg), current), private=True)
+        if rt is None and is_fenced():  # cluster mode: it was held here a moment ago
+            raise TableMoved()
         if rt is None or rt.table.tournament is None:
             if sub in ("status", "results"):
                 return await self._past(msg)
             raise Refusal("tourney.refuse_none")
         async with rt.lock:
+            if rt.moved:
+                raise TableMoved()
             if rt.closed:
                 raise Refusal("refuse.closed")
             t = self.of(rt)
@@ -144,6 +155,8 @@ class Tourneys:
                                stack=int(o["stack"]), buyin=int(o["buyin"]), unit=unit, length=int(length),
                                pace=pace, payout=str(o["payout"]))
                 t.id = await self.repo.create(tx, t, now=now)
+                if bot.cluster is not None:
+                    await bot.cluster.created(tx, table_id)
             table = Table(id=table_id, platform=msg.platform, community=community, channel=msg.channel,
                           creator=msg.user, stakes=stakes, timer=bot.settings.turn_timer, lang=tr.lang,
                           tournament=t.id)
