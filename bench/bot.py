@@ -155,12 +155,13 @@ async def measure(args: argparse.Namespace, backend: Backend, engine: list[Stats
                                                tables=args.tables, actions=args.table_actions, seed=args.seed,
                                                interval=args.interval, server=backend.server_cpu)
         t = figures.together.stats
-        print(f"\n2b. {args.tables:,} tables split between {args.processes} bot processes on one PostgreSQL "
-              f"database, each process its own tables, flat out ({figures.together.hands:,} hands):")
+        print(f"\n2b. {args.tables:,} tables split between {args.processes} bot processes in cluster mode "
+              f"(STUDBOT_INSTANCE: leases, fenced writes) on one PostgreSQL database, each process its own "
+              f"tables, flat out ({figures.together.hands:,} hands):")
         print(line(f"  {args.processes} processes together", t))
         print(where(t))
-        print(f"  = {t.rate / many.flat_out.rate:.2f}x one process; CPU: every process's processor time over "
-              "every action")
+        print(f"  = {t.rate / many.flat_out.rate:.2f}x one process without cluster mode; CPU: every process's "
+              "processor time over every action")
         for error in figures.together.errors:
             print(f"  a process logged: {error}")
     for refused in (s.refused, many.flat_out.refused, many.paced.refused if many.paced else [],

@@ -1,12 +1,12 @@
 """Several bot processes on one database, for ``python -m bench.bot --processes N``.
 
 Each process (``python -m bench.processes``, the database in ``STUDBOT_DATABASE_URL``) is a
-:class:`~bot.service.StudBot` of its own with its own tables (channels and players of its
-own prefix): the tables are split between the processes, and every process creates and
-plays only its own. That is correct without any coordination between them, which is why
-it is the benchmark's scenario: tables moving between processes (leases, forwarding) are
-the cluster's own tests. The processes start their bots, seat their tables, then all play
-flat out together, on a word of the parent on their standard input at each step.
+:class:`~bot.service.StudBot` of its own in cluster mode (bot/cluster.py: an instance name
+of its own, its tables' leases taken, every write fenced by them) with its own tables
+(channels and players of its own prefix): the tables are split between the processes, and
+every process creates and plays only its own, so no command is forwarded (that cost is
+``python -m bench.cluster``'s). The processes start their bots, seat their tables, then
+all play flat out together, on a word of the parent on their standard input at each step.
 
 Each reports (a JSON line on its standard output) the latency of every action, its wall
 time, and its processor time (``time.process_time``, every thread of that process); the
@@ -118,7 +118,8 @@ async def _worker(args: argparse.Namespace, errors: ErrorLog) -> None:
             raise RuntimeError("the parent did not say go")
 
     many = await many_tables(open_, "procs", tables=args.tables, actions=args.actions, paced_seconds=0.0, rate=1.0,
-                             seed=args.seed, interval=args.interval, prefix=args.prefix, sync=sync)
+                             seed=args.seed, interval=args.interval, prefix=args.prefix, sync=sync,
+                             instance=f"bench-{args.prefix.strip('-')}")
     s = many.flat_out
     _say(state="done", latencies=s.latencies, refused=s.refused, cpu=s.cpu, loop_cpu=s.loop_cpu,
          started_at=s.started_at, elapsed=s.elapsed, hands=many.hands, errors=errors.lines())

@@ -388,7 +388,8 @@ class ManyTables:
 
 async def many_tables(open_store: StoreOpener, name: str, *, tables: int, actions: int, paced_seconds: float,
                       rate: float, seed: int, interval: float, prefix: str = "",
-                      sync: Callable[[str], Awaitable[None]] | None = None, server: Probe | None = None) -> ManyTables:
+                      sync: Callable[[str], Awaitable[None]] | None = None, server: Probe | None = None,
+                      instance: str | None = None) -> ManyTables:
     """``tables`` tables in one bot and one store: first all flat out, ``actions`` each, then (if
     ``paced_seconds``) paced for that long: every table acting on its beat, ``rate`` actions a second in
     all, and every table stopping at the same moment (no tail of a few tables acting alone).
@@ -397,9 +398,10 @@ async def many_tables(open_store: StoreOpener, name: str, *, tables: int, action
     ``sync``: awaited with "started" once the bot has started (restoring the open tables it finds: none
     of another process's, if they all start first), then with "ready" once the tables are seated and dealt,
     before they play (so that processes play together), and with "played" once they have, before the paced
-    run and the end (the store still open).
+    run and the end (the store still open). ``instance``: the bot runs in cluster mode under that name
+    (bot/cluster.py: its tables' leases taken, and every write fenced by them).
     """
-    settings = replace(SETTINGS, next_hand_delay=0.0)  # each next hand dealt at once, by its own task
+    settings = replace(SETTINGS, next_hand_delay=0.0, instance=instance)  # each next hand dealt at once
     async with Bench(open_store, name, settings, seed=seed, interval=interval, clock=FrozenClock()) as b:
         if sync is not None:
             await sync("started")
