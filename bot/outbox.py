@@ -114,6 +114,8 @@ class _Pending:
     urgent: bool = False
     """A final board came during a send: flush again at once after it."""
     tally: Tally = field(default_factory=lambda: Tally())
+    shown: tuple[str | None, BoardView] | None = None
+    """The message and the board it shows, as last sent: an edit that would change nothing is left out."""
 
 
 class Coalescer:
@@ -139,6 +141,7 @@ class Coalescer:
             await self._flush(state)
             new_ref = await self.inner.publish_board(table=table, board=board, ref=None)
             self._refs[table.key] = new_ref
+            state.shown = (new_ref, board)
             state.last_flush = self._monotonic()
             return new_ref
         return self._hold(state, board, ref, now=board.final)
@@ -196,6 +199,8 @@ class Coalescer:
     async def _flush(self, state: _Pending) -> None:
         lines, state.lines = state.lines, []
         board = self._drawn(state)  # now, with the lines: the board of the same moment
+        if board is not None and not lines and state.shown == (state.ref, board):
+            board = None  # drawn again, unchanged (lines always go with their board: Telegram folds them in)
         state.sending = True
         try:
             if lines:
@@ -208,6 +213,7 @@ class Coalescer:
             if board is not None:
                 ref = await self.inner.publish_board(table=state.table, board=board, ref=state.ref)
                 self._refs[state.table.key] = ref
+                state.shown = (ref, board)
         finally:
             state.sending = False
         if lines or board is not None:

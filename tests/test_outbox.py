@@ -205,3 +205,20 @@ async def test_the_router_defers_to_an_outbox_and_draws_at_once_for_a_messenger_
     assert ref is not None
     await router.defer_board(table=y, draw=drawing, ref=ref)
     assert drawing.drawn == [0] and held.calls == [("board", "first")]
+
+
+@pytest.mark.asyncio
+async def test_a_board_drawn_again_unchanged_is_not_sent_unless_lines_go_with_it() -> None:
+    inner = Recorder()
+    out = Coalescer(inner, interval=0.05)
+    ref = await out.publish_board(table=T, board=view("b0"), ref=None)
+    await out.defer_board(table=T, draw=lambda: view("b0"), ref=ref)  # the table as it was posted
+    await asyncio.sleep(0.12)
+    assert inner.calls == [("board", "b0")]  # an edit that would change nothing: left out
+    await out.announce(table=T, text="ann checks")
+    await out.defer_board(table=T, draw=lambda: view("b0"), ref=ref)
+    await asyncio.sleep(0.12)
+    assert inner.calls[1:] == [("say", "ann checks"), ("board", "b0")]  # lines go with their board
+    await out.defer_board(table=T, draw=lambda: view("b1"), ref=ref)
+    await asyncio.sleep(0.12)
+    assert inner.calls[-1] == ("board", "b1")
