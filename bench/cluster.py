@@ -73,15 +73,18 @@ async def _run(opener: Opener, *, cluster: bool, tables: int, presses: int) -> d
         key = f"bench:t{n}"
         for i in range(presses):
             rt = holder.tables[key]
+            deadline = time.monotonic() + 30
             while rt.hand is None or rt.hand.is_over or rt.setup is None or rt.hand.actor is None:
+                assert time.monotonic() < deadline, f"table {n}: no hand dealt"
                 await asyncio.sleep(0.005)  # the next deal
                 rt = holder.tables[key]
-            legal = [a.value for a in rt.hand.legal_actions() if a.value != "fold"]
+            legal = [a.value for a in rt.hand.legal_actions()]
+            action = next((a for a in ("check", "call", "bring-in") if a in legal), legal[0])  # nobody busts
             user = rt.setup.players[rt.hand.actor][1]
             way = "forwarded" if cluster and i % 2 else "held"
             bot = bots[1][0] if way == "forwarded" else holder
             started = time.perf_counter()
-            reply = await bot.handle(_msg(f"t{n}", user, f"{legal[-1] if len(legal) > 1 else legal[0]} @{rt.turn}"))
+            reply = await bot.handle(_msg(f"t{n}", user, f"{action} @{rt.turn}"))
             times[way].append(time.perf_counter() - started)
             assert reply.ok, reply
 

@@ -10,25 +10,29 @@ net`` for ``day``, ``week`` and ``all``. References measured in the same run and
 same way: a primary-key lookup of a wallet (what every ``join`` does) and a bare
 ``SELECT COUNT(*)`` of the rows. Each figure is the median of ``--repeat`` runs over
 random players and communities, printed in milliseconds and as a ratio to the
-primary-key lookup; then the query plans (``EXPLAIN QUERY PLAN``) showing the indexes used.
+primary-key lookup; then the query plans (``EXPLAIN QUERY PLAN``; on PostgreSQL ``EXPLAIN``)
+showing the indexes used. ``--backend postgresql`` runs it all on a throwaway PostgreSQL
+server (bench/pgserver.py) instead of a SQLite file.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
-import sqlite3
 import statistics
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from bot.stats.book import FIND_SQL, SERIES_SQL, STATS_SQL, TOP_NET_SQL, StatsBook, top_net_params
 from bot.stats.rows import INSERT
 from bot.store import Store
+
+Opener = Callable[[], Awaitable[Store]]
 
 NOW = 1_800_000_000.0
 SPAN_DAYS = 90
@@ -61,21 +65,21 @@ def _hand_rows(rng: random.Random, hand_id: int, community: str, players: list[s
     return rows
 
 
-async def fill(path: str, *, hands: int, communities: int, players: int,
+async def fill(opener: Opener, *, hands: int, communities: int, players: int,
                seed: int) -> tuple[int, list[tuple[str, str]]]:
     """The database with ``hands`` settled hands; (rows written, every (community, user))."""
-    store = await Store.open(path)  # the bot's schema and indexes
-    await store.close()
+    store = await opener()  # the bot's schema and indexes
     rng = random.Random(seed)
     names = {f"discord:{1000 + c}": [f"player{c}_{p}" for p in range(players)] for c in range(communities)}
-    con = sqlite3.connect(path)
     rows = 0
-    with con:
-        for c, (community, users) in enumerate(names.items()):
-            con.execute("INSERT INTO tables (id, platform, community, channel, creator, stakes, timer, created_at) "
-                        "VALUES (?, 'discord', ?, ?, ?, '{}', 30, ?)", (c + 1, community, str(c), users[0], NOW))
-            con.executemany("INSERT INTO wallets (community, user_id, name, balance) VALUES (?, ?, ?, 1000)",
-                            [(community, u, u.title()) for u in users])
+    try:
+        async with store.atomic() as tx:
+            for c, (community, users) in enumerate(names.items()):
+                await tx.execute("INSERT INTO tables (id, platform, community, channel, creator, stakes, timer, "
+                                 "created_at) VALUES (?, 'discord', ?, ?, ?, '{}', 30, ?)",
+                                 (c + 1, community, str(c), users[0], NOW))
+                await tx.executemany("INSERT INTO wallets (community, user_id, name, balance) VALUES (?, ?, ?, 1000)",
+                                     [(community, u, u.title()) for u in users])
         communities_list = list(names)
         batch: list[tuple[Any, ...]] = []
         hand_rows: list[tuple[Any, ...]] = []
@@ -85,13 +89,15 @@ async def fill(path: str, *, hands: int, communities: int, players: int,
             hand_rows.append((hand_id, c + 1, hand_id, at, at))
             batch += _hand_rows(rng, hand_id, communities_list[c], names[communities_list[c]], at)
             if len(hand_rows) >= 10_000 or hand_id == hands:
-                con.executemany("INSERT INTO hands (id, table_id, hand_no, setup, status, started_at, finished_at) "
-                                "VALUES (?, ?, ?, '{}', 'done', ?, ?)", hand_rows)
-                con.executemany(INSERT, batch)
+                async with store.atomic() as tx:
+                    await tx.executemany("INSERT INTO hands (id, table_id, hand_no, setup, status, started_at, "
+                                         "finished_at) VALUES (?, ?, ?, '{}', 'done', ?, ?)", hand_rows)
+                    await tx.executemany(INSERT, batch)
                 rows += len(batch)
                 batch, hand_rows = [], []
-        con.execute("ANALYZE")
-    con.close()
+        await store.execute("ANALYZE")
+    finally:
+        await store.close()
     return rows, [(community, user) for community, users in names.items() for user in users]
 
 
@@ -104,8 +110,9 @@ async def _median_ms(repeat: int, run: Callable[[int], Awaitable[object]]) -> fl
     return statistics.median(times)
 
 
-async def measure(path: str, players: list[tuple[str, str]], *, repeat: int, seed: int) -> list[tuple[str, float]]:
-    store = await Store.open(path)
+async def measure(opener: Opener, players: list[tuple[str, str]], *, repeat: int,
+                  seed: int) -> list[tuple[str, float]]:
+    store = await opener()
     book = StatsBook(store)
     rng = random.Random(seed)
     picks = [rng.choice(players) for _ in range(repeat)]
@@ -132,18 +139,40 @@ async def _by_name(book: StatsBook, community: str, user: str) -> object:
     return await book.player(community, found.user)
 
 
-def plans(path: str, community: str, user: str) -> list[tuple[str, str]]:
-    con = sqlite3.connect(path)
+async def plans(opener: Opener, community: str, user: str) -> list[tuple[str, str]]:
+    store = await opener()
     queries = [("stats", STATS_SQL, (community, user)), ("stats chart series", SERIES_SQL, (community, user)),
                ("stats by name", FIND_SQL, (community, user.title()))]
     queries += [(f"top net {p}", TOP_NET_SQL[p], top_net_params(community, period=p, now=NOW, limit=10))
                 for p in ("day", "week", "all")]
     out = []
-    for label, sql, params in queries:
-        steps = con.execute("EXPLAIN QUERY PLAN " + sql, params).fetchall()
-        out.append((label, " | ".join(str(step[3]) for step in steps)))
-    con.close()
+    try:
+        for label, sql, params in queries:
+            if store.dialect == "sqlite":
+                steps = [str(step[3]) for step in await store.fetch("EXPLAIN QUERY PLAN " + sql, params)]
+            else:
+                steps = [str(step[0]).strip() for step in await store.fetch("EXPLAIN " + sql, params)]
+            out.append((label, " | ".join(steps)))
+    finally:
+        await store.close()
     return out
+
+
+@contextlib.contextmanager
+def database(backend: str) -> Iterator[tuple[Opener, str]]:
+    """An opener of a new database of the backend (a SQLite file, or a throwaway PostgreSQL server), and
+    what it is."""
+    if backend == "sqlite":
+        with tempfile.TemporaryDirectory() as tmp:
+            path = str(Path(tmp) / "stats.db")
+            yield (lambda: Store.open(path)), "SQLite (aiosqlite)"
+        return
+    from bench.pgserver import PostgresServer
+    from bot.store.postgres import PostgresStore
+
+    with PostgresServer() as pg:
+        dsn = pg.create_database("stats")
+        yield (lambda: PostgresStore.connect(dsn, pool_size=2)), "PostgreSQL (asyncpg)"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -153,21 +182,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=40, help="players per community")
     parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite",
+                        help="the database: a SQLite file (default) or a throwaway PostgreSQL server")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = str(Path(tmp) / "stats.db")
+    with database(args.backend) as (opener, what):
         start = time.perf_counter()
-        rows, players = asyncio.run(fill(path, hands=args.hands, communities=args.communities,
+        rows, players = asyncio.run(fill(opener, hands=args.hands, communities=args.communities,
                                          players=args.players, seed=args.seed))
         print(f"{args.hands} hands, {rows} hand_players rows, {args.communities} communities of {args.players} "
               f"players (filled in {time.perf_counter() - start:.1f} s)")
-        figures = asyncio.run(measure(path, players, repeat=args.repeat, seed=args.seed))
+        figures = asyncio.run(measure(opener, players, repeat=args.repeat, seed=args.seed))
         reference = figures[0][1]
-        print(f"median of {args.repeat} runs, through the bot's Store (aiosqlite):")
+        print(f"median of {args.repeat} runs, through the bot's Store on {what}:")
         for label, ms in figures:
             print(f"  {label:<42} {ms:8.3f} ms  {ms / reference:7.1f}x the primary-key lookup")
         print("query plans:")
-        for label, plan in plans(path, *players[0]):
+        for label, plan in asyncio.run(plans(opener, *players[0])):
             print(f"  {label:<20} {plan}")
 
 

@@ -210,4 +210,4 @@ def main(argv: list[str] | None = None, *, default_db: str | None = None, settin
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(settings=Settings.from_env()))

@@ -42,6 +42,7 @@ from .commands import UsageError, parse
 from .dealer import Runtime, cancel_timers
 from .fence import Fence, LeaseLost, TableMoved, fenced
 from .fence import active as active_fence
+from .i18n import DEFAULT_LANGUAGE, language_of
 from .ports import Inbound, Reply, TimerHandle
 
 if TYPE_CHECKING:
@@ -143,7 +144,11 @@ class Cluster:
         """Answer one command here, or at the process holding its table."""
         name = command_name(msg.text)
         if name is None or name in ANYWHERE:
-            return await self.bot._handle(msg)
+            reply = await self.bot._handle(msg)
+            if name == "lang" and reply.ok and msg.text.split()[1:]:  # the others learn the user's choice
+                with fenced(None):
+                    await self.bot.store.notify(leases.LANGUAGE, f"{msg.platform}\t{msg.user}")
+            return reply
         for _ in range(HOPS):
             holder = await self._route(msg)
             reply = await (self._local(msg) if holder is None else self._forward(msg, holder))
@@ -358,6 +363,7 @@ class Cluster:
         queue = self._queues[table_id]
         while not queue.empty():
             inbox_id, msg = queue.get_nowait()
+            await self._relearn_language(msg.platform, msg.user)  # chosen at another process, maybe
             taking = self._taking.get(table_id)
             if taking is not None and taking.locked():  # its lease is taken, the table not restored yet
                 async with taking:
@@ -374,6 +380,22 @@ class Cluster:
                     except Exception:
                         log.exception("%s: answering forwarded command %s failed", self.owner, inbox_id)
 
+    async def reachable(self, *, platform: str, user: str) -> None:
+        """The user can get private messages now: the processes holding their other tables are told
+        (PostgreSQL; on SQLite only this process's tables hear it)."""
+        with fenced(None):
+            await self.bot.store.notify(leases.REACHABLE, f"{platform}\t{user}")
+
+    async def _relearn_language(self, platform: str, user: str) -> None:
+        with fenced(None):
+            try:
+                known = await leases.language(self.bot.store, platform=platform, user=user)
+            except Exception:
+                log.exception("reading the language of %s:%s failed", platform, user)
+                return
+        if known is not None:
+            self.bot.languages[(platform, user)] = (language_of(known[0]) or DEFAULT_LANGUAGE, known[1])
+
     async def _listen(self) -> None:
         """PostgreSQL's notifications wake the inbox loop and the forwarded commands' waits at once."""
 
@@ -385,8 +407,21 @@ class Cluster:
             if event is not None:
                 event.set()
 
+        async def relearn(payload: str) -> None:
+            platform, _, user = payload.partition("\t")
+            await self._relearn_language(platform, user)
+
+        async def reached(payload: str) -> None:
+            platform, _, user = payload.partition("\t")
+            if self.bot.stopping:
+                return
+            with self.bot.work.track(), fenced(None):
+                await self.bot._mark_reachable(platform=platform, user=user)
+
         try:
+            await self.bot.store.listen(leases.REACHABLE, reached)
             await self.bot.store.listen(leases.INBOX, wake)
             await self.bot.store.listen(leases.ANSWERED, answered)
+            await self.bot.store.listen(leases.LANGUAGE, relearn)
         except Exception:
             log.exception("LISTEN failed; polling only")

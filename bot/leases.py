@@ -100,6 +100,17 @@ INBOX = "studbot_inbox"
 """The notification channel of new inbox rows (payload: the table id)."""
 ANSWERED = "studbot_answered"
 """The notification channel of answered inbox rows (payload: the row's id)."""
+REACHABLE = "studbot_reachable"
+"""The notification channel of a user who can get private messages again (payload: platform TAB user)."""
+LANGUAGE = "studbot_language"
+"""The notification channel of a user's language chosen with 'lang' (payload: platform TAB user)."""
+
+
+async def language(store: Store, *, platform: str, user: str) -> tuple[str, bool] | None:
+    """A user's language as stored (another process may have changed it): (language, chosen)."""
+    rows = await store.fetch("SELECT lang, chosen FROM user_langs WHERE platform = ? AND user_id = ?",
+                             (platform, user))
+    return (str(rows[0]["lang"]), bool(rows[0]["chosen"])) if rows else None
 
 
 async def post(store: Store, *, table_id: int, msg: Inbound, received_by: str, now: float) -> int:

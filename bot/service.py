@@ -149,6 +149,8 @@ class StudBot(Dealer):
         if self.stopping:
             return 0  # the next message they send after the restart tells again
         with self.work.track():
+            if self.cluster is not None:  # the processes holding their other tables hear it too
+                await self.cluster.reachable(platform=platform, user=user)
             return await self._mark_reachable(platform=platform, user=user)
 
     async def _mark_reachable(self, *, platform: str, user: str) -> int:

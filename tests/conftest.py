@@ -9,10 +9,14 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from bot.store import Store
+
 if TYPE_CHECKING:
     from bench.pgserver import PostgresServer
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+from backends import BACKENDS, Backend, Databases  # tests/ is on the path now
 
 # The end-to-end harnesses assert too: let pytest explain their failures as it does a test's.
 pytest.register_assert_rewrite("discord_harness", "telegram_harness")
@@ -73,3 +77,52 @@ class PgServer:
         subprocess.run(["psql", self.dsn, "-v", "ON_ERROR_STOP=1", "-c", f'CREATE DATABASE "{name}"'],
                        check=True, capture_output=True)
         return urlunsplit(parts._replace(path="/" + name))
+
+
+# ---------------------------------------------------------------- both backends (tests/backends.py)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "sqlite_only(reason): a store test that needs the SQLite file itself; "
+                                       "it runs only as [sqlite] (the reason is required)")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Tests that use ``store_backend`` run as [sqlite] and [postgresql]; ``sqlite_only`` ones as [sqlite]."""
+    if "store_backend" not in metafunc.fixturenames:
+        return
+    marker = metafunc.definition.get_closest_marker("sqlite_only")
+    if marker is not None and not marker.kwargs.get("reason"):
+        raise pytest.UsageError(f"{metafunc.definition.nodeid}: sqlite_only needs a reason=")
+    metafunc.parametrize("store_backend", ["sqlite"] if marker is not None else list(BACKENDS), indirect=True)
+
+
+@pytest.fixture(scope="session")
+def pg_databases(pg_server: PgServer) -> Iterator[Databases]:
+    """Fresh databases (migrated clones of a template, kept ready by a thread) for ``store_backend``."""
+    databases = Databases(pg_server.dsn)
+    try:
+        yield databases
+    finally:
+        databases.close()
+
+
+@pytest.fixture
+def store_backend(request: pytest.FixtureRequest) -> Iterator[Backend]:
+    """The backend this run of the test is on (see tests/backends.py): on PostgreSQL, ``Store.open(path)``
+    opens the database that stands for ``path``, and the test's databases are dropped after it."""
+    if request.param == "sqlite":
+        yield Backend("sqlite")
+        return
+    databases: Databases = request.getfixturevalue("pg_databases")
+    backend = Backend("postgresql", databases)
+
+    async def open_path(cls: type[Store], path: str) -> Store:
+        return await backend.open(path)
+
+    with pytest.MonkeyPatch.context() as patch:  # its own: a test's monkeypatch.undo() leaves it in place
+        patch.setattr(Store, "open", classmethod(open_path))
+        try:
+            yield backend
+        finally:
+            databases.drop(list(backend.dsns.values()))

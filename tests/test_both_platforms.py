@@ -8,7 +8,6 @@ platform; a stop closes both cleanly.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
@@ -18,6 +17,7 @@ import discord_harness as dc
 import pytest
 import pytest_asyncio
 import telegram_harness as tg
+from backends import rows
 from fakes.discord_server import GUILD_ID, FakeDiscord
 from fakes.telegram_server import FakeBotAPI
 
@@ -46,6 +46,7 @@ async def fakes() -> AsyncIterator[tuple[FakeDiscord, FakeBotAPI]]:
     assert not telegram.unknown
 
 
+@pytest.mark.usefixtures("store_backend")
 async def test_one_process_serves_discord_and_telegram(fakes: tuple[FakeDiscord, FakeBotAPI], tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     discord, telegram = fakes
@@ -106,9 +107,8 @@ async def test_one_process_serves_discord_and_telegram(fakes: tuple[FakeDiscord,
         stop.set()
         await asyncio.wait_for(task, 30)
     assert task.exception() is None
-    with sqlite3.connect(db) as con:
-        platforms = sorted(r[0] for r in con.execute("SELECT platform FROM tables"))
-        communities = {r[0] for r in con.execute("SELECT community FROM wallets")}
-        done = con.execute("SELECT COUNT(*) FROM hands WHERE status = 'done'").fetchone()[0]
+    platforms = sorted(r[0] for r in await rows(db, "SELECT platform FROM tables"))
+    communities = {r[0] for r in await rows(db, "SELECT community FROM wallets")}
+    [(done,)] = await rows(db, "SELECT COUNT(*) FROM hands WHERE status = 'done'")
     assert platforms == ["discord", "telegram"] and done == 2
     assert {c.split(":")[0] for c in communities} == {"discord", "telegram"}  # wallets stay apart

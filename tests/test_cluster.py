@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable
 
 import pytest
 from cluster_helpers import (
@@ -41,6 +42,20 @@ from engine import HandFile, replay_hand, result_of
 HANDS = 6
 
 
+async def pair(opener: Opener) -> tuple[ManualClock, Instance, Instance]:
+    """Two instances, w1 and w2, on the database ``opener`` opens, on one manual clock."""
+    clock = ManualClock(start=START)
+    return clock, await open_instance(opener, clock=clock, instance="w1"), \
+        await open_instance(opener, clock=clock, instance="w2")
+
+
+def die(inst: Instance) -> None:
+    """As kill -9 leaves it: no more renewals, inbox or timers, and nothing released."""
+    assert inst.bot.cluster is not None
+    inst.bot.cluster.halt()
+    inst.bot.stopping = True
+
+
 async def heads_up(inst: Instance, clock: ManualClock) -> None:
     """ann and bob at a table of ``inst``'s, the first hand dealt."""
     for user, text in (("ann", "new"), ("ann", "join 300"), ("bob", "join 300"), ("ann", "start")):
@@ -63,9 +78,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Step], Sto
 async def test_two_instances_play_the_hands_one_process_plays(
         opener: Opener, reference: tuple[list[Step], Stored], both: bool) -> None:
     steps, (ref_hands, ref_actions) = reference
-    clock = ManualClock(start=START)
-    a = await open_instance(opener, clock=clock, instance="w1")
-    b = await open_instance(opener, clock=clock, instance="w2")
+    clock, a, b = await pair(opener)
     accepted = await feed(steps, a, b, clock=clock, both=both)
     holder = a if KEY in a.bot.tables else b
     other = b if holder is a else a
@@ -90,9 +103,7 @@ async def test_two_instances_play_the_hands_one_process_plays(
 
 @pytest.mark.asyncio
 async def test_a_stalled_holder_is_fenced_out_and_the_turn_times_out_once(opener: Opener) -> None:
-    clock = ManualClock(start=START)
-    a = await open_instance(opener, clock=clock, instance="w1")
-    b = await open_instance(opener, clock=clock, instance="w2")
+    clock, a, b = await pair(opener)
     await heads_up(a, clock)
     rt = a.bot.tables[KEY]
     assert rt.hand is not None and rt.deadline is not None and KEY not in b.bot.tables
@@ -125,14 +136,10 @@ async def test_a_stalled_holder_is_fenced_out_and_the_turn_times_out_once(opener
 
 @pytest.mark.asyncio
 async def test_a_restarted_instance_takes_its_own_tables_back_at_once(opener: Opener) -> None:
-    clock = ManualClock(start=START)
-    a = await open_instance(opener, clock=clock, instance="w1")
-    b = await open_instance(opener, clock=clock, instance="w2")
+    clock, a, b = await pair(opener)
     await heads_up(a, clock)
     turn = a.bot.tables[KEY].turn
-    assert a.bot.cluster is not None
-    a.bot.cluster.halt()  # kill -9: nothing released
-    a.bot.stopping = True
+    die(a)  # kill -9: nothing released
     a.bot.deliveries.abandon()
     await a.store.close()
     again = await open_instance(opener, clock=clock, instance="w1")  # no wait: its own lease, taken back
@@ -185,9 +192,7 @@ async def test_a_sit_and_go_goes_on_at_the_instance_that_takes_its_table_over(op
     """A tournament is played at one table: its holder has it all (the tournament's rows come with
     the table when another instance takes it). Registrations forwarded from the other instance; the
     holder stalls mid-tournament; the other takes the table over and plays it to its prizes."""
-    clock = ManualClock(start=START)
-    a = await open_instance(opener, clock=clock, instance="w1")
-    b = await open_instance(opener, clock=clock, instance="w2")
+    clock, a, b = await pair(opener)
     reply = await a.bot.handle(msg("ann", "tourney new seats=3 pace=turbo stack=200 buyin=100 levels=hands:2"))
     assert reply.ok, reply
     for n, name in enumerate(("Robo", "Dora", "Max")):  # the third fills it: the first hand is dealt
@@ -197,9 +202,7 @@ async def test_a_sit_and_go_goes_on_at_the_instance_that_takes_its_table_over(op
         await clock.advance(1)
     hands_at_a = a.bot.tables[KEY].table.hand_no
     assert hands_at_a >= 2
-    assert a.bot.cluster is not None
-    a.bot.cluster.halt()  # w1 stops renewing (and acting: a crash)
-    a.bot.stopping = True
+    die(a)  # w1 stops renewing (and acting: a crash)
     for _ in range(2000):  # w2 takes the table over and plays the tournament to its end
         await clock.advance(1)
         rows = await b.store.fetch("SELECT status FROM tournaments")
@@ -219,17 +222,13 @@ async def test_a_sit_and_go_goes_on_at_the_instance_that_takes_its_table_over(op
 
 @pytest.mark.asyncio
 async def test_a_command_forwarded_to_a_holder_that_dies_is_played_where_the_table_goes(opener: Opener) -> None:
-    clock = ManualClock(start=START)
-    a = await open_instance(opener, clock=clock, instance="w1")
-    b = await open_instance(opener, clock=clock, instance="w2")
+    clock, a, b = await pair(opener)
     await heads_up(a, clock)
     rt = a.bot.tables[KEY]
     assert rt.hand is not None and rt.hand.actor is not None and rt.setup is not None
     user, turn, seq = rt.setup.players[rt.hand.actor][1], rt.turn, len(rt.hand.actions)
     action = next(a.value for a in rt.hand.legal_actions() if a.value != "fold")
-    assert a.bot.cluster is not None
-    a.bot.cluster.halt()  # w1 dies holding the table: nobody answers its inbox
-    a.bot.stopping = True
+    die(a)  # w1 dies holding the table: nobody answers its inbox
     press = asyncio.create_task(b.bot.handle(msg(user, f"{action} @{turn}")))
     await asyncio.sleep(0.2)
     assert not press.done()  # waiting in the inbox
@@ -277,4 +276,46 @@ async def test_a_version_9_database_with_a_hand_in_progress_migrates_and_plays_o
     assert await holder.store.chip_total() == chips
     report = await audit(holder.store)
     assert report.ok, report.summary()
+    await close(a, b)
+
+
+@pytest.mark.asyncio
+async def test_a_language_chosen_at_one_instance_reaches_the_holder(opener: Opener) -> None:
+    """'lang' is answered wherever it arrives; the holder (which sends the player's cards later)
+    learns it from the notification (PostgreSQL) or with the player's next forwarded command."""
+    clock, a, b = await pair(opener)
+    await heads_up(a, clock)
+    assert (await b.bot.handle(msg("bob", "lang ru"))).ok
+    assert (await b.bot.handle(msg("bob", "cards"))).ok  # forwarded to w1
+    assert a.bot.languages[("console", "bob")] == ("ru", True)
+    assert a.bot.translator_for(platform="console", user="bob").lang == "ru"
+    await close(a, b)
+
+
+@pytest.mark.asyncio
+async def test_a_user_reachable_again_at_one_instance_is_told_at_the_holder(pg_database: str) -> None:
+    """PostgreSQL: the private chat opened at w2 clears the flag on the seat w1 holds (and w1 sends
+    the cards of the hand in progress)."""
+    from adapters.console.chat import ConsoleMessenger
+    from bot.store.postgres import PostgresStore
+
+    def opener() -> Awaitable[Store]:
+        return PostgresStore.connect(pg_database, pool_size=2)
+
+    clock, a, b = await pair(opener)
+    assert isinstance(a.bot.messenger, ConsoleMessenger)
+    a.bot.messenger.unreachable.add("bob")  # bob has not opened the private chat yet
+    await heads_up(a, clock)
+    seat = a.bot.tables[KEY].table.seat_of("bob")
+    assert seat is not None and seat.unreachable
+    a.bot.messenger.unreachable.discard("bob")
+    assert await b.bot.mark_reachable(platform="console", user="bob") == 0  # not at w2's tables
+    for _ in range(200):  # the notification, then w1's write, then the cards
+        rows = await a.store.fetch("SELECT unreachable FROM seats WHERE user_id = 'bob'")
+        dms = [line for line in a.lines if line.startswith("[dm bob]")]
+        if [r["unreachable"] for r in rows] == [0] and dms:
+            break
+        await asyncio.sleep(0.02)
+    assert [r["unreachable"] for r in rows] == [0] and not seat.unreachable
+    assert dms  # the cards, from the holder
     await close(a, b)

@@ -1,6 +1,7 @@
 """The bot as a chat transcript through the console adapter: every command and every refusal.
 
-Time is a manual clock; the database is a real SQLite file; house bots act at once.
+Time is a manual clock; the database is a real SQLite file, or a PostgreSQL database
+(tests/backends.py: every test runs on both); house bots act at once.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from backends import Backend, execute
 
 from adapters.console.chat import ConsoleChat, ConsoleMessenger
 from bot.clock import ManualClock
@@ -22,6 +24,7 @@ from bot.ports import BoardView
 from bot.service import StudBot
 from bot.store import Store
 
+pytestmark = pytest.mark.usefixtures("store_backend")
 SETTINGS = replace(Settings(), bot_delay=0.0, next_hand_delay=5.0, turn_timer=60, starting_balance=1000)
 
 
@@ -132,18 +135,14 @@ async def test_a_hand_from_new_to_showdown(tmp_path: Path) -> None:
 async def test_history_of_hands_stored_before_keeps_their_old_summaries(tmp_path: Path) -> None:
     """Hands an older version settled keep the summary it wrote ("bob +3", "no chips moved");
     a hand settled now says what was won and the net."""
-    import aiosqlite
-
     db, clock = tmp_path / "t.db", ManualClock()
     async with Table(db, seed=11, clock=clock) as t:
         await _two_players(t)
         for _ in range(2):
             await t.say("ann", "start") if t.runtime.hand is None else await t.wait(5)
             await t.call_down()
-    async with aiosqlite.connect(db) as con:  # as the older version stored them
-        await con.execute("UPDATE hands SET summary = 'bob +3' WHERE hand_no = 1")
-        await con.execute("UPDATE hands SET summary = 'no chips moved' WHERE hand_no = 2")
-        await con.commit()
+    await execute(db, "UPDATE hands SET summary = 'bob +3' WHERE hand_no = 1")  # as the older version stored them
+    await execute(db, "UPDATE hands SET summary = 'no chips moved' WHERE hand_no = 2")
     async with Table(db, seed=11, clock=clock) as t:
         await t.wait(5)
         await t.call_down()
@@ -411,6 +410,8 @@ async def test_broke_wallet_refills_once_a_day(tmp_path: Path) -> None:
         assert "ann sits down" in await t.say("ann", "join")
 
 
+@pytest.mark.sqlite_only(reason="PRAGMA user_version and the WAL journal of the file (both backends: "
+                                 "test_store_backends.py)")
 @pytest.mark.asyncio
 async def test_schema_is_versioned_and_reopens(tmp_path: Path) -> None:
     store = await Store.open(str(tmp_path / "s.db"))
@@ -424,7 +425,8 @@ async def test_schema_is_versioned_and_reopens(tmp_path: Path) -> None:
 
 
 @pytest.mark.asyncio
-async def test_a_version_1_database_is_migrated_with_its_hand_in_progress(tmp_path: Path) -> None:
+async def test_a_version_1_database_is_migrated_with_its_hand_in_progress(tmp_path: Path,
+                                                                          store_backend: Backend) -> None:
     import aiosqlite
 
     from bot import store as store_module
@@ -435,14 +437,15 @@ async def test_a_version_1_database_is_migrated_with_its_hand_in_progress(tmp_pa
     real = store_module.MIGRATIONS
     store_module.MIGRATIONS = first_only  # an old build: schema version 1
     try:
-        async with aiosqlite.connect(db) as con:
-            await con.execute("PRAGMA journal_mode=WAL")
+        if not store_backend.postgresql:  # a file the old build made
+            async with aiosqlite.connect(db) as con:
+                await con.execute("PRAGMA journal_mode=WAL")
         old = await Store.open(str(db))
         await old.close()
     finally:
         store_module.MIGRATIONS = real
     async with Table(db, clock=clock) as t:  # the new build migrates it and plays on
-        assert (await t.store.fetch("PRAGMA user_version"))[0][0] == t.store.schema_version
+        assert len(await t.store.fetch("SELECT * FROM hand_players")) == 0  # the last migration's table
         await _two_players(t)
         await t.say("ann", "start")
         player, _, _ = t.to_act()

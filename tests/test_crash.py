@@ -24,12 +24,13 @@ import queue
 import random
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
+
+from backends import Backend, rows_now
 
 from bot.audit import audit_file
 from engine import HandFile, replay_hand, result_of
@@ -48,13 +49,15 @@ VERB = {"brings in": "bring-in", "completes to": "complete", "bets": "bet", "rai
 class Process:
     started = 0
 
-    def __init__(self, db: Path) -> None:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "STUDBOT_STARTING_BALANCE": "1000", "LOG_LEVEL": "INFO"}
+    def __init__(self, db: Path, backend: Backend) -> None:
+        where, url = backend.db_args(db)  # --db FILE, or STUDBOT_DATABASE_URL
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "STUDBOT_STARTING_BALANCE": "1000", "LOG_LEVEL": "INFO",
+               **backend.env(db), **url}
         Process.started += 1
         self.log = db.with_name(f"{db.stem}-{Process.started}.log")
         with self.log.open("w") as err:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "adapters.console", "--script", "--seed", "5", "--db", str(db)],
+                [sys.executable, "-m", "adapters.console", "--script", "--seed", "5", *where],
                 cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True, env=env,
             )
         self.lines: queue.Queue[str | None] = queue.Queue()
@@ -112,12 +115,12 @@ class Process:
 
 def chip_surplus(db: Path) -> int:
     """Chips in wallets and seats minus 1000 per wallet (every wallet starts with 1000; no refills here)."""
-    with sqlite3.connect(db) as con:
-        return int(con.execute("SELECT (SELECT COALESCE(SUM(balance),0) - 1000 * COUNT(*) FROM wallets) + "
-                               "(SELECT COALESCE(SUM(stack),0) FROM seats)").fetchone()[0])
+    [(surplus,)] = rows_now(db, "SELECT (SELECT COALESCE(SUM(balance),0) - 1000 * COUNT(*) FROM wallets) + "
+                                "(SELECT COALESCE(SUM(stack),0) FROM seats)")
+    return int(surplus)
 
 
-def test_kill_9_at_random_points_loses_nothing(tmp_path: Path) -> None:
+def test_kill_9_at_random_points_loses_nothing(tmp_path: Path, store_backend: Backend) -> None:
     db = tmp_path / "crash.db"
     rng = random.Random(int(os.environ.get("STUD_CRASH_SEED", "2026")))
     printed: list[tuple[str, str, bool]] = []  # (player, action, said again after a restart), in order
@@ -141,7 +144,7 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path) -> None:
                 printed.append((m.group(1), VERB[m.group(2)], again))
                 prompt = None
 
-    proc = Process(db)
+    proc = Process(db, store_backend)
     absorb(proc.read_until(lambda s: s == "[ready]"))
     setup = ["ann: new", "ann: join 300", "bob: join 300", "ann: seed crash & burn", "ann: addbot Robo",
              "ann: addbot Dora", "ann: start"]
@@ -177,7 +180,7 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path) -> None:
         totals.add(chip_surplus(db))
         report = asyncio.run(audit_file(str(db)))  # the database as the kill left it
         assert report.ok, (kills, line, report.summary())
-        proc = Process(db)
+        proc = Process(db, store_backend)
         absorb(proc.read_until(lambda s: s == "[ready]"))
         assert "audit passed" in proc.started_audited(), (kills, line)  # and as the restarted bot found it
         audits += 2
@@ -191,8 +194,7 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path) -> None:
         proc.send(line)
         absorb(proc.read_until(lambda s, line=line: s == f"[ok] {line.split(':')[0]}"))
     for _ in range(200):
-        with sqlite3.connect(db) as con:
-            playing = con.execute("SELECT COUNT(*) FROM hands WHERE status = 'playing'").fetchone()[0]
+        [(playing,)] = rows_now(db, "SELECT COUNT(*) FROM hands WHERE status = 'playing'")
         if not playing:
             break
         if prompt is not None and prompt[0] in HUMANS:
@@ -204,17 +206,16 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path) -> None:
         proc.send(line)
         absorb(proc.read_until(lambda s, line=line: s in (f"[ok] {line.split(':')[0]}", f"[ok] {line}")))
     proc.close()
-    cli = subprocess.run([sys.executable, "-m", "adapters.run", "audit", "--replay", "--db", str(db)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=60, check=False)
+    where, url = store_backend.db_args(db)
+    cli = subprocess.run([sys.executable, "-m", "adapters.run", "audit", "--replay", *where], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60, check=False, env={**os.environ, **url})
     assert cli.returncode == 0 and cli.stdout.startswith("audit passed: "), cli.stdout + cli.stderr
     audits += 1
 
-    with sqlite3.connect(db) as con:
-        con.row_factory = sqlite3.Row
-        statuses = [r["status"] for r in con.execute("SELECT status FROM hands ORDER BY id")]
-        rows = con.execute("SELECT h.setup, a.action, a.seat_no FROM actions a JOIN hands h ON h.id = a.hand_id "
-                           "ORDER BY h.id, a.seq").fetchall()
-        files = [r["hand_file"] for r in con.execute("SELECT hand_file FROM hands WHERE status = 'done' ORDER BY id")]
+    statuses = [status for (status,) in rows_now(db, "SELECT status FROM hands ORDER BY id")]
+    rows = rows_now(db, "SELECT h.setup, a.action, a.seat_no FROM actions a JOIN hands h ON h.id = a.hand_id "
+                        "ORDER BY h.id, a.seq")
+    files = [text for (text,) in rows_now(db, "SELECT hand_file FROM hands WHERE status = 'done' ORDER BY id")]
     assert kills >= KILLS
     print(f"\n{kills} kills, {len(statuses)} hands, {len(printed)} actions acknowledged, {len(rows)} stored, "
           f"{audits} audits passed (the killed database and the restarted bot's at each kill, then "
@@ -226,9 +227,9 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path) -> None:
     # Every acknowledged action is stored once, in order; stored actions not printed are those
     # whose process died between the commit and the print.
     stored = []
-    for r in rows:
-        players = {p[0]: p[2] for p in json.loads(r["setup"])["players"]}
-        stored.append((players[r["seat_no"]], r["action"]))
+    for setup_json, action, seat_no in rows:
+        players = {p[0]: p[2] for p in json.loads(setup_json)["players"]}
+        stored.append((players[seat_no], action))
     # Every stored action reached the table, in order: printed once, or said again after the restart
     # that followed its crash (a line said just before a kill may be said twice, never not at all).
     reachable = {0}  # how many stored actions the printed lines so far account for

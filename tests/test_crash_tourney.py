@@ -13,12 +13,15 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+from backends import Backend, now
 
 from bot.audit import audit_file
+from bot.store import Store
 from tests.test_crash import PROMPT, ROOT, Process
 
 KILLS = int(os.environ.get("STUD_TOURNEY_KILLS", "12"))
@@ -32,24 +35,34 @@ SETUP = [f"ann: tourney new seats={PLAYERS} pace=turbo stack={STACK} buyin={BUYI
 
 
 def figures(db: Path) -> dict[str, int | str]:
-    with sqlite3.connect(db) as con:
-        row = con.execute("SELECT status, table_id FROM tournaments").fetchone()
-        status, table_id = row if row is not None else ("none", 0)
-        players, alive = con.execute("SELECT COUNT(*), SUM(place IS NULL) FROM tourney_players").fetchone()
-        in_play = con.execute("SELECT COALESCE(SUM(stack), 0) FROM seats WHERE table_id = ?", (table_id,)).fetchone()[0]
-        pool = con.execute("SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE account = 'tournament:1'"
-                           ).fetchone()[0]
-        wallets, count = con.execute("SELECT SUM(balance), COUNT(*) FROM wallets").fetchone()
-        prizes = con.execute("SELECT COUNT(*), COALESCE(SUM(e.amount), 0) FROM ledger_transfers t "
-                             "JOIN ledger_entries e ON e.transfer_id = t.id WHERE t.kind = 'prize' AND e.amount > 0"
-                             ).fetchone()
-        hands = con.execute("SELECT COUNT(*) FROM hands WHERE table_id = ?", (table_id,)).fetchone()[0]
+    return now(_figures(db))
+
+
+async def _figures(db: Path) -> dict[str, int | str]:
+    store = await Store.open(str(db))
+    try:
+        async def one(sql: str, params: tuple[object, ...] = ()) -> tuple[Any, ...]:
+            [row] = await store.fetch(sql, params)
+            return tuple(row)
+
+        found = await store.fetch("SELECT status, table_id FROM tournaments")
+        status, table_id = tuple(found[0]) if found else ("none", 0)
+        players, alive = await one("SELECT COUNT(*), SUM(CASE WHEN place IS NULL THEN 1 ELSE 0 END) "
+                                   "FROM tourney_players")
+        [in_play] = await one("SELECT COALESCE(SUM(stack), 0) FROM seats WHERE table_id = ?", (table_id,))
+        [pool] = await one("SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE account = 'tournament:1'")
+        wallets, count = await one("SELECT SUM(balance), COUNT(*) FROM wallets")
+        prizes = await one("SELECT COUNT(*), COALESCE(SUM(e.amount), 0) FROM ledger_transfers t JOIN ledger_entries e "
+                           "ON e.transfer_id = t.id WHERE t.kind = 'prize' AND e.amount > 0")
+        [hands] = await one("SELECT COUNT(*) FROM hands WHERE table_id = ?", (table_id,))
+    finally:
+        await store.close()
     return {"status": status, "players": players, "in_play": in_play, "pool": pool, "wallets": wallets or 0,
             "wallet_count": count, "prizes": prizes[0], "prize_total": prizes[1], "hands": hands,
             "alive": alive or 0}
 
 
-def test_kill_9_during_a_sit_and_go_loses_nothing(tmp_path: Path) -> None:
+def test_kill_9_during_a_sit_and_go_loses_nothing(tmp_path: Path, store_backend: Backend) -> None:
     db = tmp_path / "sng-crash.db"
     rng = random.Random(int(os.environ.get("STUD_CRASH_SEED", "13")))
     prompt: tuple[str, str, str] | None = None
@@ -60,7 +73,7 @@ def test_kill_9_during_a_sit_and_go_loses_nothing(tmp_path: Path) -> None:
             if m := PROMPT.match(line):
                 prompt = (m.group(1), m.group(2), m.group(3))
 
-    proc = Process(db)
+    proc = Process(db, store_backend)
     absorb(proc.read_until(lambda s: s == "[ready]"))
     kills = steps = last_kill = 0
     heads_up_killed = False
@@ -112,7 +125,7 @@ def test_kill_9_during_a_sit_and_go_loses_nothing(tmp_path: Path) -> None:
         if f["status"] in ("registering", "running"):
             assert f["pool"] == players * BUYIN and f["prizes"] == 0, f
         assert int(f["wallets"]) + int(f["pool"]) == 1000 * int(f["wallet_count"]), f
-        proc = Process(db)
+        proc = Process(db, store_backend)
         absorb(proc.read_until(lambda s: s == "[ready]"))
         assert "audit passed" in proc.started_audited(), (kills, line)
         prompt = None
@@ -120,8 +133,9 @@ def test_kill_9_during_a_sit_and_go_loses_nothing(tmp_path: Path) -> None:
             pending = [line, *pending]  # done already, it is refused: "Already registered", ...
     proc.close()
     final = figures(db)
-    cli = subprocess.run([sys.executable, "-m", "adapters.run", "audit", "--replay", "--db", str(db)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=120, check=False)
+    where, url = store_backend.db_args(db)
+    cli = subprocess.run([sys.executable, "-m", "adapters.run", "audit", "--replay", *where], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120, check=False, env={**os.environ, **url})
     assert cli.returncode == 0 and cli.stdout.startswith("audit passed: "), cli.stdout + cli.stderr
     running = [f for f in seen if f["status"] == "running"]
     print(f"\n{kills} kills ({sum(f['status'] == 'registering' for f in seen)} while registering, "

@@ -26,6 +26,8 @@ from bot.service import StudBot
 from bot.store import Store
 from engine import Stakes
 
+pytestmark = pytest.mark.usefixtures("store_backend")
+
 HEADER = "[table] After a restart, what had not reached the table yet:"
 TABLE = TableAddress(platform="console", community="local", channel="main")
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from backends import Backend
 from discord_harness import (
     ANN,
     BOB,
@@ -61,10 +62,13 @@ from adapters.discord.adapter import DiscordAdapter
 from adapters.discord.buttons import StudButton
 
 pytestmark = pytest.mark.asyncio
+# Tests of the store run on both backends (store_backend); those about the platform's rates, timing,
+# command lists and languages run once, on the default SQLite: their subject is the adapter.
 
 # ---------------------------------------------------------------------- the tests
 
 
+@pytest.mark.usefixtures("store_backend")
 async def test_three_players_play_a_hand_to_the_showdown(fake: FakeDiscord, tmp_path: Path, fast: None) -> None:
     bot = await start_bot(fake, tmp_path / "stud.db")
     try:
@@ -105,6 +109,7 @@ async def test_three_players_play_a_hand_to_the_showdown(fake: FakeDiscord, tmp_
         await bot.stop()
 
 
+@pytest.mark.usefixtures("store_backend")
 async def test_closed_dms_get_their_cards_through_my_cards(fake: FakeDiscord, tmp_path: Path, fast: None) -> None:
     fake.dms_closed.add(BOB)
     bot = await start_bot(fake, tmp_path / "stud.db")
@@ -124,6 +129,7 @@ async def test_closed_dms_get_their_cards_through_my_cards(fake: FakeDiscord, tm
         await bot.stop()
 
 
+@pytest.mark.usefixtures("store_backend")
 async def test_a_button_on_the_old_board_works_after_a_restart(fake: FakeDiscord, tmp_path: Path, fast: None,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     pressed: list[str] = []
@@ -161,6 +167,7 @@ async def test_a_button_on_the_old_board_works_after_a_restart(fake: FakeDiscord
         await bot.stop()
 
 
+@pytest.mark.usefixtures("store_backend")
 async def test_a_deleted_board_is_posted_again(fake: FakeDiscord, tmp_path: Path, fast: None) -> None:
     bot = await start_bot(fake, tmp_path / "stud.db")
     try:
@@ -182,6 +189,7 @@ async def test_a_deleted_board_is_posted_again(fake: FakeDiscord, tmp_path: Path
         await bot.stop()
 
 
+@pytest.mark.usefixtures("store_backend")
 async def test_stale_and_foreign_presses_change_nothing(fake: FakeDiscord, tmp_path: Path, fast: None) -> None:
     bot = await start_bot(fake, tmp_path / "stud.db")
     try:
@@ -351,6 +359,7 @@ async def test_a_russian_user_is_answered_in_russian(fake: FakeDiscord, tmp_path
         await bot.stop()
 
 
+@pytest.mark.usefixtures("store_backend")
 async def test_an_interaction_that_cannot_be_acknowledged_changes_nothing(fake: FakeDiscord, tmp_path: Path,
                                                                           fast: None) -> None:
     bot = await start_bot(fake, tmp_path / "stud.db")
@@ -368,13 +377,13 @@ async def test_an_interaction_that_cannot_be_acknowledged_changes_nothing(fake: 
 
 @pytest.mark.parametrize(("sig", "gateway_from_env"), [(signal.SIGTERM, True), (signal.SIGINT, False)])
 async def test_a_signal_stops_the_process_cleanly(fake: FakeDiscord, tmp_path: Path, sig: signal.Signals,
-                                                  gateway_from_env: bool) -> None:
+                                                  gateway_from_env: bool, store_backend: Backend) -> None:
     """The real entry point (python -m adapters.run) against the fake; SIGTERM or Ctrl-C ends it with status 0.
 
     Without DISCORD_GATEWAY_URL the adapter asks the REST base for the gateway (GET /gateway/bot).
     """
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "fake-token", "DISCORD_GUILD_ID": str(GUILD_ID),
-           "DISCORD_API_BASE": fake.api_base, "STUDBOT_DB": str(tmp_path / "stud.db"), "LOG_LEVEL": "INFO"}
+           "DISCORD_API_BASE": fake.api_base, "LOG_LEVEL": "INFO", **store_backend.env(tmp_path / "stud.db")}
     if gateway_from_env:
         env["DISCORD_GATEWAY_URL"] = fake.gateway_url
     env.pop("TELEGRAM_TOKEN", None)
@@ -394,3 +403,6 @@ async def test_a_signal_stops_the_process_cleanly(fake: FakeDiscord, tmp_path: P
     assert any(c.path == "/gateway/bot" for c in fake.calls) != gateway_from_env
     assert "stopped" in log and "Traceback" not in log and "Unclosed" not in log, log
     await until(lambda: not fake.identified.is_set(), what="the gateway to close")
+    # the hash of the commands synced: beside the SQLite file, or in the working directory on PostgreSQL
+    assert (tmp_path / "stud.db.discord-commands.json").is_file() != store_backend.postgresql
+    assert (tmp_path / "studbot.discord-commands.json").is_file() == store_backend.postgresql

@@ -37,7 +37,7 @@ from PIL import Image
 
 from bot import images
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("store_backend")]
 
 
 async def test_the_board_is_an_image_until_config_view_text(fake: FakeDiscord, tmp_path: Path, fast: None,
@@ -96,8 +96,7 @@ async def test_the_board_is_an_image_until_config_view_text(fake: FakeDiscord, t
 
 async def test_hand_and_export_answer_privately_with_ephemeral_files(fake: FakeDiscord, tmp_path: Path,
                                                                      fast: None) -> None:
-    import sqlite3
-
+    from backends import rows
     from pokerstars_reader import read_file
     from test_export_phh import pokerkit_replay
 
@@ -108,8 +107,7 @@ async def test_hand_and_export_answer_privately_with_ephemeral_files(fake: FakeD
         await table_of_three(fake)
         await cat_folds_to_a_completion(fake)
         secret = down_cards(fake)
-        with sqlite3.connect(tmp_path / "stud.db") as db:
-            [(stored,)] = db.execute("SELECT hand_file FROM hands WHERE hand_no = 1").fetchall()
+        [(stored,)] = await rows(tmp_path / "stud.db", "SELECT hand_file FROM hands WHERE hand_no = 1")
         hand = replay_hand(HandFile.from_json(stored))
         story = await say(fake, CAT, "hand", number=1)
         assert story.startswith("Hand #1 — ") and "Cat folds" in story

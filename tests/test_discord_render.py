@@ -182,7 +182,7 @@ def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
 
 
 @pytest.mark.asyncio
-async def test_the_command_hash_changes_only_with_the_tree(tmp_path: Any) -> None:
+async def test_the_command_hash_changes_only_with_the_tree(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     def adapter(guild: int | None) -> DiscordAdapter:
         settings = Settings(db_path=str(tmp_path / "s.db"), discord_token="t", discord_guild_id=guild)
         return DiscordAdapter(settings=settings, bot=SimpleNamespace())  # type: ignore[arg-type]
@@ -194,6 +194,11 @@ async def test_the_command_hash_changes_only_with_the_tree(tmp_path: Any) -> Non
     assert await a.commands_hash() != await b.commands_hash()
     memory = DiscordAdapter(settings=Settings(db_path=":memory:", discord_token="t"), bot=SimpleNamespace())  # type: ignore[arg-type]
     assert memory.sync_state_path() is None and memory.guild is None
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    on_postgres = DiscordAdapter(settings=Settings(db_path=str(tmp_path / "s.db"), database_url="postgresql://db/x",
+                                                   discord_token="t"), bot=SimpleNamespace())  # type: ignore[arg-type]
+    assert on_postgres.sync_state_path() == tmp_path / "work" / "studbot.discord-commands.json"
 
 
 @pytest.mark.asyncio

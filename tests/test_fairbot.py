@@ -9,15 +9,17 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from backends import execute, rows
 
 from engine import HandFile
 from tests.test_console import Table, _two_players
+
+pytestmark = pytest.mark.usefixtures("store_backend")
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = re.compile(r"Hand #(\d+) is dealt from a committed deck: ([0-9a-f]{64})")
@@ -29,10 +31,9 @@ def _verify_cli(path: Path) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=60, check=False)
 
 
-def _hand_file(db: Path, hand_no: int) -> str:
-    with sqlite3.connect(db) as con:
-        row = con.execute("SELECT hand_file FROM hands WHERE hand_no = ?", (hand_no,)).fetchone()
-    assert row is not None and row[0]
+async def _hand_file(db: Path, hand_no: int) -> str:
+    [row] = await rows(db, "SELECT hand_file FROM hands WHERE hand_no = ?", (hand_no,))
+    assert row[0]
     return str(row[0])
 
 
@@ -64,7 +65,7 @@ async def test_a_hand_committed_before_the_deal_revealed_after_and_verified(tmp_
         assert len(later) == 1 and later[0][1] != commitment
         assert said.index(later[0][1]) > said.index(seed)
         # the stored hand file carries the full record and passes the standalone verifier
-        text = _hand_file(db, 1)
+        text = await _hand_file(db, 1)
         fair = json.loads(text)["fair"]
         assert fair["commitment"] == commitment and fair["server_seed"] == seed
         assert fair["table"] == "console:main" and fair["hand_no"] == 1
@@ -89,7 +90,7 @@ async def test_a_tampered_hand_is_refused(tmp_path: Path) -> None:
         await _two_players(t)
         await t.say("ann", "start")
         await t.call_down()
-        good = json.loads(_hand_file(db, 1))
+        good = json.loads(await _hand_file(db, 1))
         cases = {
             "card": lambda d: d["cards"]["ann"].__setitem__(0, next(c for c in ("As", "Ks", "Qs")
                                                                     if c not in d["cards"]["ann"])),
@@ -106,8 +107,7 @@ async def test_a_tampered_hand_is_refused(tmp_path: Path) -> None:
         # the same through the chat: the stored file changed behind the bot's back
         bad = json.loads(json.dumps(good))
         bad["fair"]["player_seeds"][1][1] = "sneaky"
-        with sqlite3.connect(db) as con:
-            con.execute("UPDATE hands SET hand_file = ? WHERE hand_no = 1", (json.dumps(bad),))
+        await execute(db, "UPDATE hands SET hand_file = ? WHERE hand_no = 1", (json.dumps(bad),))
         answer = await t.say("bob", "verify 1")
         assert "Hand #1 fails" in answer and "is fair" not in answer
 
@@ -132,7 +132,7 @@ async def test_reveal_stop_keeps_seeds_hidden_until_the_table_stops(tmp_path: Pa
         commitments = dict(COMMITTED.findall(said))
         assert set(commitments) >= {"1", "2", "3"}
         for no in (1, 2):
-            assert json.loads(_hand_file(db, no))["fair"]["server_seed"] is None
+            assert json.loads(await _hand_file(db, no))["fair"]["server_seed"] is None
         assert "still hidden" in await t.say("bob", "verify 1")
         start = len(t.out)
         await t.say("ann", "stop")
@@ -141,13 +141,12 @@ async def test_reveal_stop_keeps_seeds_hidden_until_the_table_stops(tmp_path: Pa
         assert set(revealed) == {"1", "2"}  # both finished hands, all together; never hand 3, still being played
         for no, seed in revealed.items():
             assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitments[no]
-            text = _hand_file(db, int(no))
+            text = await _hand_file(db, int(no))
             assert json.loads(text)["fair"]["server_seed"] == seed
             path = tmp_path / f"h{no}.json"
             path.write_text(text, encoding="utf-8")
             assert _verify_cli(path).returncode == 0
-        with sqlite3.connect(db) as con:
-            assert con.execute("SELECT revealed FROM fair_seeds WHERE hand_no = 3").fetchone()[0] == 0
+        assert await rows(db, "SELECT revealed FROM fair_seeds WHERE hand_no = 3") == [(0,)]
 
 
 @pytest.mark.asyncio
@@ -175,10 +174,10 @@ async def test_a_restart_deals_from_the_committed_seeds(tmp_path: Path) -> None:
         await t.call_down()
     for no in (1, 2):
         path = tmp_path / f"h{no}.json"
-        path.write_text(_hand_file(db, no), encoding="utf-8")
+        path.write_text(await _hand_file(db, no), encoding="utf-8")
         done = _verify_cli(path)
         assert done.returncode == 0, done.stdout
-    assert HandFile.from_json(_hand_file(db, 1)).fair.player_seeds == (("ann", ""), ("bob", "b0b"))  # type: ignore[union-attr]
+    assert HandFile.from_json(await _hand_file(db, 1)).fair.player_seeds == (("ann", ""), ("bob", "b0b"))  # type: ignore[union-attr]
 
 
 @pytest.mark.asyncio

@@ -11,11 +11,11 @@ import io
 import json
 import random
 import re
-import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from backends import snapshot
 from pokerkit import HandHistory
 from pokerstars_reader import ReadHand, read_file
 from test_export_phh import pokerkit_replay
@@ -29,7 +29,7 @@ from engine import Action, Hand, HandFile, replay_hand
 from engine.events import ActionTaken, CardDealt, HandShown
 
 SETTINGS = replace(Settings(), bot_delay=0.0, next_hand_delay=5.0, turn_timer=60, starting_balance=1000)
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("store_backend")]
 SAVED = re.compile(r"^\[dm (\S+)\] File saved: (.+)$")
 
 
@@ -83,9 +83,9 @@ class Chat:
             await self.say(user, choice.value)
         raise AssertionError("the hand did not end")
 
-    def stored(self, number: int) -> Hand:
-        with sqlite3.connect(self.db) as db:
-            [(text,)] = db.execute("SELECT hand_file FROM hands WHERE hand_no = ?", (number,)).fetchall()
+    async def stored(self, number: int) -> Hand:
+        [(text,)] = [tuple(r) for r in await self.store.fetch("SELECT hand_file FROM hands WHERE hand_no = ?",
+                                                               (number,))]
         return replay_hand(HandFile.from_json(text))
 
 
@@ -117,7 +117,7 @@ async def test_a_hand_is_told_street_by_street_with_only_the_askers_down_cards(t
     async with Chat(tmp_path, seed=3) as chat:  # a deal that goes to the showdown
         await seat_three(chat)
         await chat.play_hand(folds="bob")
-        hand = chat.stored(1)
+        hand = await chat.stored(1)
         lines = await chat.say("ann", "hand 1")
         assert lines and all(line.startswith("[dm ann] ") for line in lines), lines  # private, nothing public
         story = dm(lines, "ann")
@@ -201,7 +201,7 @@ async def test_export_writes_both_formats_for_the_asker_at_the_printed_paths(tmp
     async with Chat(tmp_path) as chat:
         await seat_three(chat)
         await chat.play_hand()
-        hand = chat.stored(1)
+        hand = await chat.stored(1)
         lines = await chat.say("bob", "export")
         assert all(line.startswith("[dm bob] ") for line in lines), lines
         assert dm(lines, "bob")[0] == "Hand #1: PokerStars text and PHH, for your tracker."
@@ -238,23 +238,19 @@ async def test_export_last_n_keeps_each_name_and_seat_across_its_hands(tmp_path:
         reads = read_file(paths[0].read_text())
         assert [r.number for r in reads] == [1, 2, 3]
         for number, read in enumerate(reads, 1):
-            check_read(read, chat.stored(number), viewer="ann", seats=[1, 3, 4])
+            check_read(read, await chat.stored(number), viewer="ann", seats=[1, 3, 4])
         histories = list(HandHistory.load_all(io.BytesIO(paths[1].read_bytes())))
         assert [h.hand for h in histories] == [1, 2, 3]
         for number, history in enumerate(histories, 1):
             assert history.players == ["ann", "bob", "Bot4"] and history.seats == [1, 3, 4]
-            assert history.finishing_stacks == list(chat.stored(number).stacks)
+            assert history.finishing_stacks == list((await chat.stored(number)).stacks)
         # more hands asked for than were played: the ones there are
         assert "Hands #1 to #3 (3)" in dm(await chat.say("bob", "export last 50"), "bob")[0]
 
 
-def _snapshot(db: Path, exports: Path) -> tuple[object, ...]:
-    with sqlite3.connect(db) as conn:
-        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-        # hands.announced is delivery bookkeeping, written in the background as lines go out.
-        columns = {t: ", ".join(c[1] for c in conn.execute(f"PRAGMA table_info({t})")
-                                if (t, c[1]) != ("hands", "announced")) for t in tables}
-        rows = tuple(tuple(conn.execute(f"SELECT {columns[t]} FROM {t} ORDER BY rowid").fetchall()) for t in tables)
+async def _snapshot(db: Path, exports: Path) -> tuple[object, ...]:
+    # hands.announced is delivery bookkeeping, written in the background as lines go out.
+    rows = await snapshot(db, leave_out=frozenset({("hands", "announced")}))
     files = tuple(sorted(str(p) for p in exports.rglob("*"))) if exports.exists() else ()
     return rows, files
 
@@ -268,7 +264,7 @@ async def test_bad_requests_are_answered_and_change_nothing(tmp_path: Path) -> N
             await chat.say(user, "join 200")
         await chat.say("ann", "start")
         await chat.play_hand()
-        before = _snapshot(chat.db, chat.exports)
+        before = await _snapshot(chat.db, chat.exports)
         usage = "export [hand number | last N]: the hand history as files for poker trackers (PokerStars text and PHH)"
         answers = {
             "hand 7": "There is no finished hand #7 at this table; the last one is #1.",
@@ -285,7 +281,7 @@ async def test_bad_requests_are_answered_and_change_nothing(tmp_path: Path) -> N
         for text, answer in answers.items():
             lines = await chat.say("ann", text)
             assert len(lines) == 1 and lines[0].startswith(f"[dm ann] {answer}"), (text, lines)
-        assert _snapshot(chat.db, chat.exports) == before
+        assert await _snapshot(chat.db, chat.exports) == before
         # elsewhere: a channel with no table at all
         reply = await chat.bot.handle(replace(chat.chat.inbound("ann", "hand 1"), channel="other"))
         assert not reply.ok and reply.private and reply.text == "No hand has been finished at this table yet."
@@ -298,7 +294,7 @@ async def test_a_hand_settled_under_older_pot_rules_tells_what_was_paid(tmp_path
             await chat.say(user, "join 200")
         await chat.say("ann", "start")
         await chat.play_hand()
-        hand = chat.stored(1)
+        hand = await chat.stored(1)
         winner = max(range(2), key=lambda s: hand.stacks[s] - hand.starting_stacks[s])
         loser = 1 - winner
         pot = sum(hand.contributed)
@@ -308,8 +304,7 @@ async def test_a_hand_settled_under_older_pot_rules_tells_what_was_paid(tmp_path
         players.sort(key=lambda p: hand.names.index(str(p[0])))
         summary = json.dumps({"players": players, "pots": [{"amount": pot, "eligible": list(hand.names),
                                                             "high": [hand.names[winner]], "low": [hand.names[loser]]}]})
-        with sqlite3.connect(chat.db) as db:
-            db.execute("UPDATE hands SET summary = ? WHERE hand_no = 1", (summary,))
+        await chat.store.execute("UPDATE hands SET summary = ? WHERE hand_no = 1", (summary,))
         story = dm(await chat.say("ann", "hand 1"), "ann")
         [said] = [line for line in story if line.startswith("Paid as settled at the time (earlier pot rules): ")]
         assert f"{hand.names[loser]} won 1" in said

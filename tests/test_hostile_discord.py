@@ -10,12 +10,12 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import sqlite3
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from backends import Backend, execute, rows, rows_now
 from discord_harness import (
     ANN,
     BOB,
@@ -39,7 +39,7 @@ from test_names import HOSTILE, assert_columns, assert_contained
 from bot.names import display_name
 from bot.service import MAX_TIMER, MIN_TIMER, STAKE_LIMIT
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("fast")]
+pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("fast", "store_backend")]
 
 
 async def test_big_numbers_are_refused_for_what_they_are(fake: FakeDiscord, tmp_path: Path) -> None:
@@ -114,15 +114,16 @@ async def test_names_built_to_disturb_stay_inside_themselves(fake: FakeDiscord, 
 class BotProcess:
     """``python -m adapters.run`` against the fake, on a database that outlives it (killed with SIGKILL)."""
 
-    def __init__(self, fake: FakeDiscord, db: Path) -> None:
-        self.fake, self.db = fake, db
+    def __init__(self, fake: FakeDiscord, db: Path, backend: Backend) -> None:
+        self.fake, self.db, self.backend = fake, db, backend
         self.process: asyncio.subprocess.Process | None = None
 
     async def start(self) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "fake-token",
                "DISCORD_GUILD_ID": str(GUILD_ID), "DISCORD_API_BASE": self.fake.api_base,
-               "DISCORD_GATEWAY_URL": self.fake.gateway_url, "STUDBOT_DB": str(self.db), "LOG_LEVEL": "INFO",
-               "STUDBOT_BOT_DELAY_MS": "0", "STUDBOT_NEXT_HAND_DELAY": "600", "STUDBOT_TURN_TIMER": "600"}
+               "DISCORD_GATEWAY_URL": self.fake.gateway_url, "LOG_LEVEL": "INFO",
+               "STUDBOT_BOT_DELAY_MS": "0", "STUDBOT_NEXT_HAND_DELAY": "600", "STUDBOT_TURN_TIMER": "600",
+               **self.backend.env(self.db)}
         env.pop("TELEGRAM_TOKEN", None)
         identified = self.fake.identify_count
         self.process = await asyncio.create_subprocess_exec(
@@ -148,14 +149,14 @@ class BotProcess:
 
 
 def actions_stored(db: Path) -> int:
-    with sqlite3.connect(db) as con:
-        return int(con.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+    [(count,)] = rows_now(db, "SELECT COUNT(*) FROM actions")
+    return int(count)
 
 
 async def test_a_press_cut_off_by_kill_9_is_announced_and_answered_after_the_restart(
-        fake: FakeDiscord, tmp_path: Path) -> None:
+        fake: FakeDiscord, tmp_path: Path, store_backend: Backend) -> None:
     db = tmp_path / "stud.db"
-    bot = BotProcess(fake, db)
+    bot = BotProcess(fake, db, store_backend)
     await bot.start()
     try:
         await table_of_three(fake)
@@ -207,19 +208,17 @@ async def test_a_press_not_taken_before_the_crash_is_told_so(fake: FakeDiscord, 
                   for i in range(2))
     for record, age in ((fresh, 10), (old, 16 * 60)):
         fake.interactions[record.token] = record
-        with sqlite3.connect(db) as con:
-            con.execute("INSERT INTO pending_answers (platform, id, token, user_id, locale, channel, command, "
-                        "received_at) VALUES ('discord', ?, ?, ?, 'pl', ?, ?, ?)",
-                        (str(record.id), record.token, str(who), str(CHANNEL_ID),
-                         choice.removeprefix("stud:").replace("@", " @"), time.time() - age))
+        await execute(db, "INSERT INTO pending_answers (platform, id, token, user_id, locale, channel, command, "
+                      "received_at) VALUES ('discord', ?, ?, ?, 'pl', ?, ?, ?)",
+                      (str(record.id), record.token, str(who), str(CHANNEL_ID),
+                       choice.removeprefix("stud:").replace("@", " @"), time.time() - age))
     bot = await start_bot(fake, db)
     try:
         assert await fresh.answer() == ("Bot zrestartował się, zanim przyjął to kliknięcie: spójrz na stół i "
                                         "kliknij ponownie, jeśli to wciąż twój ruch.")
         await asyncio.sleep(0.5)
         assert not old.answers
-        with sqlite3.connect(db) as con:
-            assert con.execute("SELECT COUNT(*) FROM pending_answers").fetchone()[0] == 0
+        assert await rows(db, "SELECT COUNT(*) FROM pending_answers") == [(0,)]
         assert actions_stored(db) == 0 and token(fake.board()) == token(board)
     finally:
         await bot.stop()

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from backends import Backend
 from fakes.telegram_server import FakeBotAPI, text_of
 from telegram_harness import (
     ANN,
@@ -38,7 +39,7 @@ from test_names import HOSTILE, assert_columns, assert_contained
 from bot.names import display_name
 from bot.service import STAKE_LIMIT
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("store_backend")]
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -117,11 +118,12 @@ async def test_names_built_to_disturb_stay_inside_themselves(fake: FakeBotAPI, t
         assert fake.photos_in(GROUP)
 
 
-async def test_an_action_cut_off_by_kill_9_is_announced_after_the_restart(fake: FakeBotAPI, tmp_path: Path) -> None:
+async def test_an_action_cut_off_by_kill_9_is_announced_after_the_restart(fake: FakeBotAPI, tmp_path: Path,
+                                                                          store_backend: Backend) -> None:
     db = tmp_path / "t.db"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TELEGRAM_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
-           "STUDBOT_DB": str(db), "STUDBOT_BOT_DELAY_MS": "0", "STUDBOT_NEXT_HAND_DELAY": "600",
-           "STUDBOT_TURN_TIMER": "600", "LOG_LEVEL": "INFO"}
+           "STUDBOT_BOT_DELAY_MS": "0", "STUDBOT_NEXT_HAND_DELAY": "600",
+           "STUDBOT_TURN_TIMER": "600", "LOG_LEVEL": "INFO", **store_backend.env(db)}
     env.pop("DISCORD_TOKEN", None)
 
     async def start() -> asyncio.subprocess.Process:

@@ -15,6 +15,8 @@ from bot.ports import Inbound
 from engine import best_high
 from tests.test_console import Table, _two_players
 
+pytestmark = pytest.mark.usefixtures("store_backend")
+
 WORDS = re.compile(r"[^\W\d_]{3,}")
 """Words of three letters or more (names and cards excepted below)."""
 

@@ -6,6 +6,7 @@ chat, with every wallet and seat exact at the end.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 import subprocess
@@ -13,11 +14,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from backends import Backend, execute, rows
 from test_console import Table
 
 from bot.audit import audit, audit_file
 from bot.ledger import HOUSE, Transfer, hand_transfers, net_by_account, seat_account, wallet_account
 from bot.store import Store
+
+# The tests of the store run on both backends (store_backend); the pure ones once.
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 5
@@ -60,6 +64,7 @@ def _in_order(transcript: list[str], *expected: str) -> None:
         assert any(got == line for got in it), f"{line!r} missing or out of order in:\n" + "\n".join(transcript)
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_leaving_after_folding_cashes_out_what_is_left_when_the_hand_ends(tmp_path: Path) -> None:
     async with Table(tmp_path / "t.db", seed=SEED) as t:
@@ -91,6 +96,7 @@ async def test_leaving_after_folding_cashes_out_what_is_left_when_the_hand_ends(
         assert report.ok and report.issued == 3000 and report.hands == 1, report.summary()
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_a_seat_taken_during_a_hand_starts_with_its_own_buy_in(tmp_path: Path) -> None:
     async with Table(tmp_path / "t.db", seed=SEED) as t:
@@ -121,6 +127,7 @@ async def test_a_seat_taken_during_a_hand_starts_with_its_own_buy_in(tmp_path: P
         assert report.ok and report.issued == 4000, report.summary()
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_leaving_twice_during_a_hand_cashes_out_once(tmp_path: Path) -> None:
     async with Table(tmp_path / "t.db", seed=SEED) as t:
@@ -135,6 +142,7 @@ async def test_leaving_twice_during_a_hand_cashes_out_once(tmp_path: Path) -> No
         assert (await audit(t.store)).ok
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_every_movement_is_a_balanced_transfer_in_its_transaction(tmp_path: Path) -> None:
     async with Table(tmp_path / "t.db", seed=SEED) as t:
@@ -172,17 +180,20 @@ def test_a_hands_transfers_take_every_seat_from_start_to_end_stack(seed: int) ->
         Transfer("bet", "a", "a", 5)
 
 
-async def _corrupt(db: Path, sql: str) -> tuple[int, str]:
-    with sqlite3.connect(db) as con:
-        con.execute(sql)
-    proc = subprocess.run([sys.executable, "-m", "adapters.run", "audit", "--db", str(db)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60, check=False,
-                          env={**os.environ, "DISCORD_TOKEN": "", "TELEGRAM_TOKEN": ""})
+async def _corrupt(db: Path, sql: str, backend: Backend) -> tuple[int, str]:
+    """Change the database behind the bot's back, then ``studbot audit`` it (in a process of its own)."""
+    await execute(db, sql)
+    args, env = backend.db_args(db)
+    proc = await asyncio.to_thread(
+        subprocess.run, [sys.executable, "-m", "adapters.run", "audit", *args], cwd=ROOT, capture_output=True,
+        text=True, timeout=60, check=False, env={**os.environ, "DISCORD_TOKEN": "", "TELEGRAM_TOKEN": "", **env})
     return proc.returncode, proc.stdout
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
-async def test_the_audit_names_a_corrupted_balance_its_account_and_hand(tmp_path: Path) -> None:
+async def test_the_audit_names_a_corrupted_balance_its_account_and_hand(tmp_path: Path,
+                                                                        store_backend: Backend) -> None:
     db = tmp_path / "t.db"
     async with Table(db, seed=SEED) as t:
         await _script(t, "ann: new\nann: join\nbob: join\nann: start")
@@ -190,25 +201,27 @@ async def test_the_audit_names_a_corrupted_balance_its_account_and_hand(tmp_path
         await t.wait(6)  # hand #2 starts
         table_id = t.runtime.table.id
     assert (await audit_file(str(db))).ok
-    status, out = await _corrupt(db, "UPDATE seats SET stack = stack + 1 WHERE user_id = 'bob'")
+    status, out = await _corrupt(db, "UPDATE seats SET stack = stack + 1 WHERE user_id = 'bob'", store_backend)
     assert status == 1
     assert out.startswith(f"audit FAILED: seat:{table_id}:bob (table {table_id} hand #1): seat 2 stack ")
-    status, out = await _corrupt(db, "UPDATE seats SET stack = stack - 1 WHERE user_id = 'bob'")
+    status, out = await _corrupt(db, "UPDATE seats SET stack = stack - 1 WHERE user_id = 'bob'", store_backend)
     assert (status, out.split(":")[0]) == (0, "audit passed")
-    status, out = await _corrupt(db, "UPDATE wallets SET balance = 5000 WHERE user_id = 'ann'")
+    status, out = await _corrupt(db, "UPDATE wallets SET balance = 5000 WHERE user_id = 'ann'", store_backend)
     assert status == 1 and out.startswith("audit FAILED: wallet:console:local:ann: wallet balance 5000, ledger 800")
-    status, out = await _corrupt(db, "UPDATE wallets SET balance = 800 WHERE user_id = 'ann'")
+    status, out = await _corrupt(db, "UPDATE wallets SET balance = 800 WHERE user_id = 'ann'", store_backend)
     assert status == 0
     # A payout changed in the ledger itself: the transfer no longer balances, and the hand is named;
     # on the winner's side the seat disagrees, on the pot's side the pot is not empty.
     win = "transfer_id = (SELECT MAX(id) FROM ledger_transfers WHERE kind = 'win')"
-    status, out = await _corrupt(db, f"UPDATE ledger_entries SET amount = amount + 2 WHERE amount > 0 AND {win}")
+    status, out = await _corrupt(db, f"UPDATE ledger_entries SET amount = amount + 2 WHERE amount > 0 AND {win}",
+                                 store_backend)
     assert status == 1 and f"(table {table_id} hand #1): transfer " in out and "add up to +2, not 0" in out
     report = await audit_file(str(db))
     assert [(d.account.split(":")[0], d.hand) for d in report.discrepancies[1:]] == [
         ("seat", f"table {table_id} hand #1")]
-    await _corrupt(db, f"UPDATE ledger_entries SET amount = amount - 2 WHERE amount > 0 AND {win}")
-    status, out = await _corrupt(db, f"UPDATE ledger_entries SET amount = amount - 3 WHERE amount < 0 AND {win}")
+    await _corrupt(db, f"UPDATE ledger_entries SET amount = amount - 2 WHERE amount > 0 AND {win}", store_backend)
+    status, out = await _corrupt(db, f"UPDATE ledger_entries SET amount = amount - 3 WHERE amount < 0 AND {win}",
+                                 store_backend)
     assert status == 1 and "add up to -3, not 0" in out
     report = await audit_file(str(db))
     assert any(d.account.startswith("pot:") and d.hand == f"table {table_id} hand #1"
@@ -221,7 +234,10 @@ def test_studbot_audit_on_a_missing_database_says_so(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "no database at" in proc.stderr and not (tmp_path / "none.db").exists()
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
+@pytest.mark.sqlite_only(reason="takes the file back to version 4 with sqlite3 (both backends: "
+                                 "test_store_backends.py::test_a_database_before_the_ledger_gets_opening_balances)")
 async def test_an_existing_database_opens_its_ledger_with_what_it_holds(tmp_path: Path,
                                                                           caplog: pytest.LogCaptureFixture) -> None:
     """A version-4 database with wallets, seats and a hand in progress: after the migration the
@@ -244,6 +260,7 @@ async def test_an_existing_database_opens_its_ledger_with_what_it_holds(tmp_path
         assert report.ok and report.issued == 3000 and report.hands == 1, report.summary()
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_a_discrepancy_is_logged_when_the_bot_starts(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     db = tmp_path / "t.db"
@@ -258,6 +275,7 @@ async def test_a_discrepancy_is_logged_when_the_bot_starts(tmp_path: Path, caplo
     assert seat_account(3, "u") == "seat:3:u"
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_no_refill_when_the_wallet_is_short_of_the_stakes_but_not_of_the_starting_balance(
         tmp_path: Path) -> None:
@@ -276,8 +294,10 @@ async def test_no_refill_when_the_wallet_is_short_of_the_stakes_but_not_of_the_s
         assert report.ok and report.issued == 0
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
-async def test_the_replaying_audit_catches_a_payout_to_the_wrong_player_that_balances(tmp_path: Path) -> None:
+async def test_the_replaying_audit_catches_a_payout_to_the_wrong_player_that_balances(tmp_path: Path,
+                                                                                      store_backend: Backend) -> None:
     """A pot share credited to the wrong seat, with the stacks moved to match, balances
     everywhere; only replaying the hand file shows it, and --replay names both seats and the hand."""
     db = tmp_path / "t.db"
@@ -285,19 +305,19 @@ async def test_the_replaying_audit_catches_a_payout_to_the_wrong_player_that_bal
         await _script(t, "ann: new\nann: join\nbob: join\nann: start")
         await t.call_down()
         table_id = t.runtime.table.id
-    with sqlite3.connect(db) as con:
-        win, winner, chips = con.execute(
-            "SELECT t.id, e.account, e.amount FROM ledger_transfers t JOIN ledger_entries e ON e.transfer_id = t.id "
-            "WHERE t.kind = 'win' AND e.amount > 0 ORDER BY t.id LIMIT 1").fetchone()
-        user = winner.rsplit(":", 1)[1]
-        other = "bob" if user == "ann" else "ann"
-        con.execute("UPDATE ledger_entries SET account = ? WHERE transfer_id = ? AND account = ?",
-                    (seat_account(table_id, other), win, winner))
-        con.execute("UPDATE seats SET stack = stack - ? WHERE user_id = ?", (chips, user))
-        con.execute("UPDATE seats SET stack = stack + ? WHERE user_id = ?", (chips, other))
+    [(win, winner, chips)] = await rows(
+        db, "SELECT t.id, e.account, e.amount FROM ledger_transfers t JOIN ledger_entries e ON e.transfer_id = t.id "
+        "WHERE t.kind = 'win' AND e.amount > 0 ORDER BY t.id LIMIT 1")
+    user = winner.rsplit(":", 1)[1]
+    other = "bob" if user == "ann" else "ann"
+    await execute(db, "UPDATE ledger_entries SET account = ? WHERE transfer_id = ? AND account = ?",
+                  (seat_account(table_id, other), win, winner))
+    await execute(db, "UPDATE seats SET stack = stack - ? WHERE user_id = ?", (chips, user))
+    await execute(db, "UPDATE seats SET stack = stack + ? WHERE user_id = ?", (chips, other))
     assert (await audit_file(str(db))).ok
-    proc = subprocess.run([sys.executable, "-m", "bot.audit", "--db", str(db), "--replay"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60, check=False)
+    args, env = store_backend.db_args(db)
+    proc = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "bot.audit", *args, "--replay"], cwd=ROOT,
+                                   capture_output=True, text=True, timeout=60, check=False, env={**os.environ, **env})
     assert proc.returncode == 1
     assert proc.stdout.startswith(f"audit FAILED: seat:{table_id}:ann (table {table_id} hand #1): the ledger moved ")
     report = await audit_file(str(db), replay=True)

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 import telegram_harness as tg
 import test_crash  # its Process pumps a child's output into a queue
+from backends import Backend, rows, rows_now
 from fakes.telegram_server import FakeBotAPI
 
 from adapters.console.chat import ConsoleMessenger
@@ -29,6 +30,8 @@ from bot.config import Settings
 from bot.ports import Inbound
 from bot.service import StudBot
 from bot.store import Store
+
+pytestmark = pytest.mark.usefixtures("store_backend")
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = replace(Settings(), bot_delay=0.01, next_hand_delay=0.0, turn_timer=5, starting_balance=1000)
@@ -39,14 +42,15 @@ def _msg(user: str, text: str) -> Inbound:
                    admin=False)
 
 
-def _actions(db: Path) -> int:
-    with contextlib.closing(sqlite3.connect(db)) as con:
-        return int(con.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+async def _actions(db: Path) -> int:
+    [(count,)] = await rows(db, "SELECT COUNT(*) FROM actions")
+    return int(count)
 
 
 @pytest.mark.asyncio
 async def test_a_timer_that_fires_during_the_stop_finishes_before_the_database_closes(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
+        store_backend: Backend) -> None:
     caplog.set_level(logging.INFO)
     db = tmp_path / "stop.db"
     store = await Store.open(str(db))
@@ -77,19 +81,21 @@ async def test_a_timer_that_fires_during_the_stop_finishes_before_the_database_c
     assert not refused.ok and refused.code == "stopping" and "restarting" in refused.text
     gate.set()
     await asyncio.wait_for(stopping, 5)
-    after = _actions(db)
+    after = await _actions(db)
     await asyncio.sleep(0.1)  # ten bot delays: no timer acts any more
-    assert _actions(db) == after == 1
+    assert await _actions(db) == after == 1
     await store.close()
     wal = tmp_path / "stop.db-wal"  # closed cleanly: checkpointed, nothing left in the WAL to recover
     assert not wal.exists() or wal.stat().st_size == 0
+    assert (tmp_path / "stop.db").exists() != store_backend.postgresql  # no file at all on PostgreSQL
 
     problems = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert not problems, [r.getMessage() for r in problems]
     assert "ann" not in "\n".join(printed)
-    with contextlib.closing(sqlite3.connect(db)) as con:
-        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        assert con.execute("SELECT status FROM hands").fetchall() == [("playing",)]
+    if not store_backend.postgresql:
+        with contextlib.closing(sqlite3.connect(db)) as con:
+            assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert await rows(db, "SELECT status FROM hands") == [("playing",)]
 
     # the hand resumes where it stopped
     store = await Store.open(str(db))
@@ -133,10 +139,10 @@ async def test_a_stop_waits_only_so_long_for_work_that_does_not_end(
 class Console(test_crash.Process):
     """``studbot`` with no platform token: the console table against house bots, on a real clock."""
 
-    def __init__(self, db: Path, cwd: Path) -> None:
+    def __init__(self, db: Path, cwd: Path, backend: Backend) -> None:
         env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN")}
-        env.update(PYTHONUNBUFFERED="1", STUDBOT_DB=str(db), STUDBOT_BOT_DELAY_MS="20", STUDBOT_TURN_TIMER="5",
-                   STUDBOT_NEXT_HAND_DELAY="0", LOG_LEVEL="INFO")
+        env.update(PYTHONUNBUFFERED="1", STUDBOT_BOT_DELAY_MS="20", STUDBOT_TURN_TIMER="5",
+                   STUDBOT_NEXT_HAND_DELAY="0", LOG_LEVEL="INFO", **backend.env(db))
         self.proc = subprocess.Popen([sys.executable, "-m", "adapters.run", "--user", "ann"], cwd=cwd, env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.lines = queue.Queue()
@@ -148,9 +154,11 @@ class Console(test_crash.Process):
         return self.proc.returncode, err
 
 
-def test_sigterm_mid_hand_exits_cleanly_and_the_hand_resumes_on_restart(tmp_path: Path) -> None:
+def test_sigterm_mid_hand_exits_cleanly_and_the_hand_resumes_on_restart(tmp_path: Path,
+                                                                         store_backend: Backend) -> None:
+    """The console in a process of its own (STUDBOT_DATABASE_URL on PostgreSQL: make run's store)."""
     db = tmp_path / "console.db"
-    first = Console(db, tmp_path)
+    first = Console(db, tmp_path, store_backend)
     try:
         first.read_until(lambda line: line.startswith("Hand #1:"))
         first.read_until(lambda line: " to act" in line)  # the bots act every 20 ms: timers are firing
@@ -162,12 +170,12 @@ def test_sigterm_mid_hand_exits_cleanly_and_the_hand_resumes_on_restart(tmp_path
     assert code == 0, err
     assert "Traceback" not in err and "no active connection" not in err and " ERROR " not in err, err
     assert "stopping" in err
-    with contextlib.closing(sqlite3.connect(db)) as con:
-        playing = con.execute("SELECT hand_no FROM hands WHERE status = 'playing'").fetchall()
-        recorded = con.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+    playing = rows_now(db, "SELECT hand_no FROM hands WHERE status = 'playing'")
+    [(recorded,)] = rows_now(db, "SELECT COUNT(*) FROM actions")
     assert playing == [(1,)], "the stop did not come mid-hand"
+    assert (tmp_path / "console.db").exists() != store_backend.postgresql  # the process used the backend asked for
 
-    second = Console(db, tmp_path)
+    second = Console(db, tmp_path, store_backend)
     try:
         second.read_until(lambda line: line.startswith("Hand #2:"), timeout=60)  # ann times out; the bots go on
         code, err = second.terminate()
@@ -217,10 +225,9 @@ async def test_telegram_a_stop_during_a_house_bot_turn(tmp_path: Path, caplog: p
         monkeypatch.setattr(Store, "record_action", record)
         bad = [r for r in caplog.records if r.levelno >= logging.ERROR or "no active connection" in r.getMessage()]
         assert not bad, [r.getMessage() for r in bad]
-        with contextlib.closing(sqlite3.connect(db)) as con:
-            assert con.execute("SELECT status FROM hands").fetchall() == [("playing",)]
-            assert con.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 1
-            assert con.execute("SELECT COUNT(*) FROM seats WHERE user_id = ?", (str(tg.ANN),)).fetchone()[0] == 0
+        assert await rows(db, "SELECT status FROM hands") == [("playing",)]
+        assert await rows(db, "SELECT COUNT(*) FROM actions") == [(1,)]
+        assert await rows(db, "SELECT COUNT(*) FROM seats WHERE user_id = ?", (str(tg.ANN),)) == [(0,)]
         async with tg.Served(api, db, monkeypatch) as again:  # the bots play the hand out after the restart
             await api.wait_for(lambda: again.runtime().hand.is_over, what="the restored hand to end")
     finally:

@@ -99,6 +99,7 @@ def hand_of(n: int) -> Hand:
                 dealer=DeckDealer(Deck.shuffled(rng=random.Random(n))))
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_hostile_names_at_a_table(tmp_path: pytest.TempPathFactory) -> None:
     async with ConsoleTable(tmp_path / "t.db") as t:  # type: ignore[operator]

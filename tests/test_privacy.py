@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from pathlib import Path
 
 import pytest
+from backends import rows
 from test_console import Table
 
 from engine import Card
+
+pytestmark = pytest.mark.usefixtures("store_backend")
 
 
 def _forms(card: str) -> list[str]:
@@ -50,9 +52,8 @@ async def test_no_down_card_in_public_before_the_showdown(tmp_path: Path) -> Non
             else:
                 await t.wait(5)
         lines = list(t.out)
-    with sqlite3.connect(db) as con:
-        files = {no: json.loads(text) for no, text in con.execute(
-            "SELECT hand_no, hand_file FROM hands WHERE status = 'done'")}
+    files = {no: json.loads(text) for no, text in await rows(
+        db, "SELECT hand_no, hand_file FROM hands WHERE status = 'done'")}
     assert len(files) >= 200
     # Split the transcript by hand.
     segments: dict[int, list[str]] = {}

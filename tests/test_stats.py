@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
+from backends import snapshot
 from helpers import make_hand
 from PIL import Image
 from test_console import Table
@@ -37,6 +38,8 @@ from bot.stats.rows import hand_lines, record_hand
 from bot.store import MIGRATIONS, Store
 from engine import Hand, Stakes
 from engine.handfile import HandFile, replay_hand
+
+# The tests of the store run on both backends (store_backend); the pure ones once.
 
 ROOT = Path(__file__).resolve().parent.parent
 EN, RU, PL = translator("en"), translator("ru"), translator("pl")
@@ -130,6 +133,7 @@ def _ask(user: str, text: str, *, platform: str = "console", locale: str = "en")
                    locale=locale)
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_stats_after_scripted_hands_are_exact(tmp_path: Path) -> None:
     store = await Store.open(str(tmp_path / "s.db"))
@@ -163,6 +167,7 @@ async def test_stats_after_scripted_hands_are_exact(tmp_path: Path) -> None:
         await store.close()
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_top_net_over_a_day_a_week_and_all_time_on_a_manual_clock(tmp_path: Path) -> None:
     store = await Store.open(str(tmp_path / "s.db"))
@@ -197,6 +202,7 @@ async def test_top_net_over_a_day_a_week_and_all_time_on_a_manual_clock(tmp_path
         await store.close()
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
     for text in ("top foo", "top net month", "top net day week", "top week", "stats " + "x" * 65):
@@ -208,10 +214,11 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
     try:
         await store_hands(store, scripted_hands()[:2])
 
-        def dump() -> list[str]:  # everything but the languages the bot remembers of whoever writes
-            return [line for line in sqlite3.connect(db).iterdump() if not line.startswith('INSERT INTO "user_langs"')]
+        async def dump() -> dict[str, list[tuple[object, ...]]]:  # not the languages it remembers of whoever writes
+            return {table: rows for table, rows in (await snapshot(db)).items() if table != "user_langs"}
 
-        snapshot = dump()
+        before = await dump()
+        assert before["hand_players"], "the snapshot sees the database the bot writes"
         bot = _bot(store, ManualClock(T0))
         for text in ("top foo", "top net month", "stats " + "x" * 65):
             reply = await bot.handle(_ask("ann", text))
@@ -221,11 +228,12 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
         assert (nobody.ok, nobody.text) == (False, "Nobody called Zed plays here.")
         newcomer = await bot.handle(_ask("eve", "stats"))
         assert newcomer.ok and newcomer.text == "Eve has not been dealt a hand here yet."
-        assert dump() == snapshot
+        assert await dump() == before
     finally:
         await store.close()
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_the_settlement_writes_each_players_row(tmp_path: Path) -> None:
     """Hands dealt by the bot: one row per player per settled hand, equal to the replay of its stored hand
@@ -266,6 +274,9 @@ async def _played(db: Path) -> list[tuple[object, ...]]:
         return [tuple(r) for r in await t.store.fetch("SELECT * FROM hand_players ORDER BY hand_id, user_id")]
 
 
+@pytest.mark.sqlite_only(reason="takes the file back a version with sqlite3 and reads sqlite_master (both backends: "
+                                 "test_store_backends.py::test_a_previous_version_migrates_with_a_hand_in_progress)")
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_the_migration_backfills_rows_for_hands_stored_before_it(tmp_path: Path,
                                                                       caplog: pytest.LogCaptureFixture,
@@ -315,6 +326,7 @@ def test_the_chart_renders_in_each_language(tr: Translator) -> None:
     assert net_png([1, 2], name="a", tr=tr) != net_png([1, -2], name="a", tr=tr)
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_stats_come_with_a_picture_on_image_tables_only(tmp_path: Path) -> None:
     store = await Store.open(str(tmp_path / "s.db"))
@@ -350,3 +362,15 @@ def test_the_benchmark_script_runs_small() -> None:
             "  " + label))
         assert f"SEARCH hand_players USING COVERING INDEX hand_players_{index}" in line, line
     assert "SCAN hand_players" not in out, out
+
+
+def test_the_benchmark_script_runs_small_on_postgresql() -> None:
+    """``--backend postgresql``: the same figures on a throwaway server, and its plans use the stats indexes."""
+    out = subprocess.run([sys.executable, "-m", "bench.stats", "--hands", "2000", "--repeat", "5", "--backend",
+                          "postgresql"], cwd=ROOT, capture_output=True, text=True, timeout=300, check=True).stdout
+    assert "through the bot's Store on PostgreSQL (asyncpg)" in out, out
+    plans = {line[2:22].strip(): line[23:] for line in out.split("query plans:")[1].splitlines() if line}
+    for label, index in (("stats", "hand_players_player"), ("stats chart series", "hand_players_player"),
+                         ("top net day", "hand_players_period"), ("top net week", "hand_players_period")):
+        assert f"Index Scan on {index}" in plans[label], (label, plans[label])
+    assert "Seq Scan on hand_players" not in out, out

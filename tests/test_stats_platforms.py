@@ -17,6 +17,8 @@ from test_stats import scripted_hands, store_hands
 
 from bot.store import Store
 
+pytestmark = pytest.mark.usefixtures("store_backend")
+
 fake_discord = discord_harness.fake
 fake_telegram = telegram_harness.fake
 fast = discord_harness.fast

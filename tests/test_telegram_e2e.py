@@ -51,9 +51,13 @@ from bot import images
 from bot.commands import ALIASES, usage_text
 from bot.i18n import translator
 
+# Tests of the store run on both backends (store_backend); those about the platform's rates, timing,
+# command lists and languages run once, on the default SQLite: their subject is the adapter.
+
 # ---------------------------------------------------------------------- tests
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_three_players_play_a_hand_with_buttons(fake: FakeBotAPI, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
@@ -116,6 +120,7 @@ async def test_three_players_play_a_hand_with_buttons(fake: FakeBotAPI, tmp_path
         assert any('Your seed is now "lucky 7"' in t for t in fake.private_texts(CAT))
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_a_user_who_never_started_the_bot(fake: FakeBotAPI, tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
@@ -167,6 +172,7 @@ async def test_a_user_who_never_started_the_bot(fake: FakeBotAPI, tmp_path: Path
         assert_no_down_card_in_group(fake, (ANN, DAN, EVE))
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_a_restart_in_the_middle_of_a_hand(fake: FakeBotAPI, tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
@@ -194,6 +200,7 @@ async def test_a_restart_in_the_middle_of_a_hand(fake: FakeBotAPI, tmp_path: Pat
     assert_no_down_card_in_group(fake, (ANN, BOB))
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 @pytest.mark.filterwarnings("ignore:.*retry_after.*")  # python-telegram-bot's own, raising RetryAfter
 async def test_stale_and_foreign_presses_and_a_429(fake: FakeBotAPI, tmp_path: Path,
@@ -290,6 +297,7 @@ async def test_a_fast_fifty_action_hand_stays_within_the_group_budget(fake: Fake
     assert_no_down_card_in_group(fake, players)
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_one_table_per_forum_topic(fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     forum = -1009999
@@ -311,6 +319,7 @@ async def test_one_table_per_forum_topic(fake: FakeBotAPI, tmp_path: Path, monke
         assert served.runtime(f"{forum}:9").table.community == served.runtime(f"{forum}:7").table.community
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_webhook_mode(fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import socket
@@ -332,6 +341,7 @@ async def test_webhook_mode(fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytes
             assert response.status == 403  # no secret token: not from Telegram
 
 
+@pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_each_hand_keeps_its_final_board(fake: FakeBotAPI, tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:

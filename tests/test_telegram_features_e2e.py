@@ -35,6 +35,8 @@ from telegram_harness import fake as fake  # the fixture
 
 from bot import images
 
+pytestmark = pytest.mark.usefixtures("store_backend")
+
 
 @pytest.mark.asyncio
 async def test_boards_are_photos_until_config_view_text(fake: FakeBotAPI, tmp_path: Path,

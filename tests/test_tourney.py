@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import re
-import sqlite3
 from pathlib import Path
 
 import pytest
+from backends import rows, rows_now
 
 from adapters.console.app import ScriptSession
 from bot.audit import audit_file
 from bot.config import Settings
 from bot.tourney.schedule import level_stakes
 from tests.tourney_script import play_sng
+
+pytestmark = pytest.mark.usefixtures("store_backend")
 
 SETUP = ["ann: tourney new seats=4 pace=turbo payout=65/35 stack=200 buyin=100 levels=hands:2", "ann: register",
          "ann: addbot Robo", "ann: addbot Dora", "ann: addbot Max"]
@@ -43,12 +45,11 @@ def test_a_turbo_sit_and_go_to_its_end(tmp_path: Path) -> None:
             assert tuple(int(x) for x in m.groups()[1:]) == (s.ante, s.bring_in, s.small_bet, s.big_bet)
             levels.append((k, hand))
     assert levels == [(k, 2 * k - 1) for k in range(1, len(levels) + 1)] and len(levels) >= 8
-    with sqlite3.connect(db) as con:
-        players = {u: (place, prize, start, out) for u, place, prize, start, out in con.execute(
-            "SELECT user_id, place, prize, start_chips, out_hand FROM tourney_players")}
-        wallets = dict(con.execute("SELECT user_id, balance FROM wallets").fetchall())
-        hands = con.execute("SELECT COUNT(*), SUM(status = 'done') FROM hands").fetchone()
-        tables = con.execute("SELECT COUNT(*) FROM tables WHERE open = 1").fetchone()[0]
+    players = {u: (place, prize, start, out) for u, place, prize, start, out in rows_now(
+        db, "SELECT user_id, place, prize, start_chips, out_hand FROM tourney_players")}
+    wallets = dict(rows_now(db, "SELECT user_id, balance FROM wallets"))
+    [hands] = rows_now(db, "SELECT COUNT(*), SUM(CASE WHEN status = 'done' THEN 1 ELSE 0 END) FROM hands")
+    [(tables,)] = rows_now(db, "SELECT COUNT(*) FROM tables WHERE open = 1")
     # Two out in one hand, placed by the chips they started it with: more is the better place.
     together = [u for u in players if players[u][3] == 17]
     assert sorted(together) == ["bot:dora", "bot:max"]
@@ -104,9 +105,9 @@ class Script:
         return self.out[start:]
 
 
-def wallet(db: Path, user: str) -> int:
-    with sqlite3.connect(db) as con:
-        return int(con.execute("SELECT balance FROM wallets WHERE user_id = ?", (user,)).fetchone()[0])
+async def wallet(db: Path, user: str) -> int:
+    [(balance,)] = await rows(db, "SELECT balance FROM wallets WHERE user_id = ?", (user,))
+    return int(balance)
 
 
 def test_registration_buy_ins_refunds_and_refusals(tmp_path: Path) -> None:
@@ -120,19 +121,19 @@ def test_registration_buy_ins_refunds_and_refusals(tmp_path: Path) -> None:
             out = await s.say("ann: tourney new seats=3 buyin=300 pace=normal payout=winner")
             assert any("opens sit-and-go #1: 3 seats, buy-in 300 chips" in x for x in out)
             await s.say("ann: register")
-            assert wallet(db, "ann") == 700
+            assert await wallet(db, "ann") == 700
             assert any("Already registered" in x for x in await s.say("ann: register"))
             assert any("a sit-and-go needs a channel" in x for x in await s.say("bob: tourney new"))
             assert any("register instead" in x for x in await s.say("bob: join"))
             await s.say("bob: register")
             assert any("Unregistered; 300 chips back" in x for x in await s.say("bob: unregister"))
-            assert wallet(db, "bob") == 1000
+            assert await wallet(db, "bob") == 1000
             assert any("Only the table's creator" in x for x in await s.say("bob: start"))
             assert any("Two players" in x or "two" in x.lower() for x in await s.say("ann: start"))
             assert any("registration 1/3 (ann)" in x for x in await s.say("ann: tourney"))
             out = await s.say("ann: stop")  # before the start: cancelled, buy-ins back
             assert any("cancelled; every buy-in goes back" in x for x in out)
-            assert wallet(db, "ann") == 1000
+            assert await wallet(db, "ann") == 1000
             # A new one, started by its creator with two, then nobody leaves it.
             await s.say("ann: tourney new seats=5 buyin=50 levels=minutes:3")
             await s.say("ann: register")
@@ -159,9 +160,9 @@ def test_a_short_wallet_cannot_register(tmp_path: Path) -> None:
         async with Script(db, balance=50) as s:
             await s.say("ann: tourney new buyin=100")
             assert any("The buy-in is 100 chips; your wallet has 50 chips" in x for x in await s.say("ann: register"))
-            with sqlite3.connect(db) as con:  # the refusal changed nothing: not even a wallet was opened
-                assert con.execute("SELECT COUNT(*) FROM wallets").fetchone()[0] == 0
-                assert con.execute("SELECT COUNT(*) FROM tourney_players").fetchone()[0] == 0
+            # the refusal changed nothing: not even a wallet was opened
+            assert await rows(db, "SELECT COUNT(*) FROM wallets") == [(0,)]
+            assert await rows(db, "SELECT COUNT(*) FROM tourney_players") == [(0,)]
 
     asyncio.run(go())
 

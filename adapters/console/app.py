@@ -26,7 +26,7 @@ from pathlib import Path
 from bot.clock import ManualClock, RealClock
 from bot.config import Settings
 from bot.service import StudBot
-from bot.store import Store
+from bot.store import Store, open_store
 
 from .chat import CHANNEL, PLATFORM, ConsoleChat, ConsoleMessenger
 
@@ -90,7 +90,7 @@ class ScriptSession:
     async def open(cls, *, db: str, seed: int | None, settings: Settings,
                    write: Callable[[str], None]) -> ScriptSession:
         clock = ManualClock(start=float(int(time.time())))
-        store = await Store.open(db)
+        store = await open_store(replace(settings, db_path=db))
         rng = random.Random(seed) if seed is not None else None
         messenger = ConsoleMessenger(write)
         bot = StudBot(store=store, messenger=messenger, clock=clock, settings=replace(settings, bot_delay=0.0),
@@ -154,7 +154,7 @@ async def run_interactive(*, db: str, user: str, settings: Settings, bots: int =
     """Play at the terminal as ``user`` against house bots; ``/as NAME`` or ``NAME: text`` speak as another."""
     lines = Input()
     clock = RealClock()
-    store = await Store.open(db)
+    store = await open_store(replace(settings, db_path=db))
 
     def show(line: str) -> None:
         if line.startswith("[dm "):
@@ -206,7 +206,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m adapters.console", description=__doc__.splitlines()[0])
     parser.add_argument("--script", action="store_true", help="read 'user: text' lines from stdin")
     parser.add_argument("--seed", type=int, default=None, help="seed the deck (script mode only)")
-    parser.add_argument("--db", default=None, help="the SQLite file (default: STUDBOT_DB or studbot.db)")
+    parser.add_argument("--db", default=None, help="the SQLite file (default: PostgreSQL at STUDBOT_DATABASE_URL "
+                        "if set, else STUDBOT_DB or studbot.db)")
     parser.add_argument("--user", default=os.environ.get("USER") or "player",
                         help="your name at the table (interactive)")
     args = parser.parse_args(argv)
@@ -214,6 +215,8 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=settings.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     db = args.db or settings.db_path
+    if args.db is not None:  # a file named on the command line is the database, as for 'studbot audit --db'
+        settings = replace(settings, database_url=None)
     with contextlib.suppress(KeyboardInterrupt):
         if args.script:
             sys.exit(asyncio.run(run_script(db=db, seed=args.seed, settings=settings)))

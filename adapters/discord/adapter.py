@@ -155,6 +155,10 @@ class DiscordAdapter:
     # ------------------------------------------------------------------ commands
 
     def sync_state_path(self) -> Path | None:
+        """Where the hash of the commands last synced is kept: beside the SQLite file, or in the current
+        directory (the process's working directory, as for a Procfile) when the database is PostgreSQL."""
+        if self.settings.database_url:
+            return Path.cwd() / "studbot.discord-commands.json"
         db = self.settings.db_path
         if not db or db == ":memory:" or db.startswith("file:"):
             return None

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 
 from .base import Listener, Migration, PlayingHand, Row, Store, Tx
 from .batch import CommitStats, StoreConflict, StoreError
-from .migrations import MIGRATIONS
+from .migrations import MIGRATIONS, RELEASED_SCHEMA
 
 if TYPE_CHECKING:
     from ..config import Settings
 
-__all__ = ["MIGRATIONS", "CommitStats", "Listener", "Migration", "PlayingHand", "Row", "Store", "StoreConflict",
-           "StoreError", "Tx", "open_store"]
+__all__ = ["MIGRATIONS", "RELEASED_SCHEMA", "CommitStats", "Listener", "Migration", "PlayingHand", "Row", "Store",
+           "StoreConflict", "StoreError", "Tx", "open_store"]
 
 
 async def open_store(settings: Settings) -> Store:

@@ -13,6 +13,13 @@ from ..stats import rows as stats_rows
 from ..tourney.store import TOURNEY_MIGRATION
 from .base import Migration
 
+RELEASED_SCHEMA = 9
+"""The schema version of the last release: a database the released bot left (a hand in progress)
+must open with the code of today (tests/test_store_released.py builds one on each backend from
+``MIGRATIONS[:RELEASED_SCHEMA]`` and tests/data/released_schema.json). Migrations after it are
+appended below; on a release, raise this to ``len(MIGRATIONS)`` and write the data file again
+with that release (``python tests/released_schema.py``)."""
+
 MIGRATIONS: list[Migration] = [
     # 1: the first schema
     """

@@ -1,0 +1,62 @@
+"""The previous release's database, on each backend, opens with the code of today: a hand in progress.
+
+A database at ``RELEASED_SCHEMA`` (``MIGRATIONS[:RELEASED_SCHEMA]``) holding the rows the released
+bot left (tests/released_schema.py: a settled hand and one in progress) is opened with every
+migration since; the bot restores the table and the hand is played to its end, chips conserved and
+the audit (replaying every hand) passing. When migrations are appended this still starts from the
+release; on a release, RELEASED_SCHEMA and the data file move together.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from released_schema import DATA, load
+from store_fixtures import Opener, opener
+from test_console import Table
+
+from bot import store as store_module
+from bot.audit import audit
+from bot.clock import ManualClock
+from bot.store import MIGRATIONS, RELEASED_SCHEMA
+
+__all__ = ["opener"]  # the fixture, used by name
+
+
+def test_the_released_schema_is_a_version_of_today() -> None:
+    assert 1 <= RELEASED_SCHEMA <= len(MIGRATIONS)
+    assert DATA.is_file()
+
+
+@pytest.mark.asyncio
+async def test_the_released_database_migrates_with_a_hand_in_progress(opener: Opener,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS[:RELEASED_SCHEMA])
+    store = await opener()
+    try:
+        assert store.schema_version == RELEASED_SCHEMA
+        await load(store)
+        chips = await store.chip_total()
+        playing = await store.fetch("SELECT hand_no FROM hands WHERE status = 'playing'")
+        assert [tuple(r) for r in playing] == [(2,)]
+    finally:
+        await store.close()
+    monkeypatch.undo()
+    clock = ManualClock()  # the released database's times are of this clock
+    async with Table(Path("unused"), clock=clock, opener=opener) as t:
+        assert t.store.schema_version == len(MIGRATIONS)
+        hand = t.runtime.hand
+        assert hand is not None and t.runtime.table.hand_no == 2 and len(hand.actions) == 1  # the bring-in
+        assert await t.store.chip_total() == chips
+        await t.call_down()
+        assert t.runtime.hand is None or t.runtime.hand.is_over
+        await t.wait(6)  # and the next hand deals on the new schema
+        assert t.runtime.table.hand_no == 3
+        await t.call_down()
+        assert await t.store.chip_total() == chips
+        report = await audit(t.store, replay=True)
+        assert report.ok and report.replayed >= 3, report.summary()
+        assert [tuple(r) for r in await t.store.fetch("SELECT COUNT(DISTINCT hand_id) FROM hand_players")] == [(3,)]
+    async with Table(Path("unused"), clock=clock, opener=opener) as t:  # and it reopens at the latest version
+        assert t.store.schema_version == len(MIGRATIONS) and t.runtime.table.hand_no == 3
