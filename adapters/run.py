@@ -21,6 +21,7 @@ from typing import Protocol
 from bot import images
 from bot.clock import RealClock
 from bot.config import ConfigError, Settings
+from bot.lifecycle import tune_gc
 from bot.outbox import Coalescer, Router
 from bot.ports import Messenger
 from bot.service import StudBot
@@ -94,6 +95,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> Non
         for adapter in adapters:
             await adapter.connect()
         await bot.start()
+        tune_gc()
         stopper = asyncio.create_task(stop_the_bot(), name="studbot-stop")
         log.info("serving %s", ", ".join(a.platform for a in adapters))
         await asyncio.gather(*(adapter.run(stopped) for adapter in adapters))

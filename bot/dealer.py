@@ -16,6 +16,7 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Protocol
 
 from engine import Action, Deck, DeckDealer, FairRecord, Hand
@@ -31,7 +32,7 @@ from .i18n import Translator, language_of, translator
 from .ledger import Transfer, hand_transfers, net_by_account, seat_account
 from .lifecycle import Work
 from .model import HandSetup, Seat, Table
-from .ports import BoardView, Clock, Messenger, TableAddress, TimerHandle
+from .ports import BoardView, Clock, Messenger, TableAddress, TimerHandle, deferring
 from .stats.rows import record_hand
 from .store import Store, Tx
 
@@ -53,12 +54,19 @@ class Runtime:
     """Events of the hand already rendered."""
     fair: FairRecord | None = None
     """The record the hand in progress was dealt from (with its server seed: never shown before the reveal)."""
+    committed: int | None = None
+    """The hand whose seed this process committed (and showed) with the last hand's result: its deal
+    need not look for the commitment again."""
+    reveal: str | None = None
+    """The table's reveal mode ('hand' or 'stop') once read: only its own 'config reveal=', run where the
+    table is held, changes it (another process holding the table later restores it anew)."""
     closed: bool = False
     moved: bool = False
     """Cluster mode: another process took the table (it was dropped from this one)."""
 
-    @property
+    @cached_property
     def address(self) -> TableAddress:
+        """Where the table is (a table never moves: made once, asked for several times an action)."""
         t = self.table
         return TableAddress(platform=t.platform, community=t.community, channel=t.channel)
 
@@ -167,20 +175,25 @@ class Dealer:
             await self._say(rt, "line.waiting")
             return
         await self.hooks.before_deal(rt)  # a tournament sets the level's stakes
-        committed = await self.fair.commit_next(table)  # stored before it is shown
-        if committed.new:  # normally published at 'start' or with the last hand's result
-            await self._say(rt, "fair.commitment", no=committed.hand_no, commitment=committed.commitment)
+        hand_no = table.hand_no + 1
+        if rt.committed != hand_no:
+            committed = await self.fair.commit_next(table)  # stored before it is shown
+            if committed.new:  # normally published at 'start' or with the last hand's result
+                await self._say(rt, "fair.commitment", no=committed.hand_no, commitment=committed.commitment)
+            hand_no = committed.hand_no
         players = [(s.seat_no, s.user, s.name, s.stack) for s in ready]
         now = self.clock.now()
         async with self.store.atomic() as tx:
-            record = await self.fair.deal(tx, table=table, hand_no=committed.hand_no,
+            record = await self.fair.deal(tx, table=table, hand_no=hand_no,
                                           players=[(user, name) for _, user, name, _ in players])
-            setup = HandSetup(hand_no=committed.hand_no, stakes=table.stakes, players=players,
+            setup = HandSetup(hand_no=hand_no, stakes=table.stakes, players=players,
                               deck=[str(c) for c in record.deck()])
             hand_id = await tx.begin_hand(table_id=table.id, setup=setup, now=now)
             await tx.set_deadline(hand_id=hand_id, deadline=now + table.timer)
-            table.hand_no = setup.hand_no
-            await tx.save_table(table)
+            await tx.save_table(replace(table, hand_no=setup.hand_no))
+        # The new number with the new hand, at once: a board drawn meanwhile (see _publish_board) shows
+        # the last hand under its own number, never under the next one's.
+        table.hand_no = setup.hand_no
         rt.hand, rt.hand_id, rt.setup, rt.seen, rt.fair = self._build_hand(setup), hand_id, setup, 0, record
         rt.deadline = now + table.timer
         await self._say(rt, "line.hand_starts", no=setup.hand_no, names=", ".join(rt.names))
@@ -290,7 +303,9 @@ class Dealer:
                                    account=lambda es: seat_account(table.id, setup.players[es][1]))
         _check_settlement(hand, transfers, setup=setup, table_id=table.id)
         record = rt.fair
-        reveal = record is not None and await self.fair.reveal_mode(table.id) == "hand"
+        if record is not None and rt.reveal is None:
+            rt.reveal = await self.fair.reveal_mode(table.id)
+        reveal = record is not None and rt.reveal == "hand"
         fair = record if reveal or record is None else record.hidden()
         async with self.store.atomic() as tx:
             await tx.finish_hand(hand_id=rt.hand_id, hand_file=json.dumps(hand_file_of(hand, fair=fair).to_dict()),
@@ -317,6 +332,7 @@ class Dealer:
                 if table.next_hand_at is not None else None
             await tx.save_table(table)
         rt.deadline = None
+        rt.committed = committed.hand_no if committed is not None else None
         if record is not None and record.server_seed is not None:
             if reveal:
                 await self._say(rt, "fair.reveal", no=setup.hand_no, seed=record.server_seed.hex(),
@@ -424,19 +440,33 @@ class Dealer:
             log.exception("table %s: publishing the board failed", rt.table.id)
 
     async def _publish_board(self, rt: Runtime, *, new: bool) -> None:
+        """Show the board. An edit of a hand in progress goes as a drawing to a messenger that holds
+        boards back (the outbox shows a table's board every second or so, the table may change many
+        times meanwhile): it is drawn once, when it is sent, from the table as it is then. A new
+        message and a final board are drawn now."""
+        messenger, ref, hand = self.messenger, None if new else rt.table.board_ref, rt.hand
+        if ref is not None and deferring(messenger) and not (hand is not None and hand.is_over):
+            ref = await messenger.defer_board(table=rt.address, draw=lambda: self._board_view(rt), ref=ref)
+        else:
+            ref = await messenger.publish_board(table=rt.address, board=self._board_view(rt), ref=ref)
+        if ref != rt.table.board_ref and not rt.closed:
+            rt.table.board_ref = ref
+            async with self.store.atomic() as tx:
+                await tx.save_table(rt.table)
+
+    def _board_view(self, rt: Runtime) -> BoardView:
+        """The board as the table stands now: a tournament's lobby, or the table and its hand."""
+        lobby = self.hooks.lobby(rt)
+        if lobby is not None:
+            return lobby
         hand = rt.hand
         seconds = None
         if hand is not None and rt.deadline is not None and hand.actor is not None:
             seconds = max(0, round(rt.deadline - self.clock.now()))
         text, buttons = render.board(rt.table, hand, names=rt.names, turn=rt.turn, seconds_left=seconds,
                                      tr=rt.tr)
-        view = self.hooks.lobby(rt) or BoardView(text=text, buttons=buttons, hand_no=rt.table.hand_no,
-                                                 final=hand is not None and hand.is_over, image=self._board_image(rt))
-        ref = await self.messenger.publish_board(table=rt.address, board=view, ref=None if new else rt.table.board_ref)
-        if ref != rt.table.board_ref and not rt.closed:
-            rt.table.board_ref = ref
-            async with self.store.atomic() as tx:
-                await tx.save_table(rt.table)
+        return BoardView(text=text, buttons=buttons, hand_no=rt.table.hand_no,
+                         final=hand is not None and hand.is_over, image=self._board_image(rt))
 
     def _board_image(self, rt: Runtime) -> bytes | None:
         """The board as a PNG when the table shows images (never on the console), else None;

@@ -23,7 +23,7 @@ import logging
 from dataclasses import dataclass
 
 from .model import HandSetup
-from .ports import Confirming, Messenger, TableAddress
+from .ports import Confirming, Messenger, TableAddress, confirming
 from .store import Store
 
 log = logging.getLogger(__name__)
@@ -64,6 +64,10 @@ class Deliveries:
     Marks are written together, at most every ``every`` seconds, off the tables' path: an
     action costs no statement of its own. A crash in that window only repeats lines that
     were out already (at least once, never lost); :meth:`close` writes what is confirmed.
+
+    A table has at most one confirmation in flight: what is tracked meanwhile waits for it,
+    then is confirmed together by the next one (which covers every line announced before it
+    began), so a busy table costs one wait per flush of its outbox, not one per action.
     """
 
     def __init__(self, *, store: Store, messenger: Messenger, every: float = 0.005) -> None:
@@ -71,6 +75,10 @@ class Deliveries:
         self.messenger = messenger
         self.every = every
         self._waiting: set[asyncio.Task[None]] = set()
+        self._confirming: dict[str, asyncio.Task[None]] = {}
+        """Table key -> its confirmation in flight."""
+        self._next: dict[str, dict[int, tuple[int, bool]]] = {}
+        """Table key -> hand id -> (events, final): tracked, for the table's next confirmation."""
         self._marks: dict[int, tuple[int, bool]] = {}
         """hand id -> (events out, all of them): confirmed, not yet written."""
         self._writer: asyncio.Task[None] | None = None
@@ -79,24 +87,34 @@ class Deliveries:
     def track(self, *, table: TableAddress, hand_id: int, events: int, final: bool) -> None:
         """The lines of the hand's first ``events`` events are announced: mark them once they are out
         (``final``: the hand's last lines; its row goes)."""
-        if not isinstance(self.messenger, Confirming):  # sent before announce returned
+        messenger = self.messenger
+        if not confirming(messenger):  # sent before announce returned
             self._confirmed(hand_id, events, final)
             return
-        task = asyncio.get_running_loop().create_task(self._confirm(self.messenger, table, hand_id, events, final))
-        self._waiting.add(task)
-        task.add_done_callback(self._waiting.discard)
+        _merge(self._next.setdefault(table.key, {}), hand_id, events, final)
+        if table.key not in self._confirming:
+            task = asyncio.get_running_loop().create_task(self._confirm(messenger, table))
+            self._confirming[table.key] = task
+            self._waiting.add(task)
+            task.add_done_callback(self._waiting.discard)
 
-    async def _confirm(self, messenger: Confirming, table: TableAddress, hand_id: int, events: int,
-                       final: bool) -> None:
+    async def _confirm(self, messenger: Confirming, table: TableAddress) -> None:
+        """Confirm the table's tracked lines, a batch at a time, until none is left."""
         try:
-            if await messenger.delivered(table=table):
-                self._confirmed(hand_id, events, final)
-        except Exception:  # not confirmed: said again after a restart
-            log.exception("confirming the lines of hand %s failed", hand_id)
+            while (batch := self._next.pop(table.key, None)) is not None:
+                try:
+                    ok = await messenger.delivered(table=table)
+                except Exception:  # not confirmed: said again after a restart
+                    log.exception("confirming the lines of hands %s failed", sorted(batch))
+                    continue
+                if ok:
+                    for hand_id, (events, final) in batch.items():
+                        self._confirmed(hand_id, events, final)
+        finally:
+            self._confirming.pop(table.key, None)
 
     def _confirmed(self, hand_id: int, events: int, final: bool) -> None:
-        known, done = self._marks.get(hand_id, (0, False))
-        self._marks[hand_id] = (max(known, events), done or final)
+        _merge(self._marks, hand_id, events, final)
         if self._writer is None or self._writer.done():
             self._writer = asyncio.get_running_loop().create_task(self._write_later())
 
@@ -110,14 +128,14 @@ class Deliveries:
             return
         self._writing = True
         try:
-            async with self.store.atomic() as tx:
-                for hand_id, (events, final) in marks.items():
-                    if final:
-                        await tx.execute("UPDATE hands SET announced = NULL WHERE id = ?", (hand_id,))
-                    else:
-                        await tx.execute(
-                            "UPDATE hands SET announced = CASE WHEN announced < ? THEN ? ELSE announced END "
-                            "WHERE id = ?", (events, events, hand_id))
+            done = [(hand_id,) for hand_id, (_, final) in marks.items() if final]
+            going = [(events, events, hand_id) for hand_id, (events, final) in marks.items() if not final]
+            async with self.store.atomic() as tx:  # two statements for any number of hands
+                if done:
+                    await tx.executemany("UPDATE hands SET announced = NULL WHERE id = ?", done)
+                if going:
+                    await tx.executemany("UPDATE hands SET announced = CASE WHEN announced < ? THEN ? "
+                                         "ELSE announced END WHERE id = ?", going)
         except Exception:  # the worst outcome is a line said twice after a restart
             log.exception("marking the lines of %d hands as delivered failed", len(marks))
         finally:
@@ -140,6 +158,11 @@ class Deliveries:
         """Stop without writing anything more (what a SIGKILL does; for tests)."""
         for task in [*self._waiting, *([self._writer] if self._writer is not None else [])]:
             task.cancel()
+
+
+def _merge(marks: dict[int, tuple[int, bool]], hand_id: int, events: int, final: bool) -> None:
+    known, done = marks.get(hand_id, (0, False))
+    marks[hand_id] = (max(known, events), done or final)
 
 
 # ---------------------------------------------------------------------- requests in flight

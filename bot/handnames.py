@@ -25,9 +25,10 @@ High: wysoka karta król · ciągniesz do low 8-4-2
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
-from engine import Card, HighHand, LowHand, best_high, best_low
-from engine.evaluate import HandCategory
+from engine import Card, HighHand, LowHand, best_low, high_value
+from engine.evaluate import HandCategory, category_of, value_ranks
 from engine.order import board_key
 
 from .i18n import Translator, family
@@ -45,7 +46,10 @@ def _forms(tr: Translator, rank: int, suffix: str = "") -> dict[str, str]:
     return {form + suffix: tr(keys[str(rank)]) for form, keys in _FORMS.items()}
 
 
+@lru_cache(maxsize=4096)
 def _named(tr: Translator, key: str, first: int, second: int | None = None) -> str:
+    """A hand's phrase with its ranks (a few thousand of them at most: remembered, since each
+    card dealt names every receiving player's hand)."""
     fields = _forms(tr, first)
     if second is not None:
         fields |= _forms(tr, second, "2")
@@ -53,12 +57,19 @@ def _named(tr: Translator, key: str, first: int, second: int | None = None) -> s
 
 
 def high_name(tr: Translator, high: HighHand) -> str:
-    """The name of a five-card high hand (its cards come in reading order)."""
-    ranks = [c.rank for c in high.cards]
-    if high.category is HandCategory.STRAIGHT_FLUSH and ranks[0] == 14:
+    """The name of a five-card high hand."""
+    return _high_name(tr, high.value)
+
+
+@lru_cache(maxsize=8192)
+def _high_name(tr: Translator, value: int) -> str:
+    """The name of a high value (a few thousand of them: remembered, since each card dealt names
+    every receiving player's hand)."""
+    category, ranks = category_of(value), value_ranks(value)
+    if category is HandCategory.STRAIGHT_FLUSH and ranks[0] == 14:
         return tr("hand.royal_flush")
-    second = {HandCategory.FULL_HOUSE: ranks[3], HandCategory.TWO_PAIR: ranks[2]}.get(high.category)
-    return _named(tr, _CATEGORY[high.category], ranks[0], second)
+    second = {HandCategory.FULL_HOUSE: ranks[3], HandCategory.TWO_PAIR: ranks[2]}.get(category)
+    return _named(tr, _CATEGORY[category], ranks[0], second)
 
 
 def low_ranks(ranks: Sequence[int]) -> str:
@@ -114,5 +125,5 @@ def low_status(tr: Translator, cards: Sequence[Card]) -> str:
 
 def strength(tr: Translator, cards: Sequence[Card]) -> str:
     """'High: two pair, queens and tens · drawing to 8-5-3' (the high so far, then the low)."""
-    high = high_name(tr, best_high(cards)) if len(cards) >= 5 else partial_high(tr, cards)
+    high = _high_name(tr, high_value(cards)) if len(cards) >= 5 else partial_high(tr, cards)
     return tr("strength.line", high=high, low=low_status(tr, cards))

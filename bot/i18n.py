@@ -30,7 +30,7 @@ import gettext
 import io
 import logging
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final
 
@@ -129,8 +129,10 @@ def _compiled(lang: str) -> gettext.GNUTranslations:
     return gettext.GNUTranslations(buf)
 
 
+@lru_cache(maxsize=256)
 def translator(lang: str | None = None) -> Translator:
-    """The :class:`Translator` of ``lang`` (a language of :data:`LANGUAGES`, else English)."""
+    """The :class:`Translator` of ``lang`` (a language of :data:`LANGUAGES`, else English); a tag
+    seen before costs one lookup (every board and line of a table asks for its language)."""
     return _translator(language_of(lang) or DEFAULT_LANGUAGE)
 
 

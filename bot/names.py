@@ -22,6 +22,7 @@ does, it does inside itself. Invisible characters with no use in a name
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 from typing import Final
 
 FSI: Final = "\u2068"
@@ -115,8 +116,10 @@ def _char_width(ch: str, previous: str) -> int:
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
 
+@lru_cache(maxsize=4096)
 def width(text: str) -> int:
-    """Columns the text takes in a monospace font: wide letters and emoji 2, marks and controls 0.
+    """Columns the text takes in a monospace font: wide letters and emoji 2, marks and controls 0
+    (remembered: every board measures its players' names).
 
     >>> width("Ann"), width("李小龙"), width("😀x"), width("e\\u0301"), width("☀\\ufe0f")
     (3, 6, 3, 1, 2)

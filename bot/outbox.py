@@ -7,7 +7,10 @@ one process: each adapter registers its messenger under its platform name.
 edits and public lines of a table are gathered and sent at most once per
 ``interval`` seconds (the last board wins; lines are joined into one message),
 and a final board (the end of a hand) is flushed at once. A board *post* (a new
-message) is never delayed, because its reference is needed at once.
+message) is never delayed, because its reference is needed at once. A board edit
+may come as a drawing to make (:meth:`Coalescer.defer_board`): it is drawn when
+the flush sends it, so a table that changes ten times between two flushes is drawn
+once.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .ports import BoardView, Confirming, Messenger, TableAddress
+from .ports import BoardView, Messenger, TableAddress, confirming, deferring
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +46,12 @@ class Router:
     async def publish_board(self, *, table: TableAddress, board: BoardView, ref: str | None) -> str | None:
         return await self.get(table.platform).publish_board(table=table, board=board, ref=ref)
 
+    async def defer_board(self, *, table: TableAddress, draw: Callable[[], BoardView], ref: str) -> str | None:
+        inner = self.get(table.platform)
+        if deferring(inner):
+            return await inner.defer_board(table=table, draw=draw, ref=ref)
+        return await inner.publish_board(table=table, board=draw(), ref=ref)  # it shows every board: draw it now
+
     async def announce(self, *, table: TableAddress, text: str) -> None:
         await self.get(table.platform).announce(table=table, text=text)
 
@@ -51,7 +60,7 @@ class Router:
 
     async def delivered(self, *, table: TableAddress) -> bool:
         inner = self.get(table.platform)
-        return await inner.delivered(table=table) if isinstance(inner, Confirming) else True
+        return await inner.delivered(table=table) if confirming(inner) else True
 
 
 class Tally:
@@ -94,7 +103,8 @@ class Tally:
 @dataclass
 class _Pending:
     table: TableAddress
-    board: BoardView | None = None
+    board: BoardView | Callable[[], BoardView] | None = None
+    """The board to send: as drawn, or the drawing to make when it is sent (the last one wins)."""
     ref: str | None = None
     lines: list[str] = field(default_factory=list)
     last_flush: float = float("-inf")
@@ -104,6 +114,8 @@ class _Pending:
     urgent: bool = False
     """A final board came during a send: flush again at once after it."""
     tally: Tally = field(default_factory=lambda: Tally())
+    shown: tuple[str | None, BoardView] | None = None
+    """The message and the board it shows, as last sent: an edit that would change nothing is left out."""
 
 
 class Coalescer:
@@ -129,10 +141,19 @@ class Coalescer:
             await self._flush(state)
             new_ref = await self.inner.publish_board(table=table, board=board, ref=None)
             self._refs[table.key] = new_ref
+            state.shown = (new_ref, board)
             state.last_flush = self._monotonic()
             return new_ref
-        state.board, state.ref = board, self._refs.get(table.key) or ref
-        self._schedule(state, now=board.final)
+        return self._hold(state, board, ref, now=board.final)
+
+    async def defer_board(self, *, table: TableAddress, draw: Callable[[], BoardView], ref: str) -> str | None:
+        """A board edit drawn only when the flush sends it (a final board comes to :meth:`publish_board`)."""
+        return self._hold(self._state(table), draw, ref, now=False)
+
+    def _hold(self, state: _Pending, board: BoardView | Callable[[], BoardView], ref: str, *,
+              now: bool) -> str | None:
+        state.board, state.ref = board, self._refs.get(state.table.key) or ref
+        self._schedule(state, now=now)
         return state.ref
 
     async def announce(self, *, table: TableAddress, text: str) -> None:
@@ -145,7 +166,7 @@ class Coalescer:
         """Wait until the lines announced so far for ``table`` are sent (also by the messenger
         behind, if it too holds lines back); False if sending some of them failed."""
         ok = await self._state(table).tally.wait()
-        if isinstance(self.inner, Confirming):
+        if confirming(self.inner):
             ok = await self.inner.delivered(table=table) and ok
         return ok
 
@@ -177,7 +198,9 @@ class Coalescer:
 
     async def _flush(self, state: _Pending) -> None:
         lines, state.lines = state.lines, []
-        board, state.board = state.board, None
+        board = self._drawn(state)  # now, with the lines: the board of the same moment
+        if board is not None and not lines and state.shown == (state.ref, board):
+            board = None  # drawn again, unchanged (lines always go with their board: Telegram folds them in)
         state.sending = True
         try:
             if lines:
@@ -190,10 +213,22 @@ class Coalescer:
             if board is not None:
                 ref = await self.inner.publish_board(table=state.table, board=board, ref=state.ref)
                 self._refs[state.table.key] = ref
+                state.shown = (ref, board)
         finally:
             state.sending = False
         if lines or board is not None:
             state.last_flush = self._monotonic()
+
+    def _drawn(self, state: _Pending) -> BoardView | None:
+        """The board pending, drawn if it is a drawing (a failure is logged: the next change draws again)."""
+        board, state.board = state.board, None
+        if board is None or isinstance(board, BoardView):
+            return board
+        try:
+            return board()
+        except Exception:
+            log.exception("drawing the board of %s failed", state.table.key)
+            return None
 
     async def drain(self) -> None:
         """Send everything pending now (at shutdown). A send in flight is awaited, never cut

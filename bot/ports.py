@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeGuard, runtime_checkable
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +132,39 @@ class Confirming(Protocol):
         """Wait until every line announced so far for ``table`` has been sent: True, or False if
         sending some of them failed. A messenger without this sends a line before announce returns."""
         ...
+
+
+@runtime_checkable
+class Deferring(Protocol):
+    """A messenger that shows a table's board at most every so often (to keep within a platform's
+    limits) and so can take a board edit as a drawing to make when it is about to be sent."""
+
+    async def defer_board(self, *, table: TableAddress, draw: Callable[[], BoardView], ref: str) -> str | None:
+        """Edit the board message ``ref`` with ``draw()``, called only when the edit is sent (a table
+        that changes ten times between two sends is drawn once, from its state at that moment).
+        Returns what :meth:`Messenger.publish_board` would. Never for a new message or a final board:
+        those go through ``publish_board`` at once."""
+        ...
+
+
+def confirming(messenger: object) -> TypeGuard[Confirming]:
+    """``isinstance(messenger, Confirming)``, answered once per class (a protocol check is slow)."""
+    return _implements(type(messenger), Confirming)
+
+
+def deferring(messenger: object) -> TypeGuard[Deferring]:
+    """``isinstance(messenger, Deferring)``, answered once per class."""
+    return _implements(type(messenger), Deferring)
+
+
+_IMPLEMENTS: dict[tuple[type, type], bool] = {}
+
+
+def _implements(kind: type, protocol: type) -> bool:
+    known = _IMPLEMENTS.get((kind, protocol))
+    if known is None:
+        known = _IMPLEMENTS[(kind, protocol)] = issubclass(kind, protocol)
+    return known
 
 
 class TimerHandle(Protocol):

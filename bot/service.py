@@ -363,6 +363,7 @@ class StudBot(Dealer):
         reveal = command.options.get("reveal")
         if isinstance(reveal, str) and reveal != await self.fair.reveal_mode(table.id):
             await self.fair.set_reveal_mode(table_id=table.id, reveal=reveal)
+            rt.reveal = reveal
             await self._say(rt, "fair.line_reveal_stop" if reveal == "stop" else "fair.line_reveal_hand")
         changed_view, changed_lang = view != table.view, lang != table.lang
         table.stakes, table.timer, table.view, table.lang = stakes, timer, str(view), lang

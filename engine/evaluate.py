@@ -50,6 +50,7 @@ __all__ = [
     "low_name",
     "low_value",
     "low_value_of_key",
+    "value_ranks",
 ]
 
 
@@ -318,6 +319,19 @@ def category_of(value: int) -> HandCategory:
 def _value_ranks(value: int) -> list[int]:
     """The five ranks of a high value in reading order (a wheel's ace as 1)."""
     return [(value >> shift) & 15 for shift in (16, 12, 8, 4, 0)]
+
+
+def value_ranks(value: int) -> list[int]:
+    """The ranks of the five cards of a high value in reading order, as :func:`best_high` picks
+    them (an ace is 14, also in a wheel's 5-4-3-2-A): a name needs no cards, only the value.
+
+    >>> from engine.cards import parse_cards
+    >>> value_ranks(high_value(parse_cards("3c Qs 3d Qh 9s Qd 2h")))
+    [12, 12, 12, 3, 3]
+    >>> value_ranks(high_value(parse_cards("Ah 2c 3d 4s 5h Kd Kc")))
+    [5, 4, 3, 2, 14]
+    """
+    return [14 if rank == 1 else rank for rank in _value_ranks(value)]
 
 
 def high_name(value: int) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,10 +18,13 @@ from test_console import SETTINGS
 from test_console import Table as ConsoleTable
 
 from bot.clock import ManualClock
+from bot.delivery import Deliveries
+from bot.model import HandSetup
 from bot.outbox import Coalescer, Tally
 from bot.ports import BoardView, Inbound, TableAddress
 from bot.service import StudBot
 from bot.store import Store
+from engine import Stakes
 
 pytestmark = pytest.mark.usefixtures("store_backend")
 
@@ -77,6 +81,49 @@ async def test_the_coalescer_confirms_after_its_flush() -> None:
     assert not waiting.done() and inner.lines == ["ann brings in 1"]
     assert await asyncio.wait_for(waiting, 2) is True and inner.lines == ["ann brings in 1", "ann calls 2"]
     assert await outbox.delivered(table=TABLE) is True
+
+
+class Gated(Lines):
+    """A messenger holding its lines until let go; counts the confirmations it is asked for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.asked = 0
+
+    async def delivered(self, *, table: TableAddress) -> bool:
+        self.asked += 1
+        await self.gate.wait()
+        return True
+
+
+@pytest.mark.asyncio
+async def test_a_busy_table_has_one_confirmation_in_flight_and_the_next_covers_the_rest(tmp_path: Path) -> None:
+    store = await Store.open(str(tmp_path / "t.db"))
+    try:
+        async with store.atomic() as tx:
+            table_id = await tx.create_table(platform="console", community="local", channel="main", creator="ann",
+                                             stakes=Stakes(), timer=60, now=0.0)
+            setup = HandSetup(hand_no=1, stakes=Stakes(), players=[(1, "ann", "ann", 100)], deck=[])
+            first = await tx.begin_hand(table_id=table_id, setup=setup, now=0.0)
+            second = await tx.begin_hand(table_id=table_id, setup=replace(setup, hand_no=2), now=0.0)
+        messenger = Gated()
+        deliveries = Deliveries(store=store, messenger=messenger, every=0.0)
+        deliveries.track(table=TABLE, hand_id=first, events=3, final=False)
+        await asyncio.sleep(0.01)
+        for events in (4, 5, 6):  # an action each, while the first confirmation waits for the outbox
+            deliveries.track(table=TABLE, hand_id=first, events=events, final=False)
+        deliveries.track(table=TABLE, hand_id=first, events=7, final=True)
+        deliveries.track(table=TABLE, hand_id=second, events=2, final=False)
+        await asyncio.sleep(0.01)
+        assert messenger.asked == 1
+        messenger.gate.set()
+        await deliveries.close()
+        assert messenger.asked == 2  # one more for everything tracked meanwhile, both hands
+        rows = await store.fetch("SELECT id, announced FROM hands ORDER BY id")
+        assert [(r["id"], r["announced"]) for r in rows] == [(first, None), (second, 2)]
+    finally:
+        await store.close()
 
 
 async def crash_after(db: Path, lines: list[str], clock: ManualClock) -> None:

@@ -44,6 +44,7 @@ from engine.evaluate import (
     low_name,
     low_value,
     low_value_of_key,
+    value_ranks,
 )
 
 CROSS_CHECK_HANDS = 100_000
@@ -509,3 +510,11 @@ def test_best_high_cards_against_pokerkit(seven_card_hands: list[list[Card]]) ->
         ours = best_high(cards)
         best = StandardHighHand.from_game(_pk_text(cards))
         assert StandardHighHand(_pk_text(ours.cards)) == best, cards_str(cards)
+
+
+def test_value_ranks_are_the_ranks_of_the_cards_best_high_picks() -> None:
+    """A hand's name is made from its value alone (bot/handnames.py): the ranks must be those of its cards."""
+    rng = random.Random(14)
+    for _ in range(20_000):
+        cards = rng.sample(list(ALL_CARDS), rng.choice((5, 6, 7)))
+        assert value_ranks(high_value(cards)) == [c.rank for c in best_high(cards).cards], cards

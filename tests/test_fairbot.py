@@ -205,3 +205,19 @@ async def test_the_seed_command(tmp_path: Path) -> None:
         assert t.runtime.fair.player_seeds == (("ann", "two  spaces é"), ("bob", "later"))
         assert "verify N" in await t.say("ann", "verify")
         assert "no finished hand #9" in await t.say("ann", "verify 9")
+
+
+@pytest.mark.asyncio
+async def test_reveal_stop_set_between_hands_keeps_the_next_seeds_hidden(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    async with Table(db) as t:
+        await _two_players(t)
+        await t.say("ann", "start")
+        await t.call_down()  # hand #1, revealed with its result (the mode is read, and remembered)
+        assert {no for no, _, _ in REVEALED.findall("\n".join(t.out))} == {"1"}
+        assert "Done" in await t.say("ann", "config reveal=stop")
+        await t.wait(5)  # hand #2 is dealt
+        await t.call_down()
+        said = "\n".join(t.out)
+        assert {no for no, _, _ in REVEALED.findall(said)} == {"1"}, "hand #2's seed was shown under reveal=stop"
+        assert json.loads(_hand_file(db, 2))["fair"]["server_seed"] is None

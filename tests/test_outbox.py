@@ -127,3 +127,98 @@ async def test_drain_at_shutdown_waits_for_a_send_in_flight_and_sends_the_rest()
     gate.set()
     await asyncio.wait_for(draining, 1)
     assert inner.calls == [("board", "b0"), ("say", "first"), ("board", "end"), ("say", "second")]
+
+
+class Drawing:
+    """A board drawn from a state that moves on: counts its drawings."""
+
+    def __init__(self) -> None:
+        self.state = 0
+        self.drawn: list[int] = []
+
+    def __call__(self) -> BoardView:
+        self.drawn.append(self.state)
+        return view(f"b{self.state}")
+
+
+@pytest.mark.asyncio
+async def test_a_deferred_board_is_drawn_once_when_its_flush_sends_it() -> None:
+    inner, drawing = Recorder(), Drawing()
+    out = Coalescer(inner, interval=0.2)
+    ref = await out.publish_board(table=T, board=view("b0"), ref=None)
+    for i in range(1, 11):
+        drawing.state = i
+        await out.announce(table=T, text=f"line {i}")
+        assert await out.defer_board(table=T, draw=drawing, ref=ref) == ref
+    assert drawing.drawn == []  # ten changes, nothing drawn before the flush
+    await asyncio.sleep(0.35)
+    assert drawing.drawn == [10]  # drawn once, as the table stands when it is sent
+    assert inner.calls == [("board", "b0"), ("say", "\n".join(f"line {i}" for i in range(1, 11))), ("board", "b10")]
+
+
+@pytest.mark.asyncio
+async def test_a_final_board_replaces_a_drawing_and_a_post_sends_the_drawing_first() -> None:
+    inner, drawing = Recorder(), Drawing()
+    out = Coalescer(inner, interval=10)
+    ref = await out.publish_board(table=T, board=view("b0"), ref=None)
+    drawing.state = 1
+    await out.defer_board(table=T, draw=drawing, ref=ref)
+    await out.publish_board(table=T, board=view("end", final=True), ref=ref)  # at once, never drawn over
+    await asyncio.sleep(0.01)
+    assert inner.calls == [("board", "b0"), ("board", "end")] and drawing.drawn == []
+    drawing.state = 2
+    await out.defer_board(table=T, draw=drawing, ref=ref)
+    assert await out.publish_board(table=T, board=view("new"), ref=None) == "m4"  # a post is never delayed
+    assert inner.calls[2:] == [("board", "b2"), ("board", "new")] and drawing.drawn == [2]
+
+
+@pytest.mark.asyncio
+async def test_a_drawing_that_fails_is_logged_and_the_lines_still_go(caplog: pytest.LogCaptureFixture) -> None:
+    inner = Recorder()
+    out = Coalescer(inner, interval=0.05)
+    ref = await out.publish_board(table=T, board=view("b0"), ref=None)
+
+    def broken() -> BoardView:
+        raise ValueError("a rendering bug")
+
+    await out.announce(table=T, text="ann calls")
+    await out.defer_board(table=T, draw=broken, ref=ref)
+    await asyncio.sleep(0.15)
+    assert inner.calls == [("board", "b0"), ("say", "ann calls")]
+    assert "drawing the board of x:1 failed" in caplog.text
+    await out.defer_board(table=T, draw=lambda: view("b1"), ref=ref)  # the next change draws again
+    await asyncio.sleep(0.15)
+    assert inner.calls[-1] == ("board", "b1")
+
+
+@pytest.mark.asyncio
+async def test_the_router_defers_to_an_outbox_and_draws_at_once_for_a_messenger_that_shows_every_board() -> None:
+    plain, held = Recorder(), Recorder()
+    router = Router()
+    router.register("x", plain)
+    router.register("y", Coalescer(held, interval=10))
+    drawing = Drawing()
+    assert await router.defer_board(table=T, draw=drawing, ref="m0") == "m0"
+    assert plain.calls == [("board", "b0")] and drawing.drawn == [0]
+    y = TableAddress(platform="y", community="c", channel="1")
+    ref = await router.publish_board(table=y, board=view("first"), ref=None)
+    assert ref is not None
+    await router.defer_board(table=y, draw=drawing, ref=ref)
+    assert drawing.drawn == [0] and held.calls == [("board", "first")]
+
+
+@pytest.mark.asyncio
+async def test_a_board_drawn_again_unchanged_is_not_sent_unless_lines_go_with_it() -> None:
+    inner = Recorder()
+    out = Coalescer(inner, interval=0.05)
+    ref = await out.publish_board(table=T, board=view("b0"), ref=None)
+    await out.defer_board(table=T, draw=lambda: view("b0"), ref=ref)  # the table as it was posted
+    await asyncio.sleep(0.12)
+    assert inner.calls == [("board", "b0")]  # an edit that would change nothing: left out
+    await out.announce(table=T, text="ann checks")
+    await out.defer_board(table=T, draw=lambda: view("b0"), ref=ref)
+    await asyncio.sleep(0.12)
+    assert inner.calls[1:] == [("say", "ann checks"), ("board", "b0")]  # lines go with their board
+    await out.defer_board(table=T, draw=lambda: view("b1"), ref=ref)
+    await asyncio.sleep(0.12)
+    assert inner.calls[-1] == ("board", "b1")
