@@ -79,17 +79,33 @@ class _Item:
     broken: BaseException | None = None
 
 
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
 class GroupCommit:
     """The committer of one writing connection (see the module)."""
 
-    def __init__(self, conn: Control, *, cap: int = 256, max_delay: float = 0.025) -> None:
+    def __init__(self, conn: Control, *, cap: int = 256, max_delay: float = 0.025, linger: float = 0.002) -> None:
         self.conn = conn
         self.cap = cap
         """Items in one transaction at most."""
         self.max_delay = max_delay
         """Seconds a transaction takes in more items at most: the first one's wait for its COMMIT is bounded."""
+        self.linger = linger
+        """Seconds an open transaction waits for one more item when items arrive faster than one a
+        ``linger`` (paced load): the batches stay large (fewer COMMITs, less processor time per write)."""
         self._queue: deque[_Item] = deque()
         self._wake = asyncio.Event()
+        self._arrived = 0
+        """Items queued so far (the arrival rate's numerator)."""
+        self._since = (0.0, 0)
+        """When the last transaction began, and ``_arrived`` then."""
+        self._rate = 0.0
+        """Items queued a second lately (smoothed over transactions)."""
+        self._arrival: asyncio.Future[None] | None = None
+        """Set by the next item queued while the committer lingers."""
         self._task: asyncio.Task[None] | None = None
         self._names = itertools.count(1)
         self._transactions = 0
@@ -104,7 +120,10 @@ class GroupCommit:
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run(), name="group-commit")
         self._queue.append(item)
+        self._arrived += 1
         self._wake.set()
+        if self._arrival is not None and not self._arrival.done():
+            self._arrival.set_result(None)
 
     async def statement(self, sql: str, params: Sequence[Any]) -> None:
         """One statement in the next transaction; returns once that is committed."""
@@ -170,6 +189,33 @@ class GroupCommit:
             finally:
                 self._busy = False
 
+    def _measure(self, now: float) -> None:
+        """The arrival rate, from the items queued since the last transaction began."""
+        began, arrived = self._since
+        if now > began:
+            self._rate = 0.5 * self._rate + 0.5 * (self._arrived - arrived) / (now - began)
+        self._since = (now, self._arrived)
+
+    async def _more(self, until: float) -> bool:
+        """Whether another item is queued: whatever is ready to write joins at once; under load (items
+        arriving faster than one a ``linger``), the transaction waits up to ``linger`` (not past
+        ``until``) for the next one."""
+        await asyncio.sleep(0)
+        if self._queue:
+            return True
+        loop = asyncio.get_running_loop()
+        wait = min(self.linger, until - loop.time())
+        if wait <= 0 or self._rate * self.linger < 1:
+            return False
+        self._arrival = arrival = loop.create_future()
+        timer = loop.call_later(wait, _resolve, arrival)
+        try:
+            await arrival
+        finally:
+            timer.cancel()
+            self._arrival = None
+        return bool(self._queue)
+
     async def _batch(self) -> None:
         taken: list[_Item] = []
         """Every item of this transaction: resolved at the COMMIT, or failed with it."""
@@ -178,18 +224,23 @@ class GroupCommit:
         try:
             await self.conn.ready()
             await self.conn.control(self.conn.begin)
-            until = loop.time() + self.max_delay
+            now = loop.time()
+            self._measure(now)
+            until = now + self.max_delay
             while len(taken) < self.cap and loop.time() < until:
-                if not self._queue:
-                    await asyncio.sleep(0)  # whatever is ready to write joins this transaction
-                    if not self._queue:
-                        break
+                if not self._queue and not await self._more(until):
+                    break
                 item = self._queue.popleft()
                 if item.statement is not None:
-                    run = [item]
-                    while self._queue and self._queue[0].statement is not None and len(taken) + len(run) < self.cap:
-                        run.append(self._queue.popleft())
-                    taken += run
+                    first = len(taken)
+                    taken.append(item)
+                    while True:  # statements held back while more arrive: one hop for all, the COMMIT with them
+                        while self._queue and self._queue[0].statement is not None and len(taken) < self.cap:
+                            taken.append(self._queue.popleft())
+                        if (self._queue or len(taken) >= self.cap or loop.time() >= until
+                                or not await self._more(until) or self._queue[0].statement is None):
+                            break
+                    run = taken[first:]
                     last = not self._queue  # nobody else waiting: the COMMIT goes with them
                     errors = await self.conn.statements([i.statement for i in run if i.statement is not None],
                                                         f"s{next(self._names)}", commit=last)
