@@ -22,7 +22,7 @@ import itertools
 from collections import deque
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 
@@ -69,14 +69,28 @@ class CommitStats:
     """Blocks and statements committed in them."""
 
 
-@dataclass(eq=False)
 class _Item:
-    statement: tuple[str, Sequence[Any]] | None = None
-    turn: asyncio.Future[str] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
-    finished: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
-    committed: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
-    failed: bool = False
-    broken: BaseException | None = None
+    """A queued statement: resolved at its COMMIT (a waiter cancelled meanwhile cancels it: the
+    statement is committed anyway)."""
+
+    __slots__ = ("committed", "failed", "statement")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, statement: tuple[str, Sequence[Any]] | None) -> None:
+        self.statement = statement
+        self.committed: asyncio.Future[None] = loop.create_future()
+        self.failed = False
+
+
+class _Block(_Item):
+    """A queued block: its turn with the connection (its savepoint), its end, its COMMIT."""
+
+    __slots__ = ("broken", "finished", "turn")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(loop, None)
+        self.turn: asyncio.Future[str] = loop.create_future()
+        self.finished: asyncio.Future[None] = loop.create_future()
+        self.broken: BaseException | None = None
 
 
 def _resolve(future: asyncio.Future[None]) -> None:
@@ -127,14 +141,14 @@ class GroupCommit:
 
     async def statement(self, sql: str, params: Sequence[Any]) -> None:
         """One statement in the next transaction; returns once that is committed."""
-        item = _Item(statement=(sql, params))
+        item = _Item(asyncio.get_running_loop(), (sql, params))
         self._enqueue(item)
-        await asyncio.shield(item.committed)
+        await item.committed
 
     @asynccontextmanager
     async def block(self) -> AsyncIterator[None]:
         """The connection for one block, inside its savepoint; returns after the COMMIT."""
-        item = _Item()
+        item = _Block(asyncio.get_running_loop())
         self._enqueue(item)
         try:
             savepoint = await item.turn
@@ -158,9 +172,9 @@ class GroupCommit:
             item.finished.set_result(None)
             raise
         item.finished.set_result(None)
-        await asyncio.shield(item.committed)
+        await item.committed
 
-    async def _undo(self, item: _Item, savepoint: str) -> None:
+    async def _undo(self, item: _Block, savepoint: str) -> None:
         try:
             await self.conn.rollback_to(savepoint)
         except BaseException as exc:
@@ -247,11 +261,13 @@ class GroupCommit:
                     for job, error in zip(run, errors):
                         if error is not None:
                             job.failed = True
-                            job.committed.set_exception(error)
+                            if not job.committed.done():
+                                job.committed.set_exception(error)
                     if last:
                         committed = True
                         break
                     continue
+                assert isinstance(item, _Block)
                 if item.turn.cancelled():
                     continue
                 taken.append(item)
@@ -268,7 +284,7 @@ class GroupCommit:
                 await self.conn.control("ROLLBACK", now=True)
             error = exc if isinstance(exc, StoreError) else StoreError(f"the transaction failed: {exc!r}")
             for item in taken:
-                for future in (item.turn, item.committed):
+                for future in (item.turn, item.committed) if isinstance(item, _Block) else (item.committed,):
                     if not future.done():
                         future.set_exception(error)
                         future.exception()  # retrieved by the waiter, or by nobody (cancelled)
