@@ -118,6 +118,9 @@ class GroupCommit:
         """When the last transaction began, and ``_arrived`` then."""
         self._rate = 0.0
         """Items queued a second lately (smoothed over transactions)."""
+        self._size = 0.0
+        """Items a transaction lately (smoothed): lingering pays only where several writers are waiting,
+        never for a lone writer whose next item comes only after this COMMIT."""
         self._arrival: asyncio.Future[None] | None = None
         """Set by the next item queued while the committer lingers."""
         self._task: asyncio.Task[None] | None = None
@@ -212,14 +215,14 @@ class GroupCommit:
 
     async def _more(self, until: float) -> bool:
         """Whether another item is queued: whatever is ready to write joins at once; under load (items
-        arriving faster than one a ``linger``), the transaction waits up to ``linger`` (not past
-        ``until``) for the next one."""
+        arriving faster than one a ``linger``, several in each transaction lately), the transaction
+        waits up to ``linger`` (not past ``until``) for the next one."""
         await asyncio.sleep(0)
         if self._queue:
             return True
         loop = asyncio.get_running_loop()
         wait = min(self.linger, until - loop.time())
-        if wait <= 0 or self._rate * self.linger < 1:
+        if wait <= 0 or self._rate * self.linger < 1 or self._size < 4:
             return False
         self._arrival = arrival = loop.create_future()
         timer = loop.call_later(wait, _resolve, arrival)
@@ -291,6 +294,7 @@ class GroupCommit:
             if isinstance(exc, asyncio.CancelledError):
                 raise
             return
+        self._size = 0.5 * self._size + 0.5 * len(taken)
         done = [item for item in taken if not item.failed]
         self._transactions += 1
         self._items += len(done)
