@@ -213,6 +213,9 @@ class GroupCommit:
             self._rate = 0.5 * self._rate + 0.5 * (self._arrived - arrived) / (now - began)
         self._since = (now, self._arrived)
 
+    def _lingering(self) -> bool:
+        return self._rate * self.linger >= 1 and self._size >= 4
+
     async def _more(self, until: float) -> bool:
         """Whether another item is queued: whatever is ready to write joins at once; under load (items
         arriving faster than one a ``linger``, several in each transaction lately), the transaction
@@ -222,7 +225,7 @@ class GroupCommit:
             return True
         loop = asyncio.get_running_loop()
         wait = min(self.linger, until - loop.time())
-        if wait <= 0 or self._rate * self.linger < 1 or self._size < 4:
+        if wait <= 0 or not self._lingering():
             return False
         self._arrival = arrival = loop.create_future()
         timer = loop.call_later(wait, _resolve, arrival)
@@ -254,7 +257,7 @@ class GroupCommit:
                     while True:  # statements held back while more arrive: one hop for all, the COMMIT with them
                         while self._queue and self._queue[0].statement is not None and len(taken) < self.cap:
                             taken.append(self._queue.popleft())
-                        if (self._queue or len(taken) >= self.cap or loop.time() >= until
+                        if (self._queue or len(taken) >= self.cap or loop.time() >= until or not self._lingering()
                                 or not await self._more(until) or self._queue[0].statement is None):
                             break
                     run = taken[first:]
