@@ -220,4 +220,4 @@ async def test_reveal_stop_set_between_hands_keeps_the_next_seeds_hidden(tmp_pat
         await t.call_down()
         said = "\n".join(t.out)
         assert {no for no, _, _ in REVEALED.findall(said)} == {"1"}, "hand #2's seed was shown under reveal=stop"
-        assert json.loads(_hand_file(db, 2))["fair"]["server_seed"] is None
+        assert json.loads(await _hand_file(db, 2))["fair"]["server_seed"] is None
