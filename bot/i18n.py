@@ -80,11 +80,13 @@ class Translator:
     (the catalog test keeps that from happening).
     """
 
-    __slots__ = ("_catalog", "lang")
+    __slots__ = ("_catalog", "_texts", "lang")
 
     def __init__(self, *, lang: str, catalog: gettext.NullTranslations) -> None:
         self.lang = lang
         self._catalog = catalog
+        self._texts: dict[str, str] = {}
+        """key -> its text, as the catalog (with its fallbacks) gave it: a dozen lookups an action."""
 
     def __repr__(self) -> str:
         return f"translator({self.lang!r})"
@@ -92,7 +94,9 @@ class Translator:
     def __call__(self, key: str, /, **fields: object) -> str:
         """The message ``key`` with its fields; a field may be a function of the translator,
         for a part that needs words of the language (``chips=lambda tr: tr.n("chips", 5)``)."""
-        text = self._catalog.gettext(key)
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts[key] = self._catalog.gettext(key)
         if not fields:
             return text
         return text.format(**{k: v(self) if callable(v) else v for k, v in fields.items()})

@@ -22,7 +22,7 @@ import itertools
 from collections import deque
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 
@@ -69,27 +69,60 @@ class CommitStats:
     """Blocks and statements committed in them."""
 
 
-@dataclass(eq=False)
 class _Item:
-    statement: tuple[str, Sequence[Any]] | None = None
-    turn: asyncio.Future[str] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
-    finished: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
-    committed: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
-    failed: bool = False
-    broken: BaseException | None = None
+    """A queued statement: resolved at its COMMIT (a waiter cancelled meanwhile cancels it: the
+    statement is committed anyway)."""
+
+    __slots__ = ("committed", "failed", "statement")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, statement: tuple[str, Sequence[Any]] | None) -> None:
+        self.statement = statement
+        self.committed: asyncio.Future[None] = loop.create_future()
+        self.failed = False
+
+
+class _Block(_Item):
+    """A queued block: its turn with the connection (its savepoint), its end, its COMMIT."""
+
+    __slots__ = ("broken", "finished", "turn")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(loop, None)
+        self.turn: asyncio.Future[str] = loop.create_future()
+        self.finished: asyncio.Future[None] = loop.create_future()
+        self.broken: BaseException | None = None
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 class GroupCommit:
     """The committer of one writing connection (see the module)."""
 
-    def __init__(self, conn: Control, *, cap: int = 256, max_delay: float = 0.025) -> None:
+    def __init__(self, conn: Control, *, cap: int = 256, max_delay: float = 0.025, linger: float = 0.002) -> None:
         self.conn = conn
         self.cap = cap
         """Items in one transaction at most."""
         self.max_delay = max_delay
         """Seconds a transaction takes in more items at most: the first one's wait for its COMMIT is bounded."""
+        self.linger = linger
+        """Seconds an open transaction waits for one more item when items arrive faster than one a
+        ``linger`` (paced load): the batches stay large (fewer COMMITs, less processor time per write)."""
         self._queue: deque[_Item] = deque()
         self._wake = asyncio.Event()
+        self._arrived = 0
+        """Items queued so far (the arrival rate's numerator)."""
+        self._since = (0.0, 0)
+        """When the last transaction began, and ``_arrived`` then."""
+        self._rate = 0.0
+        """Items queued a second lately (smoothed over transactions)."""
+        self._size = 0.0
+        """Items a transaction lately (smoothed): lingering pays only where several writers are waiting,
+        never for a lone writer whose next item comes only after this COMMIT."""
+        self._arrival: asyncio.Future[None] | None = None
+        """Set by the next item queued while the committer lingers."""
         self._task: asyncio.Task[None] | None = None
         self._names = itertools.count(1)
         self._transactions = 0
@@ -104,18 +137,21 @@ class GroupCommit:
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run(), name="group-commit")
         self._queue.append(item)
+        self._arrived += 1
         self._wake.set()
+        if self._arrival is not None and not self._arrival.done():
+            self._arrival.set_result(None)
 
     async def statement(self, sql: str, params: Sequence[Any]) -> None:
         """One statement in the next transaction; returns once that is committed."""
-        item = _Item(statement=(sql, params))
+        item = _Item(asyncio.get_running_loop(), (sql, params))
         self._enqueue(item)
-        await asyncio.shield(item.committed)
+        await item.committed
 
     @asynccontextmanager
     async def block(self) -> AsyncIterator[None]:
         """The connection for one block, inside its savepoint; returns after the COMMIT."""
-        item = _Item()
+        item = _Block(asyncio.get_running_loop())
         self._enqueue(item)
         try:
             savepoint = await item.turn
@@ -139,9 +175,9 @@ class GroupCommit:
             item.finished.set_result(None)
             raise
         item.finished.set_result(None)
-        await asyncio.shield(item.committed)
+        await item.committed
 
-    async def _undo(self, item: _Item, savepoint: str) -> None:
+    async def _undo(self, item: _Block, savepoint: str) -> None:
         try:
             await self.conn.rollback_to(savepoint)
         except BaseException as exc:
@@ -170,6 +206,36 @@ class GroupCommit:
             finally:
                 self._busy = False
 
+    def _measure(self, now: float) -> None:
+        """The arrival rate, from the items queued since the last transaction began."""
+        began, arrived = self._since
+        if now > began:
+            self._rate = 0.5 * self._rate + 0.5 * (self._arrived - arrived) / (now - began)
+        self._since = (now, self._arrived)
+
+    def _lingering(self) -> bool:
+        return self._rate * self.linger >= 1 and self._size >= 4
+
+    async def _more(self, until: float) -> bool:
+        """Whether another item is queued: whatever is ready to write joins at once; under load (items
+        arriving faster than one a ``linger``, several in each transaction lately), the transaction
+        waits up to ``linger`` (not past ``until``) for the next one."""
+        await asyncio.sleep(0)
+        if self._queue:
+            return True
+        loop = asyncio.get_running_loop()
+        wait = min(self.linger, until - loop.time())
+        if wait <= 0 or not self._lingering():
+            return False
+        self._arrival = arrival = loop.create_future()
+        timer = loop.call_later(wait, _resolve, arrival)
+        try:
+            await arrival
+        finally:
+            timer.cancel()
+            self._arrival = None
+        return bool(self._queue)
+
     async def _batch(self) -> None:
         taken: list[_Item] = []
         """Every item of this transaction: resolved at the COMMIT, or failed with it."""
@@ -178,29 +244,36 @@ class GroupCommit:
         try:
             await self.conn.ready()
             await self.conn.control(self.conn.begin)
-            until = loop.time() + self.max_delay
+            now = loop.time()
+            self._measure(now)
+            until = now + self.max_delay
             while len(taken) < self.cap and loop.time() < until:
-                if not self._queue:
-                    await asyncio.sleep(0)  # whatever is ready to write joins this transaction
-                    if not self._queue:
-                        break
+                if not self._queue and not await self._more(until):
+                    break
                 item = self._queue.popleft()
                 if item.statement is not None:
-                    run = [item]
-                    while self._queue and self._queue[0].statement is not None and len(taken) + len(run) < self.cap:
-                        run.append(self._queue.popleft())
-                    taken += run
+                    first = len(taken)
+                    taken.append(item)
+                    while True:  # statements held back while more arrive: one hop for all, the COMMIT with them
+                        while self._queue and self._queue[0].statement is not None and len(taken) < self.cap:
+                            taken.append(self._queue.popleft())
+                        if (self._queue or len(taken) >= self.cap or loop.time() >= until or not self._lingering()
+                                or not await self._more(until) or self._queue[0].statement is None):
+                            break
+                    run = taken[first:]
                     last = not self._queue  # nobody else waiting: the COMMIT goes with them
                     errors = await self.conn.statements([i.statement for i in run if i.statement is not None],
                                                         f"s{next(self._names)}", commit=last)
                     for job, error in zip(run, errors):
                         if error is not None:
                             job.failed = True
-                            job.committed.set_exception(error)
+                            if not job.committed.done():
+                                job.committed.set_exception(error)
                     if last:
                         committed = True
                         break
                     continue
+                assert isinstance(item, _Block)
                 if item.turn.cancelled():
                     continue
                 taken.append(item)
@@ -217,13 +290,14 @@ class GroupCommit:
                 await self.conn.control("ROLLBACK", now=True)
             error = exc if isinstance(exc, StoreError) else StoreError(f"the transaction failed: {exc!r}")
             for item in taken:
-                for future in (item.turn, item.committed):
+                for future in (item.turn, item.committed) if isinstance(item, _Block) else (item.committed,):
                     if not future.done():
                         future.set_exception(error)
                         future.exception()  # retrieved by the waiter, or by nobody (cancelled)
             if isinstance(exc, asyncio.CancelledError):
                 raise
             return
+        self._size = 0.5 * self._size + 0.5 * len(taken)
         done = [item for item in taken if not item.failed]
         self._transactions += 1
         self._items += len(done)
