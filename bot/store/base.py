@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
 from engine import Stakes
 
@@ -145,6 +145,16 @@ class Store(ABC):
 
     @abstractmethod
     async def _set_version(self, tx: Tx, version: int) -> None: ...
+
+    async def _migrated(self) -> Self:
+        """This store once its schema is the latest (closed again if a migration fails): the last step
+        of opening either backend."""
+        try:
+            await self._migrate()
+        except BaseException:
+            await self.close()
+            raise
+        return self
 
     async def _migrate(self) -> None:
         from . import MIGRATIONS  # the package's list (a test may stand in an older one)

@@ -196,13 +196,7 @@ class PostgresStore(Store):
         except BaseException:
             await writer.close()
             raise
-        store = cls(writer=writer, pool=pool, dsn=dsn)
-        try:
-            await store._migrate()
-        except BaseException:
-            await store.close()
-            raise
-        return store
+        return await cls(writer=writer, pool=pool, dsn=dsn)._migrated()
 
     async def close(self) -> None:
         self._closing = True

@@ -145,13 +145,7 @@ class SqliteStore(Store):
         if path and path != ":memory:" and not path.startswith("file:"):
             reader = await _connect(path)
             await reader.execute("PRAGMA query_only=ON")
-        store = cls(db, reader)
-        try:
-            await store._migrate()
-        except BaseException:
-            await store.close()
-            raise
-        return store
+        return await cls(db, reader)._migrated()
 
     async def close(self) -> None:
         await self._close_group()
