@@ -64,7 +64,8 @@ def sqlite_backend(directory: Path) -> Backend:
         return str(directory / f"{name}.db")
 
     async def refs(commits: int) -> list[tuple[str, Stats]]:
-        return [("sqlite3: INSERT + COMMIT", references.sqlite_bare(directory / "ref-sqlite3.db", commits=commits)),
+        return [("sqlite3: INSERT + COMMIT",  # as the bot's store writes: in the loop's thread
+                 references.sqlite_bare(directory / "ref-sqlite3.db", commits=commits)),
                 ("aiosqlite: INSERT + COMMIT",
                  await references.aiosqlite_bare(directory / "ref-aiosqlite.db", commits=commits))]
 

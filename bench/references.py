@@ -77,7 +77,8 @@ def sqlite_bare(path: Path, *, commits: int) -> Stats:
 
 
 async def aiosqlite_bare(path: Path, *, commits: int) -> Stats:
-    """The same through aiosqlite, as the bot's SQLite store talks to it (each statement a hop to its thread)."""
+    """The same through aiosqlite (each statement a hop to its thread): how the bot's SQLite store wrote
+    before its writes moved into the loop's thread (bot/store/inline.py); it still reads this way."""
     stats = Stats()
     perf = time.perf_counter
     async with aiosqlite.connect(path, isolation_level=None) as db:

@@ -24,7 +24,7 @@ from .. import fence, ledger
 from ..i18n import DEFAULT_LANGUAGE, language_of
 from ..ledger import HOUSE, Transfer, seat_account, wallet_account
 from ..model import VIEWS, HandSetup, Seat, Table
-from .batch import CommitStats, Control, GroupCommit, StoreConflict
+from .batch import CommitStats, Committer, StoreConflict
 
 T = TypeVar("T")
 
@@ -37,8 +37,8 @@ class Row(Protocol):
     def __len__(self) -> int: ...
 
 
-class Conn(Control, Protocol):
-    """A backend's writing connection, inside the transaction group commit opened."""
+class Conn(Protocol):
+    """A backend's writing connection, inside the transaction its committer opened."""
 
     dialect: str
 
@@ -75,9 +75,9 @@ class Store(ABC):
 
     dialect: str = ""
 
-    def __init__(self, writer: Conn) -> None:
+    def __init__(self, writer: Conn, committer: Committer) -> None:
         self._writer = writer
-        self._group = GroupCommit(writer)
+        self._group = committer
         self._listeners: dict[str, list[Listener]] = {}
         self._tasks: set[asyncio.Future[Any]] = set()
 

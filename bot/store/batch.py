@@ -69,6 +69,23 @@ class CommitStats:
     """Blocks and statements committed in them."""
 
 
+class Committer(Protocol):
+    """How a store's writes reach its writing connection: :class:`GroupCommit` (a connection in another
+    process or thread, awaited) or :class:`~bot.store.inline.InlineCommit` (one that answers at once)."""
+
+    @property
+    def stats(self) -> CommitStats: ...
+
+    async def statement(self, sql: str, params: Sequence[Any]) -> None:
+        """One statement in the next transaction; returns once that is committed."""
+
+    def block(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """The connection for one block, inside its savepoint; the ``async with`` ends after the COMMIT."""
+
+    async def close(self) -> None:
+        """Commit what is queued, then stop."""
+
+
 class _Item:
     """A queued statement: resolved at its COMMIT (a waiter cancelled meanwhile cancels it: the
     statement is committed anyway)."""

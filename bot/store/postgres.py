@@ -20,7 +20,7 @@ import asyncpg
 
 from . import dialect
 from .base import Listener, Row, Store, Tx
-from .batch import StoreConflict
+from .batch import GroupCommit, StoreConflict
 
 SCHEMA_LOCK = 0x5374_7564  # pg_advisory_xact_lock key held while migrating ('Stud')
 _CONFLICTS = (asyncpg.exceptions.DeadlockDetectedError, asyncpg.exceptions.SerializationError)
@@ -174,7 +174,7 @@ class PostgresStore(Store):
         self._dsn = dsn
         self._listen_con: asyncpg.Connection | None = None
         self._closing = False
-        super().__init__(self._conn)
+        super().__init__(self._conn, GroupCommit(self._conn))
 
     @property
     def listen_pid(self) -> int | None:

@@ -1,157 +1,142 @@
-"""The store on SQLite (aiosqlite, WAL): one writing connection behind group commit, one for reads.
+"""The store on SQLite (WAL): the writing connection in the event loop's thread behind group commit
+(:mod:`bot.store.inline`), reads and checkpoints on aiosqlite's threads.
 
-Each aiosqlite call is a hop to the connection's thread, so the writing connection sends
-what it can together: transaction control (BEGIN, SAVEPOINT, RELEASE) waits for the next
-statement and goes with it, and a batch of queued statements (``record_action``) runs in one
-hop, each in its own savepoint. Reads of a file go through a second connection (WAL lets
-them run beside the writer and see only committed data); an in-memory database has one
-connection, so its reads wait for the writer's turn.
+A write on a file in WAL mode takes microseconds, far less than a hop to another thread, so the
+writer runs its statements where they are called; whatever is written in the same turn of the
+loop shares one COMMIT, and each writer resumes after it. Reads of a file go through a second
+connection (WAL lets them run beside the writer and see only committed data), so a long read (the
+stats, a history) never holds up the tables; an in-memory database has one connection, so its
+reads take the writer's turn. A third connection checkpoints the WAL into the database file now and
+then, in its thread: the fsync of a checkpoint never stops the loop.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import aiosqlite
 
 from . import dialect
 from .base import Row, Store, Tx
+from .inline import InlineCommit
 
-T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",  # durable against a killed process
            "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000")
 
 
 class SqliteConn:
-    """The writing connection (see the module): statements that return nothing are held back and
-    sent with the next one that does, or when the block ends (:meth:`flush`), in one hop."""
+    """The writing connection, in the event loop's thread: each statement runs when it is called
+    (microseconds on a file in WAL mode; see :mod:`bot.store.inline`), so a block's reads and
+    inserts cost no round trip and its errors come at once."""
 
     dialect = "sqlite"
-    begin = "BEGIN IMMEDIATE"
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self.db = db
-        self._pending: list[tuple[str, Any, bool]] = []
-        """(sql, parameters or rows, many) not yet sent; transaction control has no parameters."""
+    def __init__(self, con: sqlite3.Connection) -> None:
+        self.con = con
 
-    async def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        pending, self._pending = self._pending, []
-        raw = self.db
+    def run(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        return self.con.execute(sql, params)
 
-        def run() -> T:
-            con: sqlite3.Connection = raw._conn
-            for sql, params, many in pending:
-                if many:
-                    con.executemany(sql, params)
-                else:
-                    con.execute(sql, params)
-            return fn(con)
-
-        result: T = await raw._execute(run)  # type: ignore[no-untyped-call]  # its thread, as every aiosqlite call
-        return result
-
-    async def ready(self) -> None:
-        """A file stays open."""
-
-    async def control(self, sql: str, *, now: bool = False) -> None:
-        self._pending.append((sql, (), False))
-        if now:
-            await self.flush()
-
-    async def flush(self) -> None:
-        if self._pending:
-            await self._call(lambda con: None)
-
-    async def rollback_to(self, savepoint: str) -> None:
-        opened = (f"SAVEPOINT {savepoint}", (), False)
-        if opened in self._pending:  # never sent: nothing to undo on the database
-            del self._pending[self._pending.index(opened):]
-            return
-        self._pending = [(f"ROLLBACK TO SAVEPOINT {savepoint}", (), False),
-                         (f"RELEASE SAVEPOINT {savepoint}", (), False)]  # what was held back was the block's
-        await self.flush()
-
-    async def statements(self, jobs: Sequence[tuple[str, Sequence[Any]]], savepoint: str, *,
-                         commit: bool) -> list[BaseException | None]:
-        def run(con: sqlite3.Connection) -> list[BaseException | None]:
-            errors: list[BaseException | None] = []
-            for n, (sql, params) in enumerate(jobs):
-                name = f"{savepoint}_{n}"
-                con.execute(f"SAVEPOINT {name}")
-                try:
-                    con.execute(sql, params)
-                except sqlite3.DatabaseError as exc:
-                    con.execute(f"ROLLBACK TO SAVEPOINT {name}")
-                    errors.append(exc)
-                else:
-                    errors.append(None)
-                con.execute(f"RELEASE SAVEPOINT {name}")
-            if commit:
-                con.execute("COMMIT")
-            return errors
-
-        return await self._call(run)
+    def in_transaction(self) -> bool:
+        return self.con.in_transaction
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
-        self._pending.append((sql, params, False))
+        self.con.execute(sql, params)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        self._pending.append((sql, list(rows), True))
+        self.con.executemany(sql, rows)
 
     async def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        row: Row | None = await self._call(lambda con: con.execute(sql, params).fetchone())
+        row: Row | None = self.con.execute(sql, params).fetchone()
         return row
 
     async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        rows: list[Row] = await self._call(lambda con: con.execute(sql, params).fetchall())
-        return rows
+        return list(self.con.execute(sql, params).fetchall())
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
-        new = await self._call(lambda con: con.execute(sql, params).lastrowid)
+        new = self.con.execute(sql, params).lastrowid
         assert new is not None
         return new
 
     async def new_ids(self, table: str, count: int) -> list[int]:
         # the writing transaction (BEGIN IMMEDIATE) holds the database: nobody else takes these
-        row = await self.one(f"SELECT COALESCE(MAX(id), 0) FROM {table}")
+        row = self.con.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()
         first = int(row[0]) + 1 if row is not None else 1
         return list(range(first, first + count))
 
     async def script(self, sql: str) -> None:
-        statements = dialect.split(sql)
-
-        self._pending += [(statement, (), False) for statement in statements]
-        await self.flush()
+        for statement in dialect.split(sql):  # one by one: executescript would COMMIT first
+            self.con.execute(statement)
 
 
 class SqliteStore(Store):
-    """The store on a SQLite file (or ``:memory:``)."""
+    """The store on a SQLite file (or ``:memory:``): the writer in the loop's thread (see
+    :mod:`bot.store.inline`), reads and WAL checkpoints through aiosqlite's threads."""
 
     dialect = "sqlite"
+    checkpoint_every = 1000
+    """Writes committed between two checkpoints of the WAL into the database file (in a thread:
+    a checkpoint syncs the file to disk, which the loop must not wait for)."""
 
-    def __init__(self, db: aiosqlite.Connection, reader: aiosqlite.Connection | None) -> None:
-        self._db = db
-        """The writing connection (aiosqlite); the bench traces its statements."""
+    def __init__(self, con: sqlite3.Connection, *, reader: aiosqlite.Connection | None,
+                 checkpointer: aiosqlite.Connection | None) -> None:
+        self._con = con
         self._reader = reader
-        super().__init__(SqliteConn(db))
+        self._checkpointer = checkpointer
+        self._checkpoint: asyncio.Task[None] | None = None
+        self._written = 0
+        """Writes committed since the last checkpoint began."""
+        conn = SqliteConn(con)
+        self._inline = InlineCommit(run=conn.run, in_transaction=conn.in_transaction, committed=self._committed)
+        super().__init__(conn, self._inline)
 
     @classmethod
     async def connect(cls, path: str) -> SqliteStore:
-        db = await _connect(path)
-        reader = None
-        if path and path != ":memory:" and not path.startswith("file:"):
-            reader = await _connect(path)
-            await reader.execute("PRAGMA query_only=ON")
-        return await cls(db, reader)._migrated()
+        con = sqlite3.connect(path, isolation_level=None, timeout=0)  # never waits for a lock: see InlineCommit
+        try:
+            con.row_factory = sqlite3.Row
+            for pragma in (*PRAGMAS, "PRAGMA busy_timeout=0"):
+                con.execute(pragma)
+            reader = checkpointer = None
+            if path and path != ":memory:" and not path.startswith("file:"):
+                con.execute("PRAGMA wal_autocheckpoint=0")  # checkpointed in a thread instead (_committed)
+                reader = await _connect(path)
+                await reader.execute("PRAGMA query_only=ON")
+                checkpointer = await _connect(path)
+        except BaseException:
+            con.close()
+            raise
+        return await cls(con, reader=reader, checkpointer=checkpointer)._migrated()
+
+    def _committed(self) -> None:
+        items = self._inline.stats.items
+        if self._checkpointer is None or items - self._written < self.checkpoint_every:
+            return
+        if self._checkpoint is None or self._checkpoint.done():
+            self._written = items
+            self._checkpoint = asyncio.get_running_loop().create_task(self._run_checkpoint())
+
+    async def _run_checkpoint(self) -> None:
+        assert self._checkpointer is not None
+        try:
+            await self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except Exception:  # the next one tries again; the WAL only grows meanwhile
+            log.exception("checkpointing the SQLite WAL failed")
 
     async def close(self) -> None:
         await self._close_group()
-        if self._reader is not None:
-            await self._reader.close()
-        await self._db.close()
+        if self._checkpoint is not None:
+            await self._checkpoint
+        for other in (self._checkpointer, self._reader):
+            if other is not None:
+                await other.close()
+        self._con.close()  # the last connection: SQLite checkpoints the WAL into the file and removes it
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         if self._reader is not None:
