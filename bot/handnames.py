@@ -26,8 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from operator import attrgetter
 
 from engine import Card, HighHand, LowHand, best_low, high_value
+from engine.cards import RANK_MASK, SUIT_SHIFT
 from engine.evaluate import HandCategory, category_of, value_ranks
 from engine.order import board_key
 
@@ -124,6 +126,31 @@ def low_status(tr: Translator, cards: Sequence[Card]) -> str:
 
 
 def strength(tr: Translator, cards: Sequence[Card]) -> str:
-    """'High: two pair, queens and tens · drawing to 8-5-3' (the high so far, then the low)."""
+    """'High: two pair, queens and tens · drawing to 8-5-3' (the high so far, then the low).
+
+    Remembered by the cards' ranks (every card dealt names the hand of each player who gets
+    it): the line depends on the ranks alone unless five cards share a suit, and those
+    hands are named afresh. ``cards`` are one player's, distinct, as a hand deals them.
+    """
+    key = sum(map(_KEY, cards))
+    if ((key >> SUIT_SHIFT) + 0x3333) & 0x8888:  # five of a suit (engine.evaluate's test): a flush counts
+        return _strength(tr, cards)
+    # The rank part of the keys' sum is the multiset of ranks (so also how many cards there
+    # are): all that the high so far (pairs, straights, high cards) and the low depend on.
+    remembered = (tr, key & RANK_MASK)
+    text = _STRENGTHS.get(remembered)
+    if text is None:
+        if len(_STRENGTHS) >= _STRENGTHS_KEPT:
+            _STRENGTHS.clear()  # a bound, seldom reached: 3 languages x the rank shapes players hold
+        text = _STRENGTHS[remembered] = _strength(tr, cards)
+    return text
+
+
+def _strength(tr: Translator, cards: Sequence[Card]) -> str:
     high = _high_name(tr, high_value(cards)) if len(cards) >= 5 else partial_high(tr, cards)
     return tr("strength.line", high=high, low=low_status(tr, cards))
+
+
+_KEY = attrgetter("key")
+_STRENGTHS: dict[tuple[Translator, int], str] = {}
+_STRENGTHS_KEPT = 50_000
