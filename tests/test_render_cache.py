@@ -14,7 +14,7 @@ import pytest
 from bot import handnames, render
 from bot.i18n import LANGUAGES, Translator, translator
 from bot.model import Table
-from engine import ALL_CARDS, Action, Deck, DeckDealer, Hand, Stakes, parse_cards
+from engine import ALL_CARDS, Action, Card, Deck, DeckDealer, Hand, Stakes, best_high, parse_cards
 
 PINNED = {
     "en": ("Hand #7 · third street · ante 1, bring-in 2, bets 5/10, timer 30s\nPot 4\n"
@@ -55,6 +55,7 @@ def forget() -> None:
     render._stakes_text.cache_clear()
     render._label.cache_clear()
     handnames._STRENGTHS.clear()
+    handnames._LOWS.clear()
     handnames._high_name.cache_clear()
     handnames._named.cache_clear()
 
@@ -125,15 +126,23 @@ def test_a_hand_s_strength_tells_flushes_apart_whatever_was_named_before(first: 
         assert handnames.strength(en, parse_cards(cards)).startswith(f"High: {name} · "), cards
 
 
+def named_afresh(tr: Translator, cards: list[Card]) -> str:
+    """The strength line from the public parts, nothing remembered but the names of hands."""
+    high = handnames.high_name(tr, best_high(cards)) if len(cards) >= 5 else handnames.partial_high(tr, cards)
+    return tr("strength.line", high=high, low=handnames.low_status(tr, cards))
+
+
 def test_strength_in_turn_in_every_language_is_the_line_named_afresh() -> None:
     rng = random.Random(14)
     hands = [rng.sample(ALL_CARDS, rng.randint(1, 8)) for _ in range(3000)]
     hands += [list(h) for h in hands[:500]]  # the same hands again, now remembered
+    hands += [parse_cards(c) for c in ("Ac 2d 3h 4s 5c Kd Kh", "Ac 2d 3h 4s Kc", "Ac 2d 3h 4s Kc Kd Qh",
+                                       "Ac 2d 3h Kc Kd", "Ac 2d 3h Kc Kd Qh", "8c 7d 6h 5s 4c")]
     for i, cards in enumerate(hands):
         for lang in (LANGUAGES[i % 3], LANGUAGES[(i + 1) % 3]):
             tr = translator(lang)
-            assert handnames.strength(tr, cards) == handnames._strength(tr, cards), (lang, cards)
-    assert handnames._STRENGTHS  # remembered indeed
+            assert handnames.strength(tr, cards) == named_afresh(tr, cards), (lang, cards)
+    assert handnames._STRENGTHS and handnames._LOWS  # remembered indeed
 
 
 def test_the_translator_fills_plain_fields_and_fields_in_the_reader_s_words() -> None:
