@@ -15,8 +15,12 @@ from typing import Final
 from engine import ALL_CARDS, Action, Card, Hand
 from engine.events import (
     ActionTaken,
+    AntePosted,
+    BettingBegan,
+    CardDealt,
     CommunityCardDealt,
     Event,
+    HandEnded,
     HandShown,
     PotAwarded,
     StreetBegan,
@@ -194,6 +198,10 @@ def strength(cards: Sequence[Card], tr: Translator = EN) -> str:
     return handnames.strength(tr, cards)
 
 
+_UNSAID: Final = (CardDealt, BettingBegan, AntePosted, HandEnded)
+"""Events with no public line (most of a hand's: each card dealt goes to its owner privately)."""
+
+
 def describe(events: Sequence[Event], hand: Hand, names: Sequence[str], tr: Translator = EN) -> list[str]:
     """Public lines for new events: actions, new streets with the up cards, returns, showdown."""
     lines: list[str] = []
@@ -201,6 +209,8 @@ def describe(events: Sequence[Event], hand: Hand, names: Sequence[str], tr: Tran
         if isinstance(event, ActionTaken):
             text = tr(_DID_KEY[event.action], name=names[event.seat], amount=event.amount, total=event.total)
             lines.append(tr("did.all_in", text=text) if event.all_in else text)
+        elif isinstance(event, _UNSAID):
+            continue
         elif isinstance(event, StreetBegan) and event.street == 3:
             doors = [f"{names[s]} {PRETTY[hand.cards[s][2].index]}" for s in range(hand.seat_count)
                      if len(hand.cards[s]) > 2]
