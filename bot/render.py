@@ -157,7 +157,7 @@ def board(table: Table, hand: Hand | None, *, names: Sequence[str], turn: str | 
         lines.append(tr("board.hint_running" if table.running else "board.hint_idle"))
         return "\n".join(lines), (join,)
     street = street_name(tr, "showdown" if hand.is_over else hand.street)
-    lines = [tr("board.title", no=table.hand_no, street=street, stakes=stakes), pots_text(hand, tr)]
+    lines = [_title(tr, table.hand_no, street, stakes), pots_text(hand, tr)]
     column = max(map(width, names))  # columns on screen: emoji are two, marks and controls none
     folded, bets, stacks, over, actor = hand.folded, hand.round_bets, hand.stacks, hand.is_over, hand.actor
     for seat, name in enumerate(names):
@@ -181,6 +181,13 @@ def board(table: Table, hand: Hand | None, *, names: Sequence[str], turn: str | 
         buttons = [Button(label, f"{action.value} @{turn}") for action, label in options]
     buttons += [join, words.cards]
     return "\n".join(lines), tuple(buttons)
+
+
+@lru_cache(maxsize=4096)
+def _title(tr: Translator, no: int, street: str, stakes: str) -> str:
+    """The board's first line, remembered: drawn again at each action of a street (and tables deal
+    hands of the same numbers), it is the longest line of the board to format."""
+    return tr("board.title", no=no, street=street, stakes=stakes)
 
 
 def private_view(hand: Hand, seat: int, *, hand_no: int, tr: Translator = EN) -> str:

@@ -54,6 +54,7 @@ def forget() -> None:
     render._words.cache_clear()
     render._stakes_text.cache_clear()
     render._label.cache_clear()
+    render._title.cache_clear()
     handnames._STRENGTHS.clear()
     handnames._LOWS.clear()
     handnames._high_name.cache_clear()
