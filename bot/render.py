@@ -129,7 +129,15 @@ def pots_text(hand: Hand, tr: Translator = EN) -> str:
 
 def action_label(tr: Translator, hand: Hand, action: Action) -> str:
     """'Call 5', 'Raise to 10', 'Bring-in 2', 'Check'."""
-    return _label(tr, action, hand.amount_of(action), hand.total_after(action))
+    amount = hand.amount_of(action)
+    return _label(tr, action, amount, _total_after(hand, amount))
+
+
+def _total_after(hand: Hand, amount: int) -> int:
+    """``hand.total_after(action)`` from ``amount``, the action's ``hand.amount_of``: what the player
+    has in front of them this round once it is in (the engine's own sum, without a second
+    ``amount_of``: half of what labelling the options cost)."""
+    return 0 if hand.actor is None else hand.round_bets[hand.actor] + amount
 
 
 @lru_cache(maxsize=1024)

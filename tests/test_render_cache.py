@@ -154,3 +154,17 @@ def test_the_translator_fills_plain_fields_and_fields_in_the_reader_s_words() ->
     assert translator("pl")("line.uncalled", chips=render.chips_field(2), name="Ann") == \
         translator("pl")("line.uncalled", chips="2 żetony", name="Ann")
     assert ru("state.folded") == "пас"
+
+
+def test_labels_sum_the_total_as_the_engine_does_at_every_turn() -> None:
+    rng = random.Random(15)
+    for n in range(2, 9):
+        stacks = [rng.choice([3, 12, 60]) for _ in range(n)]  # short stacks: all-ins cap the amounts
+        hand = Hand(stakes=Stakes(), names=[f"p{i}" for i in range(n)], stacks=stacks,
+                    dealer=DeckDealer(Deck.shuffled(rng=rng)))
+        while True:
+            for action in Action:
+                assert render._total_after(hand, hand.amount_of(action)) == hand.total_after(action)
+            if hand.is_over:
+                break
+            hand.act(rng.choice(hand.legal_actions()))
