@@ -52,7 +52,8 @@ _PRIVATE: Final = (_BRACKETED, _BRACKETED, PRETTY, PRETTY, PRETTY, PRETTY, _BRAC
 
 
 def _in_order(cards: Sequence[Card], faces: Sequence[Sequence[str]]) -> str:
-    """A seat's cards in dealing order, the n-th as ``faces[n]`` shows it (:data:`_PUBLIC`, :data:`_PRIVATE`)."""
+    """A seat's cards (seven at most) in dealing order, the n-th as ``faces[n]`` shows it
+    (:data:`_PUBLIC`, :data:`_PRIVATE`)."""
     return " ".join([shown[card.index] for shown, card in zip(faces, cards)])
 
 
@@ -113,7 +114,8 @@ def pots_text(hand: Hand, tr: Translator = EN) -> str:
         amounts = [pot.amount for pot in hand.pot_results]
     else:
         total = sum(hand.contributed) - sum(hand.round_bets)
-        all_in = [hand.is_all_in(s) for s in range(hand.seat_count)] if 0 in hand.stacks else ()  # none without
+        # all-in is having no chips left: without a stack at 0 nobody is (the usual case, one test)
+        all_in = [hand.is_all_in(s) for s in range(hand.seat_count)] if 0 in hand.stacks else ()
         if any(all_in):
             middle = [c - b for c, b in zip(hand.contributed, hand.round_bets, strict=True)]
             pots = build_pots(contributions=middle, live=[not f for f in hand.folded], all_in=all_in)

@@ -168,3 +168,24 @@ def test_labels_sum_the_total_as_the_engine_does_at_every_turn() -> None:
             if hand.is_over:
                 break
             hand.act(rng.choice(hand.legal_actions()))
+
+
+def test_faces_by_index_show_up_cards_and_hide_down_ones_to_seventh_street() -> None:
+    rng = random.Random(16)
+    names = ["Ann", "Bob", "Cat"]
+    hand = Hand(stakes=Stakes(), names=names, stacks=[500] * 3, dealer=DeckDealer(Deck.shuffled(rng=rng)))
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        hand.act(next(a for a in (Action.CHECK, Action.CALL, Action.BRING_IN) if a in legal))
+        table = Table(id=1, platform="console", community="c", channel="ch", creator="u", stakes=Stakes(), timer=30)
+        for lang in LANGUAGES:
+            tr = translator(lang)
+            rows = render.board(table, hand, names=names, turn="1.1", seconds_left=None, tr=tr)[0].splitlines()[2:5]
+            for seat, row in enumerate(rows):
+                cards = hand.cards[seat]
+                expected = [c.pretty if 2 <= i <= 5 else render.BACK for i, c in enumerate(cards)]
+                assert row[1:].split()[2:2 + len(cards)] == expected, row  # after the marker, name, stack
+                own = render.private_view(hand, seat, hand_no=1, tr=tr).splitlines()[0]
+                assert own.endswith(" ".join(f"[{c.pretty}]" if i in (0, 1, 6) else c.pretty
+                                             for i, c in enumerate(cards)))
+    assert [len(c) for c in hand.cards] == [7, 7, 7]  # checked and called down to seventh street
