@@ -26,9 +26,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Final
 
-from engine import Card, HighHand, LowHand, best_low, high_value
-from engine.evaluate import HandCategory, category_of, value_ranks
+from engine import ALL_CARDS, Card, HighHand, LowHand, best_low
+from engine.cards import RANK_MASK, SUIT_SHIFT
+from engine.evaluate import HandCategory, category_of, high_value_of_key, value_ranks
 from engine.order import board_key
 
 from .i18n import Translator, family
@@ -124,6 +126,46 @@ def low_status(tr: Translator, cards: Sequence[Card]) -> str:
 
 
 def strength(tr: Translator, cards: Sequence[Card]) -> str:
-    """'High: two pair, queens and tens · drawing to 8-5-3' (the high so far, then the low)."""
-    high = _high_name(tr, high_value(cards)) if len(cards) >= 5 else partial_high(tr, cards)
-    return tr("strength.line", high=high, low=low_status(tr, cards))
+    """'High: two pair, queens and tens · drawing to 8-5-3' (the high so far, then the low).
+
+    Remembered by the cards' ranks (every card dealt names the hand of each player who gets
+    it): the line depends on the ranks alone unless five cards share a suit, and those
+    hands are named afresh. ``cards`` are one player's, distinct, as a hand deals them.
+    """
+    key = 0
+    for card in cards:  # faster than sum() of a map in CPython 3.11
+        key += card.key
+    # The rank part of the keys' sum is the multiset of ranks (so also how many cards there
+    # are): all that the high so far (pairs, straights, high cards) and the low depend on,
+    # unless five of a suit (engine.evaluate's test) make a flush.
+    remembered = None if ((key >> SUIT_SHIFT) + 0x3333) & 0x8888 else (tr, key & RANK_MASK)
+    text = _STRENGTHS.get(remembered) if remembered else None
+    if text is None:
+        high = _high_name(tr, high_value_of_key(key=key, cards=cards)) if len(cards) >= 5 \
+            else partial_high(tr, cards)
+        text = tr("strength.line", high=high, low=_low_status(tr, cards))
+        if remembered:
+            if len(_STRENGTHS) >= _STRENGTHS_KEPT:
+                _STRENGTHS.clear()  # a bound, seldom reached: 3 languages x the rank shapes players hold
+            _STRENGTHS[remembered] = text
+    return text
+
+
+def _low_status(tr: Translator, cards: Sequence[Card]) -> str:
+    """:func:`low_status`, remembered by what it depends on: the low ranks held (one bit each) and
+    how many cards are still to come (a few thousand lines at most)."""
+    held = 0
+    for card in cards:
+        held |= _LOW_BIT[card.index]
+    remembered = (tr, held, max(0, 7 - len(cards)))
+    text = _LOWS.get(remembered)
+    if text is None:
+        text = _LOWS[remembered] = low_status(tr, cards)
+    return text
+
+
+_STRENGTHS: dict[tuple[Translator, int], str] = {}
+_STRENGTHS_KEPT = 50_000
+_LOW_BIT: Final = tuple(1 << c.low_rank if c.low_rank <= 8 else 0 for c in sorted(ALL_CARDS, key=lambda c: c.index))
+"""Each card's low rank as a bit (none above eight), by ``Card.index``."""
+_LOWS: dict[tuple[Translator, int, int], str] = {}

@@ -99,7 +99,10 @@ class Translator:
             text = self._texts[key] = self._catalog.gettext(key)
         if not fields:
             return text
-        return text.format(**{k: v(self) if callable(v) else v for k, v in fields.items()})
+        for value in fields.values():
+            if callable(value):  # rare: a part in the reader's words; resolve every such field once
+                return text.format_map({k: v(self) if callable(v) else v for k, v in fields.items()})
+        return text.format_map(fields)  # the common case: plain values, no copy of the fields
 
     def n(self, key: str, count: int, /, **fields: object) -> str:
         """The plural form of ``key`` for ``count`` (given to the text as ``{n}``)."""
