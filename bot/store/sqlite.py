@@ -101,7 +101,7 @@ class SqliteStore(Store):
         con = sqlite3.connect(path, isolation_level=None, timeout=0)  # never waits for a lock: see InlineCommit
         try:
             con.row_factory = sqlite3.Row
-            for pragma in (*PRAGMAS, "PRAGMA busy_timeout=0"):
+            for pragma in (*PRAGMAS, "PRAGMA busy_timeout=0", "PRAGMA cache_size=-65536"):
                 con.execute(pragma)
             reader = checkpointer = None
             if path and path != ":memory:" and not path.startswith("file:"):
