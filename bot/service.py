@@ -464,7 +464,7 @@ class StudBot(Dealer):
                           legal=lambda tr: " · ".join(label.lower() for _, label in render.action_options(hand, tr))
                           ) from None
         await self._apply(rt, action, by_timeout=False)
-        return Reply("")
+        return _DONE
 
     # ------------------------------------------------------------------ helpers
 
@@ -511,6 +511,8 @@ def _community(msg: Inbound) -> str:
     return f"{msg.platform}:{msg.community}"
 
 
+_DONE = Reply("")
+"""An action taken: nothing to say to its player alone (the table is told)."""
 _TABLE_FREE = frozenset({"help", "rules", "lang", "top", "stats", "new", "hand", "export", "tourney"})
 """Commands answered without the channel's table (the others need it, and its lock)."""
 
