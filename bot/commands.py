@@ -105,6 +105,8 @@ def command_word(tr: Translator, name: str) -> str:
 
 USAGE: Final = {name: usage_text(EN, name) for name in COMMANDS}
 """Every command's usage line in English."""
+_USAGE_OF: Final = {name: _with_usage(name) for name in COMMANDS}
+"""Every command's usage line as a function of the translator (made once, not at every command)."""
 LOCAL_NAMES: Final = {command_word(translator(lang), name).lower(): name for lang in LANGUAGES for name in COMMANDS}
 """A command's name in any language -> the command ('пас' -> 'fold')."""
 
@@ -154,7 +156,7 @@ def parse(text: str) -> Command:
     if rest and (m := _TURN.match(rest[-1])):
         turn = m.group(1)
         rest = rest[:-1]
-    usage = _with_usage(name)
+    usage = _USAGE_OF[name]
     if name == "tourney":  # sit-and-go tournaments: bot/tourney/words.py
         from .tourney.words import parse_tourney
         return parse_tourney(rest, usage=usage)

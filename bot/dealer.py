@@ -21,7 +21,7 @@ from typing import Protocol
 
 from engine import Action, Deck, DeckDealer, FairRecord, Hand
 from engine.cards import Card
-from engine.events import CardDealt, CommunityCardDealt
+from engine.events import CardDealt, CommunityCardDealt, Event
 from engine.handfile import hand_file_of
 
 from . import delivery, images, render, results
@@ -63,6 +63,10 @@ class Runtime:
     closed: bool = False
     moved: bool = False
     """Cluster mode: another process took the table (it was dropped from this one)."""
+    _players_of: tuple[object, list[str], dict[str, int]] | None = field(default=None, init=False, repr=False,
+                                                                        compare=False)
+    """(the players list they were made from, names, user -> engine seat): asked for several times an action;
+    made again whenever the hand's setup (and so its players list) is another one."""
 
     @cached_property
     def address(self) -> TableAddress:
@@ -77,12 +81,24 @@ class Runtime:
 
     @property
     def names(self) -> list[str]:
-        return [p[2] for p in self.setup.players] if self.setup else []
+        """The hand's players' names in seat order (the same list until the next hand's setup: do not change it)."""
+        return self._players()[1] if self.setup else []
 
     def engine_seat(self, user: str) -> int | None:
         if self.setup is None:
             return None
-        return next((i for i, p in enumerate(self.setup.players) if p[1] == user), None)
+        return self._players()[2].get(user)
+
+    def _players(self) -> tuple[object, list[str], dict[str, int]]:
+        assert self.setup is not None
+        players = self.setup.players
+        known = self._players_of
+        if known is None or known[0] is not players:
+            seats: dict[str, int] = {}
+            for i, p in enumerate(players):
+                seats.setdefault(p[1], i)  # the first seat of a user, as a search in seat order finds it
+            known = self._players_of = (players, [p[2] for p in players], seats)
+        return known
 
     def seat_no(self, engine_seat: int) -> int:
         assert self.setup is not None
@@ -240,10 +256,7 @@ class Dealer:
             await self._say_text(rt, "\n".join(lines))
         if (lines or hand.is_over) and rt.hand_id is not None:
             self.deliveries.track(table=rt.address, hand_id=rt.hand_id, events=rt.seen, final=hand.is_over)
-        dealt = {e.seat for e in events if isinstance(e, CardDealt)}
-        if any(isinstance(e, CommunityCardDealt) for e in events):
-            dealt |= set(hand.live_seats)
-        for es in sorted(dealt):
+        for es in _dealt_to(events, hand):
             await self._send_cards(rt, es)
         if hand.is_over:
             await self._finish_hand(rt)
@@ -367,19 +380,42 @@ class Dealer:
 
     def _arm_turn(self, rt: Runtime) -> None:
         hand = rt.hand
-        rt.turn_timer = _cancelled(rt.turn_timer)
         if hand is None or hand.actor is None:
+            rt.turn_timer = _cancelled(rt.turn_timer)
             return
         seat = rt.seat_in_hand(hand.actor)
         token = rt.turn
         now = self.clock.now()
         if seat is not None and seat.is_bot:
+            rt.turn_timer = _cancelled(rt.turn_timer)
             rt.turn_timer = self._call_at(rt, now + self.settings.bot_delay, lambda: self._bot_turn(rt, token))
         elif seat is None or seat.leaving or (seat.sitting_out and rt.table.tournament is not None):
+            rt.turn_timer = _cancelled(rt.turn_timer)
             rt.turn_timer = self._call_at(rt, now, lambda: self._timeout(rt, token, leaving=True))
         else:
             when = rt.deadline if rt.deadline is not None else now + rt.table.timer
-            rt.turn_timer = self._call_at(rt, when, lambda: self._timeout(rt, token, leaving=False))
+            armed = rt.turn_timer
+            if isinstance(armed, _TurnTimer) and armed.live and armed.due <= when:
+                armed.when, armed.token = when, token  # it waits on for `when` once its clock timer fires
+                return
+            _cancelled(armed)
+            rt.turn_timer = self._arm_deadline(rt, _TurnTimer(when=when, token=token))
+
+    def _arm_deadline(self, rt: Runtime, timer: _TurnTimer) -> _TurnTimer:
+        """Set ``timer``'s clock timer for its deadline: then the player to act times out (rule 5),
+        unless the deadline moved on meanwhile, and then it is set again for the new one."""
+
+        async def due() -> None:
+            timer.live = False  # from here on a new turn arms a timer of its own
+            if timer.when > self.clock.now():  # actions moved the deadline: wait on, unless cancelled
+                if rt.turn_timer is timer:
+                    self._arm_deadline(rt, timer)
+                return
+            await self._timeout(rt, timer.token, leaving=False)
+
+        timer.due, timer.live = timer.when, True
+        timer.handle = self._call_at(rt, timer.when, due)
+        return timer
 
     def _call_at(self, rt: Runtime, when: float, callback: Callable[[], Awaitable[None]]) -> TimerHandle:
         """A timer of ``rt`` whose callback counts as work in flight, does nothing once a stop has
@@ -508,6 +544,42 @@ class Dealer:
             await self.messenger.announce(table=rt.address, text=text)
         except Exception:
             log.exception("table %s: announcing failed", rt.table.id)
+
+
+def _dealt_to(events: Sequence[Event], hand: Hand) -> list[int]:
+    """The seats that got a card among ``events`` (every live seat for a community card), in seat order."""
+    dealt: set[int] = set()
+    for e in events:  # one pass (most changes are one action: no card at all)
+        if isinstance(e, CardDealt):
+            dealt.add(e.seat)
+        elif isinstance(e, CommunityCardDealt):
+            dealt.update(hand.live_seats)
+    return sorted(dealt)
+
+
+class _TurnTimer:
+    """The timer of a player's turn (rule 5), set lazily: an action moves the deadline (and the turn it is
+    for) here without touching the clock; the clock timer, set for an earlier deadline, finds the new one
+    when it fires and is set again for it. A timeout happens exactly when one timer per action would have
+    made it happen: at the last deadline, for the turn armed last, and never once cancelled."""
+
+    __slots__ = ("due", "handle", "live", "token", "when")
+
+    def __init__(self, *, when: float, token: str | None) -> None:
+        self.when = when
+        """The deadline: the player to act times out then."""
+        self.token = token
+        """The turn the deadline is for (see :attr:`Runtime.turn`)."""
+        self.due = when
+        """When the clock timer fires (never after :attr:`when`)."""
+        self.live = False
+        """The clock timer is set and has not fired: a later deadline needs no new one."""
+        self.handle: TimerHandle | None = None
+
+    def cancel(self) -> None:
+        self.live = False
+        if self.handle is not None:
+            self.handle.cancel()
 
 
 def cancel_timers(rt: Runtime) -> None:

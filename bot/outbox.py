@@ -106,9 +106,14 @@ class _Pending:
     board: BoardView | Callable[[], BoardView] | None = None
     """The board to send: as drawn, or the drawing to make when it is sent (the last one wins)."""
     ref: str | None = None
+    posted: str | None = None
+    """The board message as the platform last answered (a post, or an edit that moved it)."""
     lines: list[str] = field(default_factory=list)
     last_flush: float = float("-inf")
+    timer: asyncio.TimerHandle | None = None
+    """The next flush, waiting for its moment (``interval`` after the last one)."""
     task: asyncio.Task[None] | None = None
+    """The flush on its way: about to start (it takes whatever came meanwhile), or sending."""
     sending: bool = False
     """A flush is talking to the platform: never cancel it (a post could be sent twice)."""
     urgent: bool = False
@@ -127,7 +132,6 @@ class Coalescer:
         self.interval = interval
         self._monotonic = monotonic
         self._tables: dict[str, _Pending] = {}
-        self._refs: dict[str, str | None] = {}
 
     def _state(self, table: TableAddress) -> _Pending:
         state = self._tables.get(table.key)
@@ -140,7 +144,7 @@ class Coalescer:
         if ref is None:  # a new message: send what is pending first, then post at once
             await self._flush(state)
             new_ref = await self.inner.publish_board(table=table, board=board, ref=None)
-            self._refs[table.key] = new_ref
+            state.posted = new_ref
             state.shown = (new_ref, board)
             state.last_flush = self._monotonic()
             return new_ref
@@ -152,7 +156,7 @@ class Coalescer:
 
     def _hold(self, state: _Pending, board: BoardView | Callable[[], BoardView], ref: str, *,
               now: bool) -> str | None:
-        state.board, state.ref = board, self._refs.get(state.table.key) or ref
+        state.board, state.ref = board, state.posted or ref
         self._schedule(state, now=now)
         return state.ref
 
@@ -174,27 +178,38 @@ class Coalescer:
         return await self.inner.send_private(platform=platform, user=user, text=text, image=image)
 
     def _schedule(self, state: _Pending, *, now: bool) -> None:
-        if state.task is not None and not state.task.done():
-            if not now:
-                return  # the flush on its way will take it
-            if state.sending:
+        task = state.task
+        if task is not None and not task.done():  # a flush on its way takes it
+            if now and state.sending:
                 state.urgent = True  # flushed again right after the send in flight
+            return
+        if state.timer is not None:  # a flush waiting for its moment takes it
+            if not now:
                 return
-            state.task.cancel()  # only waiting: go now instead
-        wait = 0.0 if now else max(0.0, state.last_flush + self.interval - self._monotonic())
-        state.task = asyncio.get_running_loop().create_task(self._later(state, wait))
+            state.timer.cancel()  # go now instead
+            state.timer = None
+        self._start(state, 0.0 if now else state.last_flush + self.interval - self._monotonic())
 
-    async def _later(self, state: _Pending, wait: float) -> None:
-        if wait:
-            await asyncio.sleep(wait)
+    def _start(self, state: _Pending, wait: float) -> None:
+        """Flush in ``wait`` seconds: a timer until then (no task, no future), a task to send."""
+        loop = asyncio.get_running_loop()
+        if wait > 0:
+            state.timer = loop.call_later(wait, self._due, state)
+        else:
+            state.task = loop.create_task(self._send(state))
+
+    def _due(self, state: _Pending) -> None:
+        state.timer = None
+        state.task = asyncio.get_running_loop().create_task(self._send(state))
+
+    async def _send(self, state: _Pending) -> None:
         try:
             await self._flush(state)
         except Exception:
             log.exception("sending the board of %s failed", state.table.key)
         if state.board is not None or state.lines:  # more came while we were sending
             urgent, state.urgent = state.urgent, False
-            wait = 0.0 if urgent else max(0.0, state.last_flush + self.interval - self._monotonic())
-            state.task = asyncio.get_running_loop().create_task(self._later(state, wait))
+            self._start(state, 0.0 if urgent else state.last_flush + self.interval - self._monotonic())
 
     async def _flush(self, state: _Pending) -> None:
         lines, state.lines = state.lines, []
@@ -212,7 +227,7 @@ class Coalescer:
                 state.tally.done(len(lines), ok=True)
             if board is not None:
                 ref = await self.inner.publish_board(table=state.table, board=board, ref=state.ref)
-                self._refs[state.table.key] = ref
+                state.posted = ref
                 state.shown = (ref, board)
         finally:
             state.sending = False
@@ -234,8 +249,13 @@ class Coalescer:
         """Send everything pending now (at shutdown). A send in flight is awaited, never cut
         off (a board post cut off could be sent twice); a flush only waiting is sent now."""
         for state in list(self._tables.values()):
-            while state.task is not None and not state.task.done():
+            while True:
+                if state.timer is not None:  # only waiting: sent below
+                    state.timer.cancel()
+                    state.timer = None
                 task = state.task
+                if task is None or task.done():
+                    break
                 if state.sending:
                     with contextlib.suppress(Exception):
                         await asyncio.shield(task)  # it logs its own failure
@@ -243,6 +263,4 @@ class Coalescer:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
-                if state.task is task and task.done():
-                    break
             await self._flush(state)

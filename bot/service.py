@@ -27,7 +27,7 @@ from engine.verify import verify_hand_file
 from . import delivery, render, results
 from .audit import audit
 from .cluster import Cluster, is_conflict
-from .commands import Command, Refusal, UsageError, command_word, help_text, parse, rules_text, usage_text
+from .commands import ACTIONS, Command, Refusal, UsageError, command_word, help_text, parse, rules_text, usage_text
 from .config import Settings
 from .dealer import Dealer, Runtime, cancel_timers
 from .fairness import Fairness, record_lines, verdict_text
@@ -238,6 +238,30 @@ class StudBot(Dealer):
 
     async def _dispatch(self, msg: Inbound, command: Command) -> Reply:
         name = command.name
+        if name in _TABLE_FREE:
+            return await self._table_free(msg, command)
+        rt = self.tables.get(f"{msg.platform}:{msg.channel}")
+        if rt is None:
+            if is_fenced():  # cluster mode: it was held here a moment ago
+                raise TableMoved()
+            raise Refusal("refuse.no_table")
+        async with rt.lock:
+            if rt.moved:
+                raise TableMoved()
+            if rt.closed:
+                raise Refusal("refuse.closed")
+            if name in ACTIONS:  # the usual command: none of those below
+                return await self._cmd_action(rt, msg, command)
+            if rt.table.tournament is not None and name in AT_TABLE:
+                return await self.tourneys.at_table(rt, msg, command)
+            if name in self.seating.handlers:
+                return await self.seating.command(rt, msg, command)
+            handler: Handler = getattr(self, "_cmd_" + name.replace("-", "_"), self._cmd_action)
+            return await handler(rt, msg, command)
+
+    async def _table_free(self, msg: Inbound, command: Command) -> Reply:
+        """A command answered without the channel's table (one of :data:`_TABLE_FREE`)."""
+        name = command.name
         tr = self._tr(msg)
         if name == "help":
             return Reply(help_text(str(command.args[0]) if command.args else None, tr), private=True)
@@ -258,24 +282,8 @@ class StudBot(Dealer):
             return await self._new(msg)
         if name in ("hand", "export"):  # finished hands: no open table needed
             return await self.history.handle(msg, command, tr)
-        if name == "tourney":
-            return await self.tourneys.command(msg, command)
-        rt = self.tables.get(f"{msg.platform}:{msg.channel}")
-        if rt is None:
-            if is_fenced():  # cluster mode: it was held here a moment ago
-                raise TableMoved()
-            raise Refusal("refuse.no_table")
-        async with rt.lock:
-            if rt.moved:
-                raise TableMoved()
-            if rt.closed:
-                raise Refusal("refuse.closed")
-            if rt.table.tournament is not None and name in AT_TABLE:
-                return await self.tourneys.at_table(rt, msg, command)
-            if name in self.seating.handlers:
-                return await self.seating.command(rt, msg, command)
-            handler: Handler = getattr(self, "_cmd_" + name.replace("-", "_"), self._cmd_action)
-            return await handler(rt, msg, command)
+        assert name == "tourney"
+        return await self.tourneys.command(msg, command)
 
     # ------------------------------------------------------------------ commands
 
@@ -456,7 +464,7 @@ class StudBot(Dealer):
                           legal=lambda tr: " · ".join(label.lower() for _, label in render.action_options(hand, tr))
                           ) from None
         await self._apply(rt, action, by_timeout=False)
-        return Reply("")
+        return _DONE
 
     # ------------------------------------------------------------------ helpers
 
@@ -502,6 +510,11 @@ def _community(msg: Inbound) -> str:
     """Wallets are per community; ids are only unique within a platform."""
     return f"{msg.platform}:{msg.community}"
 
+
+_DONE = Reply("")
+"""An action taken: nothing to say to its player alone (the table is told)."""
+_TABLE_FREE = frozenset({"help", "rules", "lang", "top", "stats", "new", "hand", "export", "tourney"})
+"""Commands answered without the channel's table (the others need it, and its lock)."""
 
 _WHY = family("why", ("bring_in_no_fold", "bring_in_short", "bring_in_first", "bring_in_posted", "fold_free",
                       "check_facing", "nothing_to_call", "bet_complete", "bet_raise", "nothing_to_complete",

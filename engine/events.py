@@ -30,6 +30,10 @@ class Action(StrEnum):
     @classmethod
     def from_str(cls, text: str) -> Action:
         """Parse ``'call'``, ``'bring-in'`` ... (``'bring_in'`` and ``'bringin'`` too)."""
+        if isinstance(text, str):
+            known = _ACTION_OF.get(text)  # the usual case: a canonical name, as stored and parsed
+            if known is not None:
+                return known
         from .errors import IllegalActionError
 
         name = text.strip().lower().replace("_", "-") if isinstance(text, str) else text
@@ -42,6 +46,8 @@ class Action(StrEnum):
                 f"unknown action {text!r}: expected one of {', '.join(a.value for a in cls)}"
             ) from None
 
+
+_ACTION_OF: dict[str, Action] = {a.value: a for a in Action}
 
 AGGRESSIVE = frozenset({Action.COMPLETE, Action.BET, Action.RAISE})
 

@@ -186,10 +186,10 @@ class Hand:
 
     def amount_of(self, action: Action | str) -> int:
         """Chips ``action`` would put in now (0 for check and fold), capped by the stack."""
-        action = _as_action(action)
         seat = self.actor
-        if seat is None:
-            return 0
+        return 0 if seat is None else self._amount(seat, _as_action(action))
+
+    def _amount(self, seat: int, action: Action) -> int:
         stack = self.stacks[seat]
         if action is Action.BRING_IN:
             return min(self.stakes.bring_in, stack)
@@ -263,9 +263,8 @@ class Hand:
         """Take ``action`` for the player to act (``seat``, if given, must be theirs)."""
         parsed = self.verify(action, seat=seat)
         actor = self.actor
-        assert actor is not None
-        legal = self.legal_actions()
-        self._apply(actor, parsed, legal)
+        assert actor is not None and self._legal is not None  # verify computed it
+        self._apply(actor, parsed, self._legal)
 
     def fold(self, *, seat: int | None = None) -> None:
         self.act(Action.FOLD, seat=seat)
@@ -361,7 +360,7 @@ class Hand:
         return size >= self.limit
 
     def _apply(self, seat: int, action: Action, legal: tuple[Action, ...]) -> None:
-        amount = self.amount_of(action)
+        amount = self._amount(seat, action)
         old_bet = self.current_bet
         if action is Action.FOLD:
             self.folded[seat] = True
@@ -445,11 +444,11 @@ class Hand:
     def _deal_street(self) -> None:
         street = self.street
         self.events.append(StreetBegan(street=street))
-        live = [s for s in range(self.seat_count) if not self.folded[s]]
+        folded = self.folded
+        live = [s for s in range(self.seat_count) if not folded[s]]
         if street == 3:
             for face_up in (False, False, True):
-                for s in live:
-                    self._deal_to(s, face_up)
+                self._deal_round(live, face_up)
         elif street == 7 and DECK_SIZE - self.dealt_count < len(live):
             card = self.dealer.deal_community()
             self.community = card
@@ -457,16 +456,17 @@ class Hand:
             self.keys = [k + card.key for k in self.keys]
             self.events.append(CommunityCardDealt(card=card))
         else:
-            face_up = street != 7
-            for s in live:
-                self._deal_to(s, face_up)
+            self._deal_round(live, street != 7)
 
-    def _deal_to(self, seat: int, face_up: bool) -> None:
-        card = self.dealer.deal(seat)
-        self.cards[seat].append(card)
-        self.keys[seat] += card.key
-        self.dealt_count += 1
-        self.events.append(CardDealt(seat=seat, card=card, face_up=face_up, street=self.street))
+    def _deal_round(self, seats: list[int], face_up: bool) -> None:
+        """A card to each of ``seats`` in turn."""
+        deal, cards, keys, events, street = self.dealer.deal, self.cards, self.keys, self.events, self.street
+        for seat in seats:
+            card = deal(seat)
+            cards[seat].append(card)
+            keys[seat] += card.key
+            self.dealt_count += 1
+            events.append(CardDealt(seat=seat, card=card, face_up=face_up, street=street))
 
     def _next_actor_from(self, seat: int) -> int:
         """``seat`` if it can act, else the next seat clockwise that can."""
@@ -485,7 +485,7 @@ class Hand:
         self._capped = False
         self._last_aggressor = None
         self._may_raise = [True] * n
-        self._pending = [self.can_act(s) for s in range(n)]
+        self._pending = [not f and st > 0 for f, st in zip(self.folded, self.stacks)]  # can_act(s)
         self._round_first = first
         self.first_actors[self.street] = first
         self.actor = first
@@ -494,6 +494,8 @@ class Hand:
 
     def _end_round(self) -> None:
         """Return the chips nobody called (rule 13)."""
+        if not self.current_bet:
+            return  # nobody bet this round
         uncalled = _unmatched(self.round_bets)
         if uncalled is not None:
             seat, excess = uncalled
@@ -516,7 +518,8 @@ class Hand:
         live = [s for s in range(self.seat_count) if not self.folded[s]]
         if self.street == 7 and 6 in self.first_actors:
             return self._next_actor_from(self.first_actors[6])  # rule 9
-        best = max(live, key=lambda s: (board_key(self.up_cards(s)), -s))  # rule 8
+        cards = self.cards
+        best = max(live, key=lambda s: (board_key(cards[s][2:6]), -s))  # rule 8: the up cards
         return self._next_actor_from(best)
 
     def _next_street(self) -> None:
@@ -589,10 +592,9 @@ class Hand:
 
 def _unmatched(amounts: Sequence[int]) -> tuple[int, int] | None:
     """(seat, chips) of the part of the largest amount that no other amount reaches, if any."""
-    top = max(amounts)
-    seat = amounts.index(top)
-    excess = top - max(a for s, a in enumerate(amounts) if s != seat)
-    return (seat, excess) if excess > 0 else None
+    ordered = sorted(amounts)
+    excess = ordered[-1] - ordered[-2]  # the largest less the largest of the others
+    return (amounts.index(ordered[-1]), excess) if excess > 0 else None
 
 
 def _as_action(action: Action | str) -> Action:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import Card
+from .cards import RANK_MASK, Card
 
 
 def bring_in_card_key(card: Card) -> tuple[int, int]:
@@ -19,12 +19,37 @@ def bring_in_card_key(card: Card) -> tuple[int, int]:
     return (card.rank, card.suit)
 
 
-def board_key(up_cards: Sequence[Card]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+BoardKey = tuple[tuple[int, ...], tuple[int, ...]]
+
+_BOARD_KEYS: dict[int, BoardKey] = {}
+"""The rank part of up to four cards' keys (see cards.py: it identifies their ranks, which are all a board
+key depends on) -> their board key. At most 2,380 entries: every multiset of up to four ranks."""
+
+
+def board_key(up_cards: Sequence[Card]) -> BoardKey:
     """Rule 8: strength of the up cards only; bigger is better.
 
     Four of a kind > three of a kind > two pair > one pair > high cards, by rank,
     kicker by kicker; straights and flushes do not count; aces are high.
+
+    >>> from engine.cards import parse_cards
+    >>> board_key(parse_cards("Kd 4c Kh")), board_key(parse_cards("4s Ks Kc"))
+    (((2, 1), (13, 4)), ((2, 1), (13, 4)))
     """
+    if len(up_cards) > 4:  # a stud board has four up cards: more could overflow a rank's count
+        return _board_key(up_cards)
+    rank_key = 0
+    for card in up_cards:
+        rank_key += card.key
+    rank_key &= RANK_MASK
+    try:
+        return _BOARD_KEYS[rank_key]
+    except KeyError:
+        key = _BOARD_KEYS[rank_key] = _board_key(up_cards)
+        return key
+
+
+def _board_key(up_cards: Sequence[Card]) -> BoardKey:
     counts: dict[int, int] = {}
     for card in up_cards:
         counts[card.rank] = counts.get(card.rank, 0) + 1

@@ -276,6 +276,29 @@ async def test_turn_timer_checks_or_folds_then_sits_out(tmp_path: Path) -> None:
 
 
 @pytest.mark.asyncio
+async def test_each_action_moves_the_deadline_and_a_shorter_timer_takes_effect_at_once(tmp_path: Path) -> None:
+    """The turn timer is set lazily (bot/dealer.py, _TurnTimer): the timeouts still come exactly at the
+    last action's time plus the table's timer, later or earlier than the clock timer already set."""
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        await t.say("ann", "start")  # the bring-in's deadline: 60 s from now
+        assert "ran out of time" not in await t.wait(30)
+        player, _, _ = t.to_act()
+        await t.say(player, "bring-in")  # 30 s in: the next player's deadline is 90 s
+        slow, _, _ = t.to_act()
+        assert "ran out of time" not in await t.wait(59)  # past the first deadline (60 s)
+        assert f"{slow} ran out of time" in await t.wait(1)
+        assert "Hand #2" in await t.wait(5)
+        await t.say("ann", "config timer=10")  # the stakes wait for the next hand; the timer does not
+        assert "ran out of time" not in await t.wait(20)  # the bring-in's deadline was set with 60 s
+        player, legal, _ = t.to_act()
+        await t.say(player, "bring-in" if "bring-in" in legal else "call")
+        slow, _, _ = t.to_act()
+        assert "ran out of time" not in await t.wait(9)  # 10 s now, before the timer set for the deadline of 60
+        assert f"{slow} ran out of time" in await t.wait(1)
+
+
+@pytest.mark.asyncio
 async def test_restart_mid_hand_resumes_with_the_timer(tmp_path: Path) -> None:
     clock = ManualClock()
     async with Table(tmp_path / "t.db", clock=clock) as t:

@@ -222,3 +222,21 @@ async def test_a_board_drawn_again_unchanged_is_not_sent_unless_lines_go_with_it
     await out.defer_board(table=T, draw=lambda: view("b1"), ref=ref)
     await asyncio.sleep(0.12)
     assert inner.calls[-1] == ("board", "b1")
+
+
+@pytest.mark.asyncio
+async def test_a_waiting_flush_goes_at_once_for_a_final_board_or_a_drain_and_never_again_after() -> None:
+    inner = Recorder()
+    out = Coalescer(inner, interval=0.2)
+    ref = await out.publish_board(table=T, board=view("b0"), ref=None)
+    await out.announce(table=T, text="ann calls")  # the post just went: this waits 0.2 s
+    await asyncio.sleep(0.01)
+    assert inner.calls == [("board", "b0")]
+    await out.publish_board(table=T, board=view("end", final=True), ref=ref)  # no more waiting
+    await asyncio.sleep(0.01)
+    assert inner.calls == [("board", "b0"), ("say", "ann calls"), ("board", "end")]
+    await out.announce(table=T, text="ann wins")  # waits for the interval again
+    await out.drain()  # at shutdown: now, not at the end of the wait
+    assert inner.calls[3:] == [("say", "ann wins")]
+    await asyncio.sleep(0.3)  # the wait cut short sends nothing more
+    assert len(inner.calls) == 4
