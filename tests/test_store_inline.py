@@ -197,3 +197,23 @@ async def test_the_wal_is_checkpointed_in_a_thread_as_writes_accumulate(tmp_path
     never = await _wal_after_writes(tmp_path / "never.db", checkpoint_every=10**9)
     often = await _wal_after_writes(tmp_path / "often.db", checkpoint_every=20)
     assert often * 4 < never, (often, never)
+
+
+@pytest.mark.asyncio
+async def test_after_crowded_transactions_the_next_one_waits_for_more_writers_but_a_lone_writer_does_not() -> None:
+    conn = _Connection()
+    group = InlineCommit(run=conn.run, in_transaction=conn.in_transaction, linger=0.05)
+    await asyncio.gather(*(group.statement(f"INSERT {n}", ()) for n in range(20)))  # many tables at once
+    assert group.stats.transactions == 1
+
+    async def later(n: int) -> None:
+        for _ in range(n):
+            await asyncio.sleep(0)
+        await group.statement(f"INSERT late {n}", ())
+
+    await asyncio.gather(later(0), later(3), later(6))  # a few turns of the loop apart: one COMMIT still
+    assert group.stats.transactions == 2
+    for n in range(20):  # one writer, each write waiting for the last one's COMMIT
+        await group.statement(f"INSERT alone {n}", ())
+    assert group.stats.transactions >= 2 + 18, "a lone writer was held back to wait for others"
+    await group.close()

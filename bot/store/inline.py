@@ -57,13 +57,21 @@ class InlineCommit:
     """
 
     def __init__(self, *, run: Run, in_transaction: Callable[[], bool], begin: str = "BEGIN IMMEDIATE",
-                 busy_timeout: float = 5.0, max_delay: float = 0.025,
+                 busy_timeout: float = 5.0, max_delay: float = 0.025, linger: float = 0.005,
                  committed: Callable[[], None] | None = None) -> None:
         self._run = run
         self._in_transaction = in_transaction
         self._begin = begin
         self.busy_timeout = busy_timeout
         self.max_delay = max_delay
+        self.linger = linger
+        """Seconds a transaction stays open for more writers when transactions lately had ``crowd`` writers
+        or more (many tables acting at once): a COMMIT writes every page its writes touched to the WAL, so
+        fewer, larger ones cost less per write. A lone writer (whose next write waits for this COMMIT)
+        is committed in the next turn of the loop."""
+        self.crowd = 4
+        self._size = 0.0
+        """Writers per transaction lately (smoothed)."""
         """Seconds a transaction takes in more blocks while blocks wait for the connection, at most."""
         self._committed = committed
         self._held = False
@@ -129,7 +137,10 @@ class InlineCommit:
             self._open = True
             self._opened_at = loop.time()
             if self._due is None:  # whatever the blocks do (a block that fails writes nothing): it ends
-                self._due = loop.call_soon(self._commit_soon)
+                if self._size >= self.crowd:  # many writers lately: let the transaction take in more
+                    self._due = loop.call_later(self.linger, self._commit_soon)
+                else:
+                    self._due = loop.call_soon(self._commit_soon)
             return
 
     def _release(self) -> None:
@@ -238,6 +249,7 @@ class InlineCommit:
             return
         self._transactions += 1
         self._items += len(acks)
+        self._size = 0.5 * self._size + 0.5 * len(acks)
         for ack in acks:
             if not ack.done():
                 ack.set_result(None)
