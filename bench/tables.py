@@ -425,9 +425,15 @@ async def many_tables(open_store: StoreOpener, name: str, *, tables: int, action
 
         paced: Stats | None = None
         if paced_seconds:
+            # The players are alike (mostly check and call: ~10.5 actions a hand) and every table has
+            # played as many actions: left so, the tables would stay in step and 1,000 hands would end,
+            # and be dealt again, within the same second, every ten beats. Tables of real players are
+            # not in step: each table first plays 0 to 10 more actions (not measured), at random.
+            starts = random.Random(seed)
+            await asyncio.gather(*(b.play(rt, starts.randrange(11), rng, Stats(), dealt)
+                                   for rt, rng in zip(runtimes, rngs)))
             paced = Stats()
             beat = tables / rate  # each table acts once a beat: together, `rate` actions a second
-            starts = random.Random(seed)
             loop = asyncio.get_running_loop()
             end = loop.time() + paced_seconds
 
