@@ -333,6 +333,8 @@ class Dealer:
             await tx.save_table(table)
         rt.deadline = None
         rt.committed = committed.hand_no if committed is not None else None
+        if committed is not None:  # stored now: the next deal need not read it back
+            self.fair.stored(table_id=table.id, committed=committed)
         if record is not None and record.server_seed is not None:
             if reveal:
                 await self._say(rt, "fair.reveal", no=setup.hand_no, seed=record.server_seed.hex(),

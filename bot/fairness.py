@@ -20,7 +20,7 @@ import hmac
 import json
 import logging
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -28,6 +28,7 @@ from engine import FairRecord, HandFile, commitment_of
 from engine.fair import SERVER_SEED_BYTES
 from engine.verify import Finding, Verdict
 
+from . import fence
 from .i18n import Translator, family
 from .model import Table
 
@@ -72,6 +73,8 @@ class Commitment:
     commitment: str
     new: bool
     """Drawn just now (not yet published)."""
+    server_seed: bytes = field(repr=False, compare=False)
+    """The seed committed to (secret until the reveal: never shown, never logged)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,11 @@ class Fairness:
         transcript is the same every time; None: every seed comes from ``secrets``."""
         self.files_dir = files_dir
         """Where the console writes a hand file for ``verify`` (None: nowhere)."""
+        self._stored: dict[int, Commitment] = {}
+        """Table id -> the last commitment of the table this process knows to be committed to the
+        database (:meth:`stored`). A stored seed never changes and its row is never deleted (in
+        cluster mode neither: another process only adds rows), so it needs no reading back; after a
+        restart nothing is known and the rows are read."""
 
     def _draw(self, table_id: int, hand_no: int) -> bytes:
         if self.script_key is None:
@@ -101,33 +109,56 @@ class Fairness:
 
     async def commit(self, tx: Tx, *, table_id: int, hand_no: int) -> Commitment:
         """Hand ``hand_no``'s commitment, drawing and storing its seed in ``tx`` if it has none
-        yet (the caller shows it only once ``tx`` is committed)."""
-        row = await tx.one("SELECT commitment FROM fair_seeds WHERE table_id = ? AND hand_no = ?",
+        yet (the caller shows it only once ``tx`` is committed, and then tells :meth:`stored`)."""
+        known = self._known(table_id, hand_no)
+        if known is not None:
+            return known
+        row = await tx.one("SELECT commitment, server_seed FROM fair_seeds WHERE table_id = ? AND hand_no = ?",
                            (table_id, hand_no))
         if row is not None:
-            return Commitment(hand_no=hand_no, commitment=str(row["commitment"]), new=False)
+            return Commitment(hand_no=hand_no, commitment=str(row["commitment"]), new=False,
+                              server_seed=bytes.fromhex(row["server_seed"]))
         seed = self._draw(table_id, hand_no)
         commitment = commitment_of(seed)
         await tx.execute("INSERT INTO fair_seeds (table_id, hand_no, server_seed, commitment) VALUES (?, ?, ?, ?)",
                          (table_id, hand_no, seed.hex(), commitment))
-        return Commitment(hand_no=hand_no, commitment=commitment, new=True)
+        return Commitment(hand_no=hand_no, commitment=commitment, new=True, server_seed=seed)
+
+    def stored(self, *, table_id: int, committed: Commitment) -> None:
+        """``committed`` (from :meth:`commit`) is in the database: its transaction has committed. Never
+        before: a seed whose transaction was rolled back is not stored, and must be read or drawn again."""
+        self._stored[table_id] = replace(committed, new=False)
+
+    def _known(self, table_id: int, hand_no: int) -> Commitment | None:
+        """Hand ``hand_no``'s commitment if this process knows that it is stored."""
+        known = self._stored.get(table_id)
+        return known if known is not None and known.hand_no == hand_no else None
 
     async def commit_next(self, table: Table) -> Commitment:
         """The commitment of the table's next hand, stored (committed) before this returns."""
+        known = self._known(table.id, table.hand_no + 1)
+        if known is not None and fence.active() is None:  # no transaction to learn what is known (in
+            return known  # cluster mode one still checks that the table is this process's)
         async with self.store.atomic() as tx:
-            return await self.commit(tx, table_id=table.id, hand_no=table.hand_no + 1)
+            committed = await self.commit(tx, table_id=table.id, hand_no=table.hand_no + 1)
+        self.stored(table_id=table.id, committed=committed)
+        return committed
 
     async def deal(self, tx: Tx, *, table: Table, hand_no: int, players: list[tuple[str, str]]) -> FairRecord:
         """The record hand ``hand_no`` is dealt from: its committed seed (which must exist) and the
         seeds in force now of ``players`` ((user, name) in seat order), stored in ``tx``."""
-        row = await tx.one("SELECT server_seed FROM fair_seeds WHERE table_id = ? AND hand_no = ?",
-                           (table.id, hand_no))
-        if row is None:
-            raise LookupError(f"table {table.id}: hand #{hand_no} has no committed seed")
+        known = self._known(table.id, hand_no)
+        if known is not None:  # committed earlier by this process: no need to read it back
+            server_seed = known.server_seed
+        else:
+            row = await tx.one("SELECT server_seed FROM fair_seeds WHERE table_id = ? AND hand_no = ?",
+                               (table.id, hand_no))
+            if row is None:
+                raise LookupError(f"table {table.id}: hand #{hand_no} has no committed seed")
+            server_seed = bytes.fromhex(row["server_seed"])
         rows = await tx.all("SELECT user_id, seed FROM fair_player_seeds WHERE table_id = ?", (table.id,))
         seeds = {str(r["user_id"]): str(r["seed"]) for r in rows}
-        record = FairRecord.for_deal(table=table_label(table), hand_no=hand_no,
-                                     server_seed=bytes.fromhex(row["server_seed"]),
+        record = FairRecord.for_deal(table=table_label(table), hand_no=hand_no, server_seed=server_seed,
                                      player_seeds=[(name, seeds.get(user, "")) for user, name in players])
         await tx.execute("UPDATE fair_seeds SET player_seeds = ? WHERE table_id = ? AND hand_no = ?",
                          (json.dumps(record.to_dict()["player_seeds"], ensure_ascii=False), table.id, hand_no))

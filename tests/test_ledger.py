@@ -182,6 +182,47 @@ def test_a_hands_transfers_take_every_seat_from_start_to_end_stack(seed: int) ->
         Transfer("bet", "a", "a", 5)
 
 
+@pytest.mark.asyncio
+async def test_sqlite_posts_without_reading_ids_back_the_rows_numbered_ones_would_be(tmp_path: Path) -> None:
+    """On SQLite a post reads no ids (the statements wait for the transaction's next round trip):
+    its rows are those that ids from new_ids give, batch after batch, from an empty ledger on."""
+    from bot import ledger
+
+    batches = [[Transfer("grant", HOUSE, "wallet:c:ann", 1000)],
+               [Transfer("ante", "seat:1:ann", "pot:7", 1), Transfer("bet", "seat:1:bob", "pot:7", 5, None, "street 3"),
+                Transfer("win", "pot:7", "seat:1:bob", 6, None, "pot 0")],
+               [Transfer("cash-out", "seat:1:bob", "wallet:c:bob", 50)]]
+
+    async def stored(dialect: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+        store = await Store.open(str(tmp_path / f"{dialect}.db"))
+        try:
+            for n, batch in enumerate(batches):
+                async with store.atomic() as tx:
+                    if dialect != "sqlite":  # the numbered way, as on PostgreSQL
+                        tx._conn = _Dialect(tx._conn, dialect)  # type: ignore[assignment]
+                    await ledger.post(tx, batch, at=float(n))
+            transfers = [tuple(r) for r in await store.fetch("SELECT * FROM ledger_transfers ORDER BY rowid")]
+            entries = [tuple(r) for r in await store.fetch("SELECT rowid, * FROM ledger_entries ORDER BY rowid")]
+            return transfers, entries
+        finally:
+            await store.close()
+
+    numbered, read_less = await stored("numbered"), await stored("sqlite")
+    assert read_less == numbered
+    assert [t[0] for t in read_less[0]] == [1, 2, 3, 4, 5]
+    assert read_less[1][2:4] == [(3, 2, "seat:1:ann", -1), (4, 2, "pot:7", 1)]
+
+
+class _Dialect:
+    """A connection that says it is of another dialect (and otherwise is the one it wraps)."""
+
+    def __init__(self, conn: object, dialect: str) -> None:
+        self._conn, self.dialect = conn, dialect
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._conn, name)
+
+
 async def _corrupt(db: Path, sql: str, backend: Backend) -> tuple[int, str]:
     """Change the database behind the bot's back, then ``studbot audit`` it (in a process of its own)."""
     await execute(db, sql)
