@@ -326,11 +326,12 @@ class Dealer:
             after = await self.hooks.settled(rt, tx, setup=setup, stacks=hand.stacks, now=now)
             if table.running and len(table.ready_seats()) >= 2:
                 table.next_hand_at = now + self.settings.next_hand_delay
+            await tx.save_table(table)
             # The next hand's seed, committed now and shown with this result, if a next hand is coming
-            # (otherwise at the next deal): no commitment is published for a hand never dealt.
+            # (otherwise at the next deal): no commitment is published for a hand never dealt. Last: its
+            # round trip takes every statement held back before it, and none is left for the commit.
             committed = await self.fair.commit(tx, table_id=table.id, hand_no=setup.hand_no + 1) \
                 if table.next_hand_at is not None else None
-            await tx.save_table(table)
         rt.deadline = None
         rt.committed = committed.hand_no if committed is not None else None
         if committed is not None:  # stored now: the next deal need not read it back

@@ -113,16 +113,20 @@ class Fairness:
         known = self._known(table_id, hand_no)
         if known is not None:
             return known
+        seed = self._draw(table_id, hand_no)
+        # The new row, unless the hand has one already (committed earlier, before a restart say): one
+        # round trip, and nothing left for the end of the block to send when this is its last statement.
+        row = await tx.one("INSERT INTO fair_seeds (table_id, hand_no, server_seed, commitment) VALUES (?, ?, ?, ?) "
+                           "ON CONFLICT (table_id, hand_no) DO NOTHING RETURNING commitment",
+                           (table_id, hand_no, seed.hex(), commitment_of(seed)))
+        if row is not None:
+            return Commitment(hand_no=hand_no, commitment=str(row["commitment"]), new=True, server_seed=seed)
         row = await tx.one("SELECT commitment, server_seed FROM fair_seeds WHERE table_id = ? AND hand_no = ?",
                            (table_id, hand_no))
-        if row is not None:
-            return Commitment(hand_no=hand_no, commitment=str(row["commitment"]), new=False,
-                              server_seed=bytes.fromhex(row["server_seed"]))
-        seed = self._draw(table_id, hand_no)
-        commitment = commitment_of(seed)
-        await tx.execute("INSERT INTO fair_seeds (table_id, hand_no, server_seed, commitment) VALUES (?, ?, ?, ?)",
-                         (table_id, hand_no, seed.hex(), commitment))
-        return Commitment(hand_no=hand_no, commitment=commitment, new=True, server_seed=seed)
+        if row is None:
+            raise LookupError(f"table {table_id}: hand #{hand_no}'s seed is neither new nor stored")
+        return Commitment(hand_no=hand_no, commitment=str(row["commitment"]), new=False,
+                          server_seed=bytes.fromhex(row["server_seed"]))
 
     def stored(self, *, table_id: int, committed: Commitment) -> None:
         """``committed`` (from :meth:`commit`) is in the database: its transaction has committed. Never
