@@ -20,6 +20,7 @@ import hmac
 import json
 import logging
 import secrets
+import weakref
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -99,6 +100,11 @@ class Fairness:
         database (:meth:`stored`). A stored seed never changes and its row is never deleted (in
         cluster mode neither: another process only adds rows), so it needs no reading back; after a
         restart nothing is known and the rows are read."""
+        self._seeds: dict[int, tuple[weakref.ref[Table], dict[str, str]]] = {}
+        """Table id -> the player seeds in force at the table (user -> seed), as read for the table this
+        process holds in memory (the object: a table restored anew is read anew, which covers cluster
+        mode, where another process may have held it meanwhile). While this process holds a table
+        only its own :meth:`set_player_seed` changes them, and that forgets them."""
 
     def _draw(self, table_id: int, hand_no: int) -> bytes:
         if self.script_key is None:
@@ -160,8 +166,13 @@ class Fairness:
             if row is None:
                 raise LookupError(f"table {table.id}: hand #{hand_no} has no committed seed")
             server_seed = bytes.fromhex(row["server_seed"])
-        rows = await tx.all("SELECT user_id, seed FROM fair_player_seeds WHERE table_id = ?", (table.id,))
-        seeds = {str(r["user_id"]): str(r["seed"]) for r in rows}
+        held = self._seeds.get(table.id)
+        if held is not None and held[0]() is table:
+            seeds = held[1]
+        else:
+            rows = await tx.all("SELECT user_id, seed FROM fair_player_seeds WHERE table_id = ?", (table.id,))
+            seeds = {str(r["user_id"]): str(r["seed"]) for r in rows}
+            self._seeds[table.id] = (weakref.ref(table), seeds)
         record = FairRecord.for_deal(table=table_label(table), hand_no=hand_no, server_seed=server_seed,
                                      player_seeds=[(name, seeds.get(user, "")) for user, name in players])
         await tx.execute("UPDATE fair_seeds SET player_seeds = ? WHERE table_id = ? AND hand_no = ?",
@@ -207,10 +218,13 @@ class Fairness:
         return {str(r["user_id"]): str(r["seed"]) for r in rows}
 
     async def set_player_seed(self, *, table_id: int, user: str, seed: str) -> None:
-        async with self.store.atomic() as tx:
-            await tx.execute(
-                "INSERT INTO fair_player_seeds (table_id, user_id, seed) VALUES (?, ?, ?) "
-                "ON CONFLICT (table_id, user_id) DO UPDATE SET seed = excluded.seed", (table_id, user, seed))
+        try:
+            async with self.store.atomic() as tx:
+                await tx.execute(
+                    "INSERT INTO fair_player_seeds (table_id, user_id, seed) VALUES (?, ?, ?) "
+                    "ON CONFLICT (table_id, user_id) DO UPDATE SET seed = excluded.seed", (table_id, user, seed))
+        finally:  # changed (or perhaps, if the commit failed): the next deal reads them
+            self._seeds.pop(table_id, None)
 
     async def reveal_mode(self, table_id: int) -> str:
         rows = await self.store.fetch("SELECT reveal FROM fair_tables WHERE table_id = ?", (table_id,))

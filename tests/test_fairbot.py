@@ -221,3 +221,33 @@ async def test_reveal_stop_set_between_hands_keeps_the_next_seeds_hidden(tmp_pat
         said = "\n".join(t.out)
         assert {no for no, _, _ in REVEALED.findall(said)} == {"1"}, "hand #2's seed was shown under reveal=stop"
         assert json.loads(await _hand_file(db, 2))["fair"]["server_seed"] is None
+
+
+@pytest.mark.asyncio
+async def test_player_seeds_are_read_again_for_a_table_restored_anew(tmp_path: Path) -> None:
+    """The deal remembers the player seeds it read for the table held in memory (only this process's
+    'seed' changes them meanwhile); a table restored anew (cluster mode: another process may have
+    held it and taken a 'seed') has them read again."""
+    from dataclasses import replace
+
+    db = tmp_path / "t.db"
+    async with Table(db) as t:
+        await _two_players(t)
+        await t.say("bob", "seed b0b")
+        await t.say("ann", "start")
+        await t.call_down()  # hand 2 committed
+        rt = t.runtime
+        users = [(p[1], p[2]) for p in rt.setup.players]
+        async with t.store.atomic() as tx:  # another holder's 'seed' meanwhile
+            await tx.execute("UPDATE fair_player_seeds SET seed = 'elsewhere' WHERE user_id = ?", (users[1][0],))
+
+        class Undo(Exception):
+            pass
+
+        with pytest.raises(Undo):
+            async with t.store.atomic() as tx:
+                held = await t.bot.fair.deal(tx, table=rt.table, hand_no=2, players=users)
+                restored = await t.bot.fair.deal(tx, table=replace(rt.table), hand_no=2, players=users)
+                raise Undo  # nothing dealt
+        assert held.player_seeds == (("ann", ""), ("bob", "b0b"))  # remembered: not read back
+        assert restored.player_seeds == (("ann", ""), ("bob", "elsewhere"))
