@@ -17,10 +17,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Protocol
+from typing import Final, Protocol
 
 from engine import Action, Deck, DeckDealer, FairRecord, Hand
-from engine.cards import Card
+from engine.cards import ALL_CARDS, Card
 from engine.events import CardDealt, CommunityCardDealt
 from engine.handfile import hand_file_of
 
@@ -37,6 +37,9 @@ from .stats.rows import record_hand
 from .store import Store, Tx
 
 log = logging.getLogger(__name__)
+
+_CARD_TEXT: Final = tuple(str(c) for c in ALL_CARDS)
+"""Each card's text ('As') by its index: a deck's 52 written without making each anew."""
 
 @dataclass
 class Runtime:
@@ -159,9 +162,11 @@ class Dealer:
 
     # ------------------------------------------------------------------ hands
 
-    def _build_hand(self, setup: HandSetup) -> Hand:
-        deck = Deck.from_cards([Card.from_str(c) for c in setup.deck])
-        return Hand(stakes=setup.stakes, names=[p[2] for p in setup.players], stacks=[p[3] for p in setup.players],
+    def _build_hand(self, setup: HandSetup, *, cards: Sequence[Card] | None = None) -> Hand:
+        """The hand ``setup`` deals (``cards``: its deck, when the caller holds it as cards already)."""
+        deck = Deck.from_cards(cards if cards is not None else [Card.from_str(c) for c in setup.deck])
+        players = setup.players
+        return Hand(stakes=setup.stakes, names=[p[2] for p in players], stacks=[p[3] for p in players],
                     dealer=DeckDealer(deck))
 
     async def _start_hand(self, rt: Runtime) -> None:
@@ -186,15 +191,16 @@ class Dealer:
         async with self.store.atomic() as tx:
             record = await self.fair.deal(tx, table=table, hand_no=hand_no,
                                           players=[(user, name) for _, user, name, _ in players])
+            deck = record.deck()
             setup = HandSetup(hand_no=hand_no, stakes=table.stakes, players=players,
-                              deck=[str(c) for c in record.deck()])
+                              deck=[_CARD_TEXT[c.index] for c in deck])
             hand_id = await tx.begin_hand(table_id=table.id, setup=setup, now=now)
             await tx.set_deadline(hand_id=hand_id, deadline=now + table.timer)
             await tx.save_table(replace(table, hand_no=setup.hand_no))
         # The new number with the new hand, at once: a board drawn meanwhile (see _publish_board) shows
         # the last hand under its own number, never under the next one's.
         table.hand_no = setup.hand_no
-        rt.hand, rt.hand_id, rt.setup, rt.seen, rt.fair = self._build_hand(setup), hand_id, setup, 0, record
+        rt.hand, rt.hand_id, rt.setup, rt.seen, rt.fair = self._build_hand(setup, cards=deck), hand_id, setup, 0, record
         rt.deadline = now + table.timer
         await self._say(rt, "line.hand_starts", no=setup.hand_no, names=", ".join(rt.names))
         await self._after_change(rt)
