@@ -309,8 +309,8 @@ class Dealer:
                                    account=lambda es: seat_account(table.id, setup.players[es][1]))
         _check_settlement(hand, transfers, setup=setup, table_id=table.id)
         record = rt.fair
-        if record is not None and rt.reveal is None:
-            rt.reveal = await self.fair.reveal_mode(table.id)
+        if record is not None and rt.reveal is None:  # read with the deal's player seeds, if it was dealt here
+            rt.reveal = self.fair.held_reveal_mode(table) or await self.fair.reveal_mode(table.id)
         reveal = record is not None and rt.reveal == "hand"
         fair = record if reveal or record is None else record.hidden()
         async with self.store.atomic() as tx:

@@ -79,6 +79,16 @@ class Commitment:
 
 
 @dataclass(frozen=True, slots=True)
+class _Held:
+    """What a table's deal read (see :attr:`Fairness._held`)."""
+
+    table: weakref.ref[Table]
+    seeds: dict[str, str]
+    """user -> their seed at the table."""
+    reveal: str
+
+
+@dataclass(frozen=True, slots=True)
 class Revealed:
     hand_no: int
     commitment: str
@@ -100,11 +110,11 @@ class Fairness:
         database (:meth:`stored`). A stored seed never changes and its row is never deleted (in
         cluster mode neither: another process only adds rows), so it needs no reading back; after a
         restart nothing is known and the rows are read."""
-        self._seeds: dict[int, tuple[weakref.ref[Table], dict[str, str]]] = {}
-        """Table id -> the player seeds in force at the table (user -> seed), as read for the table this
-        process holds in memory (the object: a table restored anew is read anew, which covers cluster
-        mode, where another process may have held it meanwhile). While this process holds a table
-        only its own :meth:`set_player_seed` changes them, and that forgets them."""
+        self._held: dict[int, _Held] = {}
+        """Table id -> its player seeds and reveal mode as read for the table this process holds in memory
+        (the object: a table restored anew is read anew, which covers cluster mode, where another process
+        may have held it meanwhile). While this process holds a table only its own
+        :meth:`set_player_seed` and :meth:`set_reveal_mode` change them, and those forget them."""
 
     def _draw(self, table_id: int, hand_no: int) -> bytes:
         if self.script_key is None:
@@ -166,13 +176,14 @@ class Fairness:
             if row is None:
                 raise LookupError(f"table {table.id}: hand #{hand_no} has no committed seed")
             server_seed = bytes.fromhex(row["server_seed"])
-        held = self._seeds.get(table.id)
-        if held is not None and held[0]() is table:
-            seeds = held[1]
-        else:
-            rows = await tx.all("SELECT user_id, seed FROM fair_player_seeds WHERE table_id = ?", (table.id,))
-            seeds = {str(r["user_id"]): str(r["seed"]) for r in rows}
-            self._seeds[table.id] = (weakref.ref(table), seeds)
+        held = self._held_for(table)
+        if held is None:  # the seeds, and the reveal mode the hand's end needs, in one read
+            rows = await tx.all("SELECT user_id, seed FROM fair_player_seeds WHERE table_id = ? UNION ALL "
+                                "SELECT NULL, reveal FROM fair_tables WHERE table_id = ?", (table.id, table.id))
+            held = self._held[table.id] = _Held(
+                table=weakref.ref(table), seeds={str(r[0]): str(r[1]) for r in rows if r[0] is not None},
+                reveal=next((str(r[1]) for r in rows if r[0] is None), "hand"))
+        seeds = held.seeds
         record = FairRecord.for_deal(table=table_label(table), hand_no=hand_no, server_seed=server_seed,
                                      player_seeds=[(name, seeds.get(user, "")) for user, name in players])
         await tx.execute("UPDATE fair_seeds SET player_seeds = ? WHERE table_id = ? AND hand_no = ?",
@@ -224,17 +235,29 @@ class Fairness:
                     "INSERT INTO fair_player_seeds (table_id, user_id, seed) VALUES (?, ?, ?) "
                     "ON CONFLICT (table_id, user_id) DO UPDATE SET seed = excluded.seed", (table_id, user, seed))
         finally:  # changed (or perhaps, if the commit failed): the next deal reads them
-            self._seeds.pop(table_id, None)
+            self._held.pop(table_id, None)
 
     async def reveal_mode(self, table_id: int) -> str:
         rows = await self.store.fetch("SELECT reveal FROM fair_tables WHERE table_id = ?", (table_id,))
         return str(rows[0]["reveal"]) if rows else "hand"
 
+    def held_reveal_mode(self, table: Table) -> str | None:
+        """The table's reveal mode as its last deal here read it (None: not read for this table object)."""
+        held = self._held_for(table)
+        return held.reveal if held is not None else None
+
     async def set_reveal_mode(self, *, table_id: int, reveal: str) -> None:
         assert reveal in REVEALS
-        async with self.store.atomic() as tx:
-            await tx.execute("INSERT INTO fair_tables (table_id, reveal) VALUES (?, ?) "
-                             "ON CONFLICT (table_id) DO UPDATE SET reveal = excluded.reveal", (table_id, reveal))
+        try:
+            async with self.store.atomic() as tx:
+                await tx.execute("INSERT INTO fair_tables (table_id, reveal) VALUES (?, ?) "
+                                 "ON CONFLICT (table_id) DO UPDATE SET reveal = excluded.reveal", (table_id, reveal))
+        finally:
+            self._held.pop(table_id, None)
+
+    def _held_for(self, table: Table) -> _Held | None:
+        held = self._held.get(table.id)
+        return held if held is not None and held.table() is table else None
 
     def write_hand_file(self, *, table: Table, hand_no: int, text: str) -> Path | None:
         """The hand file written where the console keeps them, for ``python -m engine.verify``."""

@@ -225,9 +225,9 @@ async def test_reveal_stop_set_between_hands_keeps_the_next_seeds_hidden(tmp_pat
 
 @pytest.mark.asyncio
 async def test_player_seeds_are_read_again_for_a_table_restored_anew(tmp_path: Path) -> None:
-    """The deal remembers the player seeds it read for the table held in memory (only this process's
-    'seed' changes them meanwhile); a table restored anew (cluster mode: another process may have
-    held it and taken a 'seed') has them read again."""
+    """The deal remembers the player seeds and reveal mode it read for the table held in memory (only
+    this process's 'seed' and 'config' change them meanwhile); a table restored anew (cluster mode:
+    another process may have held it and taken a 'seed') has them read again."""
     from dataclasses import replace
 
     db = tmp_path / "t.db"
@@ -238,8 +238,10 @@ async def test_player_seeds_are_read_again_for_a_table_restored_anew(tmp_path: P
         await t.call_down()  # hand 2 committed
         rt = t.runtime
         users = [(p[1], p[2]) for p in rt.setup.players]
-        async with t.store.atomic() as tx:  # another holder's 'seed' meanwhile
+        assert t.bot.fair.held_reveal_mode(rt.table) == "hand"
+        async with t.store.atomic() as tx:  # another holder's 'seed' and 'config reveal=stop' meanwhile
             await tx.execute("UPDATE fair_player_seeds SET seed = 'elsewhere' WHERE user_id = ?", (users[1][0],))
+            await tx.execute("INSERT INTO fair_tables (table_id, reveal) VALUES (?, 'stop')", (rt.table.id,))
 
         class Undo(Exception):
             pass
@@ -247,7 +249,10 @@ async def test_player_seeds_are_read_again_for_a_table_restored_anew(tmp_path: P
         with pytest.raises(Undo):
             async with t.store.atomic() as tx:
                 held = await t.bot.fair.deal(tx, table=rt.table, hand_no=2, players=users)
-                restored = await t.bot.fair.deal(tx, table=replace(rt.table), hand_no=2, players=users)
+                anew = replace(rt.table)
+                restored = await t.bot.fair.deal(tx, table=anew, hand_no=2, players=users)
                 raise Undo  # nothing dealt
         assert held.player_seeds == (("ann", ""), ("bob", "b0b"))  # remembered: not read back
         assert restored.player_seeds == (("ann", ""), ("bob", "elsewhere"))
+        assert t.bot.fair.held_reveal_mode(rt.table) is None  # forgotten: the deal read them for another object
+        assert t.bot.fair.held_reveal_mode(anew) == "stop"
