@@ -17,10 +17,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Final, Protocol
+from typing import Protocol
 
 from engine import Action, Deck, DeckDealer, FairRecord, Hand
-from engine.cards import ALL_CARDS, Card
+from engine.cards import CARD_TEXTS, Card
 from engine.events import CardDealt, CommunityCardDealt
 from engine.handfile import hand_file_of
 
@@ -37,9 +37,6 @@ from .stats.rows import record_hand
 from .store import Store, Tx
 
 log = logging.getLogger(__name__)
-
-_CARD_TEXT: Final = tuple(str(c) for c in ALL_CARDS)
-"""Each card's text ('As') by its index: a deck's 52 written without making each anew."""
 
 @dataclass
 class Runtime:
@@ -193,7 +190,7 @@ class Dealer:
                                           players=[(user, name) for _, user, name, _ in players])
             deck = record.deck()
             setup = HandSetup(hand_no=hand_no, stakes=table.stakes, players=players,
-                              deck=[_CARD_TEXT[c.index] for c in deck])
+                              deck=[CARD_TEXTS[c.index] for c in deck])
             hand_id = await tx.begin_hand(table_id=table.id, setup=setup, now=now)
             await tx.set_deadline(hand_id=hand_id, deadline=now + table.timer)
             await tx.save_table(replace(table, hand_no=setup.hand_no))
