@@ -21,7 +21,7 @@ import json
 import logging
 import secrets
 import weakref
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -147,7 +147,8 @@ class Fairness:
     def stored(self, *, table_id: int, committed: Commitment) -> None:
         """``committed`` (from :meth:`commit`) is in the database: its transaction has committed. Never
         before: a seed whose transaction was rolled back is not stored, and must be read or drawn again."""
-        self._stored[table_id] = replace(committed, new=False)
+        self._stored[table_id] = Commitment(hand_no=committed.hand_no, commitment=committed.commitment, new=False,
+                                            server_seed=committed.server_seed)
 
     def _known(self, table_id: int, hand_no: int) -> Commitment | None:
         """Hand ``hand_no``'s commitment if this process knows that it is stored."""

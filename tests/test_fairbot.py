@@ -256,3 +256,32 @@ async def test_player_seeds_are_read_again_for_a_table_restored_anew(tmp_path: P
         assert restored.player_seeds == (("ann", ""), ("bob", "elsewhere"))
         assert t.bot.fair.held_reveal_mode(rt.table) is None  # forgotten: the deal read them for another object
         assert t.bot.fair.held_reveal_mode(anew) == "stop"
+
+
+@pytest.mark.asyncio
+async def test_a_commitment_is_remembered_once_committed_and_only_then(tmp_path: Path) -> None:
+    """A seed whose transaction rolled back is drawn and stored again; one committed is known without
+    a transaction (a stored seed never changes); a process that knows nothing finds it stored."""
+    db = tmp_path / "t.db"
+    async with Table(db) as t:
+        await _two_players(t)
+        table, fair = t.runtime.table, t.bot.fair
+
+        class Undo(Exception):
+            pass
+
+        with pytest.raises(Undo):
+            async with t.store.atomic() as tx:
+                drawn = await fair.commit(tx, table_id=table.id, hand_no=1)
+                raise Undo
+        assert drawn.new
+        assert await rows(db, "SELECT commitment FROM fair_seeds") == []
+        stored = await fair.commit_next(table)
+        assert stored.new and await rows(db, "SELECT commitment FROM fair_seeds") == [(stored.commitment,)]
+        before = t.store.commit_stats.transactions
+        again = await fair.commit_next(table)
+        assert (again.new, again.commitment, again.server_seed) == (False, stored.commitment, stored.server_seed)
+        assert t.store.commit_stats.transactions == before  # known: no transaction to learn it
+    async with Table(db) as t:  # another process (or after a restart): read from the database
+        again = await t.bot.fair.commit_next(t.runtime.table)
+        assert (again.new, again.commitment, again.server_seed) == (False, stored.commitment, stored.server_seed)
