@@ -21,6 +21,7 @@ import json
 import logging
 import secrets
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -182,7 +183,8 @@ class Fairness:
             rows = await tx.all("SELECT user_id, seed FROM fair_player_seeds WHERE table_id = ? UNION ALL "
                                 "SELECT NULL, reveal FROM fair_tables WHERE table_id = ?", (table.id, table.id))
             held = self._held[table.id] = _Held(
-                table=weakref.ref(table), seeds={str(r[0]): str(r[1]) for r in rows if r[0] is not None},
+                table=weakref.ref(table, self._forget(table.id)),
+                seeds={str(r[0]): str(r[1]) for r in rows if r[0] is not None},
                 reveal=next((str(r[1]) for r in rows if r[0] is None), "hand"))
         seeds = held.seeds
         record = FairRecord.for_deal(table=table_label(table), hand_no=hand_no, server_seed=server_seed,
@@ -255,6 +257,17 @@ class Fairness:
                                  "ON CONFLICT (table_id) DO UPDATE SET reveal = excluded.reveal", (table_id, reveal))
         finally:
             self._held.pop(table_id, None)
+
+    def _forget(self, table_id: int) -> Callable[[weakref.ref[Table]], None]:
+        """What drops the table's entry once its object is gone (the table was closed, or dropped from
+        this process): only that object's entry, not one read since for the table restored anew."""
+
+        def forget(gone: weakref.ref[Table]) -> None:
+            held = self._held.get(table_id)
+            if held is not None and held.table is gone:
+                del self._held[table_id]
+
+        return forget
 
     def _held_for(self, table: Table) -> _Held | None:
         held = self._held.get(table.id)

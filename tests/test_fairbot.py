@@ -6,6 +6,7 @@ after a restart, and the ``seed`` command's validation.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import re
@@ -256,6 +257,22 @@ async def test_player_seeds_are_read_again_for_a_table_restored_anew(tmp_path: P
         assert restored.player_seeds == (("ann", ""), ("bob", "elsewhere"))
         assert t.bot.fair.held_reveal_mode(rt.table) is None  # forgotten: the deal read them for another object
         assert t.bot.fair.held_reveal_mode(anew) == "stop"
+        with pytest.raises(Undo):
+            async with t.store.atomic() as tx:
+                await t.bot.fair.deal(tx, table=rt.table, hand_no=2, players=users)  # read again for this one
+                raise Undo
+        del anew
+        gc.collect()  # an object gone takes its own entry along, not the one read since for the table
+        assert t.bot.fair.held_reveal_mode(rt.table) == "stop"
+        last = replace(rt.table)
+        with pytest.raises(Undo):
+            async with t.store.atomic() as tx:
+                await t.bot.fair.deal(tx, table=last, hand_no=2, players=users)
+                raise Undo
+        assert rt.table.id in t.bot.fair._held
+        del last
+        gc.collect()
+        assert rt.table.id not in t.bot.fair._held  # nothing kept for a table object no longer held
 
 
 @pytest.mark.asyncio
