@@ -190,7 +190,8 @@ class Fairness:
         record = FairRecord.for_deal(table=table_label(table), hand_no=hand_no, server_seed=server_seed,
                                      player_seeds=[(name, seeds.get(user, "")) for user, name in players])
         await tx.execute("UPDATE fair_seeds SET player_seeds = ? WHERE table_id = ? AND hand_no = ?",
-                         (json.dumps(record.to_dict()["player_seeds"], ensure_ascii=False), table.id, hand_no))
+                         (json.dumps([list(pair) for pair in record.player_seeds], ensure_ascii=False), table.id,
+                          hand_no))  # what record.to_dict() writes there, without the rest of it
         return record
 
     async def record(self, *, table: Table, hand_no: int) -> FairRecord | None:
