@@ -20,7 +20,7 @@ from functools import cached_property
 from typing import Protocol
 
 from engine import Action, Deck, DeckDealer, FairRecord, Hand
-from engine.cards import Card
+from engine.cards import CARD_TEXTS, Card
 from engine.events import CardDealt, CommunityCardDealt, Event
 from engine.handfile import hand_file_of
 
@@ -175,9 +175,11 @@ class Dealer:
 
     # ------------------------------------------------------------------ hands
 
-    def _build_hand(self, setup: HandSetup) -> Hand:
-        deck = Deck.from_cards([Card.from_str(c) for c in setup.deck])
-        return Hand(stakes=setup.stakes, names=[p[2] for p in setup.players], stacks=[p[3] for p in setup.players],
+    def _build_hand(self, setup: HandSetup, *, cards: Sequence[Card] | None = None) -> Hand:
+        """The hand ``setup`` deals (``cards``: its deck, when the caller holds it as cards already)."""
+        deck = Deck.from_cards(cards if cards is not None else [Card.from_str(c) for c in setup.deck])
+        players = setup.players
+        return Hand(stakes=setup.stakes, names=[p[2] for p in players], stacks=[p[3] for p in players],
                     dealer=DeckDealer(deck))
 
     async def _start_hand(self, rt: Runtime) -> None:
@@ -202,15 +204,15 @@ class Dealer:
         async with self.store.atomic() as tx:
             record = await self.fair.deal(tx, table=table, hand_no=hand_no,
                                           players=[(user, name) for _, user, name, _ in players])
+            deck = record.deck()
             setup = HandSetup(hand_no=hand_no, stakes=table.stakes, players=players,
-                              deck=[str(c) for c in record.deck()])
-            hand_id = await tx.begin_hand(table_id=table.id, setup=setup, now=now)
-            await tx.set_deadline(hand_id=hand_id, deadline=now + table.timer)
+                              deck=[CARD_TEXTS[c.index] for c in deck])
+            hand_id = await tx.begin_hand(table_id=table.id, setup=setup, now=now, deadline=now + table.timer)
             await tx.save_table(replace(table, hand_no=setup.hand_no))
         # The new number with the new hand, at once: a board drawn meanwhile (see _publish_board) shows
         # the last hand under its own number, never under the next one's.
         table.hand_no = setup.hand_no
-        rt.hand, rt.hand_id, rt.setup, rt.seen, rt.fair = self._build_hand(setup), hand_id, setup, 0, record
+        rt.hand, rt.hand_id, rt.setup, rt.seen, rt.fair = self._build_hand(setup, cards=deck), hand_id, setup, 0, record
         rt.deadline = now + table.timer
         await self._say(rt, "line.hand_starts", no=setup.hand_no, names=", ".join(rt.names))
         await self._after_change(rt)
@@ -316,8 +318,8 @@ class Dealer:
                                    account=lambda es: seat_account(table.id, setup.players[es][1]))
         _check_settlement(hand, transfers, setup=setup, table_id=table.id)
         record = rt.fair
-        if record is not None and rt.reveal is None:
-            rt.reveal = await self.fair.reveal_mode(table.id)
+        if record is not None and rt.reveal is None:  # read with the deal's player seeds, if it was dealt here
+            rt.reveal = self.fair.held_reveal_mode(table) or await self.fair.reveal_mode(table.id)
         reveal = record is not None and rt.reveal == "hand"
         fair = record if reveal or record is None else record.hidden()
         async with self.store.atomic() as tx:
@@ -339,13 +341,16 @@ class Dealer:
             after = await self.hooks.settled(rt, tx, setup=setup, stacks=hand.stacks, now=now)
             if table.running and len(table.ready_seats()) >= 2:
                 table.next_hand_at = now + self.settings.next_hand_delay
+            await tx.save_table(table)
             # The next hand's seed, committed now and shown with this result, if a next hand is coming
-            # (otherwise at the next deal): no commitment is published for a hand never dealt.
+            # (otherwise at the next deal): no commitment is published for a hand never dealt. Last: its
+            # round trip takes every statement held back before it, and none is left for the commit.
             committed = await self.fair.commit(tx, table_id=table.id, hand_no=setup.hand_no + 1) \
                 if table.next_hand_at is not None else None
-            await tx.save_table(table)
         rt.deadline = None
         rt.committed = committed.hand_no if committed is not None else None
+        if committed is not None:  # stored now: the next deal need not read it back
+            self.fair.stored(table_id=table.id, committed=committed)
         if record is not None and record.server_seed is not None:
             if reveal:
                 await self._say(rt, "fair.reveal", no=setup.hand_no, seed=record.server_seed.hex(),

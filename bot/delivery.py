@@ -91,17 +91,22 @@ class Deliveries:
         if not confirming(messenger):  # sent before announce returned
             self._confirmed(hand_id, events, final)
             return
-        _merge(self._next.setdefault(table.key, {}), hand_id, events, final)
-        if table.key not in self._confirming:
-            task = asyncio.get_running_loop().create_task(self._confirm(messenger, table))
-            self._confirming[table.key] = task
+        key = table.key  # made anew at each use: once a call (this runs at every action)
+        batch = self._next.get(key)
+        if batch is None:
+            self._next[key] = {hand_id: (events, final)}
+        else:
+            _merge(batch, hand_id, events, final)
+        if key not in self._confirming:
+            task = asyncio.get_running_loop().create_task(self._confirm(messenger, table, key))
+            self._confirming[key] = task
             self._waiting.add(task)
             task.add_done_callback(self._waiting.discard)
 
-    async def _confirm(self, messenger: Confirming, table: TableAddress) -> None:
+    async def _confirm(self, messenger: Confirming, table: TableAddress, key: str) -> None:
         """Confirm the table's tracked lines, a batch at a time, until none is left."""
         try:
-            while (batch := self._next.pop(table.key, None)) is not None:
+            while (batch := self._next.pop(key, None)) is not None:
                 try:
                     ok = await messenger.delivered(table=table)
                 except Exception:  # not confirmed: said again after a restart
@@ -111,7 +116,7 @@ class Deliveries:
                     for hand_id, (events, final) in batch.items():
                         self._confirmed(hand_id, events, final)
         finally:
-            self._confirming.pop(table.key, None)
+            self._confirming.pop(key, None)
 
     def _confirmed(self, hand_id: int, events: int, final: bool) -> None:
         _merge(self._marks, hand_id, events, final)

@@ -20,7 +20,9 @@ import hmac
 import json
 import logging
 import secrets
-from dataclasses import dataclass
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -28,6 +30,7 @@ from engine import FairRecord, HandFile, commitment_of
 from engine.fair import SERVER_SEED_BYTES
 from engine.verify import Finding, Verdict
 
+from . import fence
 from .i18n import Translator, family
 from .model import Table
 
@@ -72,6 +75,18 @@ class Commitment:
     commitment: str
     new: bool
     """Drawn just now (not yet published)."""
+    server_seed: bytes = field(repr=False, compare=False)
+    """The seed committed to (secret until the reveal: never shown, never logged)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Held:
+    """What a table's deal read (see :attr:`Fairness._held`)."""
+
+    table: weakref.ref[Table]
+    seeds: dict[str, str]
+    """user -> their seed at the table."""
+    reveal: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +106,16 @@ class Fairness:
         transcript is the same every time; None: every seed comes from ``secrets``."""
         self.files_dir = files_dir
         """Where the console writes a hand file for ``verify`` (None: nowhere)."""
+        self._stored: dict[int, Commitment] = {}
+        """Table id -> the last commitment of the table this process knows to be committed to the
+        database (:meth:`stored`). A stored seed never changes and its row is never deleted (in
+        cluster mode neither: another process only adds rows), so it needs no reading back; after a
+        restart nothing is known and the rows are read."""
+        self._held: dict[int, _Held] = {}
+        """Table id -> its player seeds and reveal mode as read for the table this process holds in memory
+        (the object: a table restored anew is read anew, which covers cluster mode, where another process
+        may have held it meanwhile). While this process holds a table only its own
+        :meth:`set_player_seed` and :meth:`set_reveal_mode` change them, and those forget them."""
 
     def _draw(self, table_id: int, hand_no: int) -> bytes:
         if self.script_key is None:
@@ -101,36 +126,72 @@ class Fairness:
 
     async def commit(self, tx: Tx, *, table_id: int, hand_no: int) -> Commitment:
         """Hand ``hand_no``'s commitment, drawing and storing its seed in ``tx`` if it has none
-        yet (the caller shows it only once ``tx`` is committed)."""
-        row = await tx.one("SELECT commitment FROM fair_seeds WHERE table_id = ? AND hand_no = ?",
-                           (table_id, hand_no))
-        if row is not None:
-            return Commitment(hand_no=hand_no, commitment=str(row["commitment"]), new=False)
+        yet (the caller shows it only once ``tx`` is committed, and then tells :meth:`stored`)."""
+        known = self._known(table_id, hand_no)
+        if known is not None:
+            return known
         seed = self._draw(table_id, hand_no)
-        commitment = commitment_of(seed)
-        await tx.execute("INSERT INTO fair_seeds (table_id, hand_no, server_seed, commitment) VALUES (?, ?, ?, ?)",
-                         (table_id, hand_no, seed.hex(), commitment))
-        return Commitment(hand_no=hand_no, commitment=commitment, new=True)
+        # The new row, unless the hand has one already (committed earlier, before a restart say): one
+        # round trip, and nothing left for the end of the block to send when this is its last statement.
+        row = await tx.one("INSERT INTO fair_seeds (table_id, hand_no, server_seed, commitment) VALUES (?, ?, ?, ?) "
+                           "ON CONFLICT (table_id, hand_no) DO NOTHING RETURNING commitment",
+                           (table_id, hand_no, seed.hex(), commitment_of(seed)))
+        if row is not None:
+            return Commitment(hand_no=hand_no, commitment=str(row["commitment"]), new=True, server_seed=seed)
+        row = await tx.one("SELECT commitment, server_seed FROM fair_seeds WHERE table_id = ? AND hand_no = ?",
+                           (table_id, hand_no))
+        if row is None:
+            raise LookupError(f"table {table_id}: hand #{hand_no}'s seed is neither new nor stored")
+        return Commitment(hand_no=hand_no, commitment=str(row["commitment"]), new=False,
+                          server_seed=bytes.fromhex(row["server_seed"]))
+
+    def stored(self, *, table_id: int, committed: Commitment) -> None:
+        """``committed`` (from :meth:`commit`) is in the database: its transaction has committed. Never
+        before: a seed whose transaction was rolled back is not stored, and must be read or drawn again."""
+        self._stored[table_id] = Commitment(hand_no=committed.hand_no, commitment=committed.commitment, new=False,
+                                            server_seed=committed.server_seed)
+
+    def _known(self, table_id: int, hand_no: int) -> Commitment | None:
+        """Hand ``hand_no``'s commitment if this process knows that it is stored."""
+        known = self._stored.get(table_id)
+        return known if known is not None and known.hand_no == hand_no else None
 
     async def commit_next(self, table: Table) -> Commitment:
         """The commitment of the table's next hand, stored (committed) before this returns."""
+        known = self._known(table.id, table.hand_no + 1)
+        if known is not None and fence.active() is None:  # no transaction to learn what is known (in
+            return known  # cluster mode one still checks that the table is this process's)
         async with self.store.atomic() as tx:
-            return await self.commit(tx, table_id=table.id, hand_no=table.hand_no + 1)
+            committed = await self.commit(tx, table_id=table.id, hand_no=table.hand_no + 1)
+        self.stored(table_id=table.id, committed=committed)
+        return committed
 
     async def deal(self, tx: Tx, *, table: Table, hand_no: int, players: list[tuple[str, str]]) -> FairRecord:
         """The record hand ``hand_no`` is dealt from: its committed seed (which must exist) and the
         seeds in force now of ``players`` ((user, name) in seat order), stored in ``tx``."""
-        row = await tx.one("SELECT server_seed FROM fair_seeds WHERE table_id = ? AND hand_no = ?",
-                           (table.id, hand_no))
-        if row is None:
-            raise LookupError(f"table {table.id}: hand #{hand_no} has no committed seed")
-        rows = await tx.all("SELECT user_id, seed FROM fair_player_seeds WHERE table_id = ?", (table.id,))
-        seeds = {str(r["user_id"]): str(r["seed"]) for r in rows}
-        record = FairRecord.for_deal(table=table_label(table), hand_no=hand_no,
-                                     server_seed=bytes.fromhex(row["server_seed"]),
+        known = self._known(table.id, hand_no)
+        if known is not None:  # committed earlier by this process: no need to read it back
+            server_seed = known.server_seed
+        else:
+            row = await tx.one("SELECT server_seed FROM fair_seeds WHERE table_id = ? AND hand_no = ?",
+                               (table.id, hand_no))
+            if row is None:
+                raise LookupError(f"table {table.id}: hand #{hand_no} has no committed seed")
+            server_seed = bytes.fromhex(row["server_seed"])
+        held = self._held_for(table)
+        if held is None:  # the seeds, and the reveal mode the hand's end needs, in one read
+            rows = await tx.all("SELECT user_id, seed FROM fair_player_seeds WHERE table_id = ? UNION ALL "
+                                "SELECT NULL, reveal FROM fair_tables WHERE table_id = ?", (table.id, table.id))
+            held = self._held[table.id] = _Held(
+                table=weakref.ref(table, self._forget(table.id)),
+                seeds={str(r[0]): str(r[1]) for r in rows if r[0] is not None},
+                reveal=next((str(r[1]) for r in rows if r[0] is None), "hand"))
+        seeds = held.seeds
+        record = FairRecord.for_deal(table=table_label(table), hand_no=hand_no, server_seed=server_seed,
                                      player_seeds=[(name, seeds.get(user, "")) for user, name in players])
         await tx.execute("UPDATE fair_seeds SET player_seeds = ? WHERE table_id = ? AND hand_no = ?",
-                         (json.dumps(record.to_dict()["player_seeds"], ensure_ascii=False), table.id, hand_no))
+                         (json.dumps([list(pair) for pair in record.player_seeds], ensure_ascii=False), table.id,
+                          hand_no))  # what record.to_dict() writes there, without the rest of it
         return record
 
     async def record(self, *, table: Table, hand_no: int) -> FairRecord | None:
@@ -172,20 +233,46 @@ class Fairness:
         return {str(r["user_id"]): str(r["seed"]) for r in rows}
 
     async def set_player_seed(self, *, table_id: int, user: str, seed: str) -> None:
-        async with self.store.atomic() as tx:
-            await tx.execute(
-                "INSERT INTO fair_player_seeds (table_id, user_id, seed) VALUES (?, ?, ?) "
-                "ON CONFLICT (table_id, user_id) DO UPDATE SET seed = excluded.seed", (table_id, user, seed))
+        try:
+            async with self.store.atomic() as tx:
+                await tx.execute(
+                    "INSERT INTO fair_player_seeds (table_id, user_id, seed) VALUES (?, ?, ?) "
+                    "ON CONFLICT (table_id, user_id) DO UPDATE SET seed = excluded.seed", (table_id, user, seed))
+        finally:  # changed (or perhaps, if the commit failed): the next deal reads them
+            self._held.pop(table_id, None)
 
     async def reveal_mode(self, table_id: int) -> str:
         rows = await self.store.fetch("SELECT reveal FROM fair_tables WHERE table_id = ?", (table_id,))
         return str(rows[0]["reveal"]) if rows else "hand"
 
+    def held_reveal_mode(self, table: Table) -> str | None:
+        """The table's reveal mode as its last deal here read it (None: not read for this table object)."""
+        held = self._held_for(table)
+        return held.reveal if held is not None else None
+
     async def set_reveal_mode(self, *, table_id: int, reveal: str) -> None:
         assert reveal in REVEALS
-        async with self.store.atomic() as tx:
-            await tx.execute("INSERT INTO fair_tables (table_id, reveal) VALUES (?, ?) "
-                             "ON CONFLICT (table_id) DO UPDATE SET reveal = excluded.reveal", (table_id, reveal))
+        try:
+            async with self.store.atomic() as tx:
+                await tx.execute("INSERT INTO fair_tables (table_id, reveal) VALUES (?, ?) "
+                                 "ON CONFLICT (table_id) DO UPDATE SET reveal = excluded.reveal", (table_id, reveal))
+        finally:
+            self._held.pop(table_id, None)
+
+    def _forget(self, table_id: int) -> Callable[[weakref.ref[Table]], None]:
+        """What drops the table's entry once its object is gone (the table was closed, or dropped from
+        this process): only that object's entry, not one read since for the table restored anew."""
+
+        def forget(gone: weakref.ref[Table]) -> None:
+            held = self._held.get(table_id)
+            if held is not None and held.table is gone:
+                del self._held[table_id]
+
+        return forget
+
+    def _held_for(self, table: Table) -> _Held | None:
+        held = self._held.get(table.id)
+        return held if held is not None and held.table() is table else None
 
     def write_hand_file(self, *, table: Table, hand_no: int, text: str) -> Path | None:
         """The hand file written where the console keeps them, for ``python -m engine.verify``."""

@@ -129,18 +129,23 @@ async def post(tx: Tx, transfers: Iterable[Transfer], *, at: float) -> None:
 def hand_transfers(hand: Hand, *, hand_id: int, account: Callable[[int], str]) -> list[Transfer]:
     """Every movement of a finished hand, from its events; ``account(engine_seat)`` names a seat's account."""
     pot = pot_account(hand_id)
+    seats = [account(seat) for seat in range(hand.seat_count)]  # each seat's account named once
     out: list[Transfer] = []
-    for e in hand.events:
-        if isinstance(e, AntePosted) and e.amount:
-            out.append(Transfer("ante", account(e.seat), pot, e.amount, hand_id))
-        elif isinstance(e, ActionTaken) and e.amount:
-            out.append(Transfer(e.action.value, account(e.seat), pot, e.amount, hand_id, f"street {e.street}"))
-        elif isinstance(e, UncalledReturned) and e.amount:
-            out.append(Transfer("uncalled", pot, account(e.seat), e.amount, hand_id))
+    add = out.append
+    for e in hand.events:  # the most frequent kinds first (they exclude one another)
+        if isinstance(e, ActionTaken):
+            if e.amount:
+                add(Transfer(e.action.value, seats[e.seat], pot, e.amount, hand_id, f"street {e.street}"))
+        elif isinstance(e, AntePosted):
+            if e.amount:
+                add(Transfer("ante", seats[e.seat], pot, e.amount, hand_id))
+        elif isinstance(e, UncalledReturned):
+            if e.amount:
+                add(Transfer("uncalled", pot, seats[e.seat], e.amount, hand_id))
         elif isinstance(e, PotAwarded):
             for seat, chips in sorted(e.shares.items()):
                 if chips:
-                    out.append(Transfer("win", pot, account(seat), chips, hand_id, f"pot {e.index}"))
+                    add(Transfer("win", pot, seats[seat], chips, hand_id, f"pot {e.index}"))
     return out
 
 

@@ -112,6 +112,9 @@ class Card:
 
 ALL_CARDS: Final[tuple[Card, ...]] = tuple(Card(rank=r, suit=s) for r in range(2, 15) for s in range(4))
 _BY_TEXT: Final[dict[str, Card]] = {str(c): c for c in ALL_CARDS}
+CARD_TEXTS: Final[tuple[str, ...]] = tuple(_BY_TEXT)
+"""Each card's text by its index (``CARD_TEXTS[card.index] == str(card)``): many cards written
+without making each text anew (a deck, a hand file)."""
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:

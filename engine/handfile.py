@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, check_distinct
+from .cards import CARD_TEXTS, Card, check_distinct
 from .dealing import ScriptedDealer
 from .errors import CardError, EngineError, FairRecordError, HandFileError, StakesError
 from .events import Action
@@ -107,7 +107,7 @@ class HandFile:
             "stakes": self.stakes.to_dict(),
             "options": self.options.to_dict(),
             "players": [{"name": n, "stack": s} for n, s in self.players],
-            "cards": {n: [str(c) for c in self.cards.get(n, ())] for n, _ in self.players},
+            "cards": {n: [CARD_TEXTS[c.index] for c in self.cards.get(n, ())] for n, _ in self.players},
             "community": None if self.community is None else str(self.community),
             "actions": list(self.actions),
         }

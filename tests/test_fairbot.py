@@ -6,6 +6,7 @@ after a restart, and the ``seed`` command's validation.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import re
@@ -221,3 +222,83 @@ async def test_reveal_stop_set_between_hands_keeps_the_next_seeds_hidden(tmp_pat
         said = "\n".join(t.out)
         assert {no for no, _, _ in REVEALED.findall(said)} == {"1"}, "hand #2's seed was shown under reveal=stop"
         assert json.loads(await _hand_file(db, 2))["fair"]["server_seed"] is None
+
+
+@pytest.mark.asyncio
+async def test_player_seeds_are_read_again_for_a_table_restored_anew(tmp_path: Path) -> None:
+    """The deal remembers the player seeds and reveal mode it read for the table held in memory (only
+    this process's 'seed' and 'config' change them meanwhile); a table restored anew (cluster mode:
+    another process may have held it and taken a 'seed') has them read again."""
+    from dataclasses import replace
+
+    db = tmp_path / "t.db"
+    async with Table(db) as t:
+        await _two_players(t)
+        await t.say("bob", "seed b0b")
+        await t.say("ann", "start")
+        await t.call_down()  # hand 2 committed
+        rt = t.runtime
+        users = [(p[1], p[2]) for p in rt.setup.players]
+        assert t.bot.fair.held_reveal_mode(rt.table) == "hand"
+        async with t.store.atomic() as tx:  # another holder's 'seed' and 'config reveal=stop' meanwhile
+            await tx.execute("UPDATE fair_player_seeds SET seed = 'elsewhere' WHERE user_id = ?", (users[1][0],))
+            await tx.execute("INSERT INTO fair_tables (table_id, reveal) VALUES (?, 'stop')", (rt.table.id,))
+
+        class Undo(Exception):
+            pass
+
+        with pytest.raises(Undo):
+            async with t.store.atomic() as tx:
+                held = await t.bot.fair.deal(tx, table=rt.table, hand_no=2, players=users)
+                anew = replace(rt.table)
+                restored = await t.bot.fair.deal(tx, table=anew, hand_no=2, players=users)
+                raise Undo  # nothing dealt
+        assert held.player_seeds == (("ann", ""), ("bob", "b0b"))  # remembered: not read back
+        assert restored.player_seeds == (("ann", ""), ("bob", "elsewhere"))
+        assert t.bot.fair.held_reveal_mode(rt.table) is None  # forgotten: the deal read them for another object
+        assert t.bot.fair.held_reveal_mode(anew) == "stop"
+        with pytest.raises(Undo):
+            async with t.store.atomic() as tx:
+                await t.bot.fair.deal(tx, table=rt.table, hand_no=2, players=users)  # read again for this one
+                raise Undo
+        del anew
+        gc.collect()  # an object gone takes its own entry along, not the one read since for the table
+        assert t.bot.fair.held_reveal_mode(rt.table) == "stop"
+        last = replace(rt.table)
+        with pytest.raises(Undo):
+            async with t.store.atomic() as tx:
+                await t.bot.fair.deal(tx, table=last, hand_no=2, players=users)
+                raise Undo
+        assert rt.table.id in t.bot.fair._held
+        del last
+        gc.collect()
+        assert rt.table.id not in t.bot.fair._held  # nothing kept for a table object no longer held
+
+
+@pytest.mark.asyncio
+async def test_a_commitment_is_remembered_once_committed_and_only_then(tmp_path: Path) -> None:
+    """A seed whose transaction rolled back is drawn and stored again; one committed is known without
+    a transaction (a stored seed never changes); a process that knows nothing finds it stored."""
+    db = tmp_path / "t.db"
+    async with Table(db) as t:
+        await _two_players(t)
+        table, fair = t.runtime.table, t.bot.fair
+
+        class Undo(Exception):
+            pass
+
+        with pytest.raises(Undo):
+            async with t.store.atomic() as tx:
+                drawn = await fair.commit(tx, table_id=table.id, hand_no=1)
+                raise Undo
+        assert drawn.new
+        assert await rows(db, "SELECT commitment FROM fair_seeds") == []
+        stored = await fair.commit_next(table)
+        assert stored.new and await rows(db, "SELECT commitment FROM fair_seeds") == [(stored.commitment,)]
+        before = t.store.commit_stats.transactions
+        again = await fair.commit_next(table)
+        assert (again.new, again.commitment, again.server_seed) == (False, stored.commitment, stored.server_seed)
+        assert t.store.commit_stats.transactions == before  # known: no transaction to learn it
+    async with Table(db) as t:  # another process (or after a restart): read from the database
+        again = await t.bot.fair.commit_next(t.runtime.table)
+        assert (again.new, again.commitment, again.server_seed) == (False, stored.commitment, stored.server_seed)

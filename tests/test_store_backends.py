@@ -51,10 +51,12 @@ async def _exercise(store: Store) -> dict[str, Any]:
                       deck=["As", "Kd"])
     async with store.atomic() as tx:
         await tx.save_table(table)
-        hand_id = await tx.begin_hand(table_id=table_id, setup=setup, now=T0 + 1)
+        hand_id = await tx.begin_hand(table_id=table_id, setup=setup, now=T0 + 1, deadline=T0 + 61)
+    playing = await store.playing_hand(table_id)  # dealt: the first turn's deadline is the hand's
+    assert playing is not None and playing.actions == [] and playing.deadline == T0 + 61
+    async with store.atomic() as tx:
         await tx.add_action(hand_id=hand_id, seq=0, action="bring-in", seat_no=0, by_timeout=False, now=T0 + 2,
                             deadline=T0 + 62)
-        await tx.set_deadline(hand_id=hand_id, deadline=T0 + 62)
     await store.record_action(hand_id=hand_id, seq=1, action="call", seat_no=1, by_timeout=True, now=T0 + 3,
                               deadline=T0 + 63)
     playing = await store.playing_hand(table_id)

@@ -83,6 +83,11 @@ class HandLine:
 
 def hand_lines(hand: Hand) -> list[HandLine]:
     """Every seat's line of a finished hand, in seat order."""
+    return [HandLine(seat, *figures) for seat, figures in enumerate(_figures(hand))]
+
+
+def _figures(hand: Hand) -> list[tuple[bool, bool, bool, int, int, int, int, int]]:
+    """Each seat's line but its seat, in :class:`HandLine`'s order (rows are made of them directly)."""
     n = hand.seat_count
     vpip = {e.seat for e in hand.events
             if isinstance(e, ActionTaken) and e.street == 3 and e.action in VOLUNTARY and e.amount > 0}
@@ -101,17 +106,17 @@ def hand_lines(hand: Hand) -> list[HandLine]:
         if len(award.high) == 1 and award.low in ((), award.high):
             scoops[award.high[0]] += 1
         won_showdown |= {seat for seat, chips in award.shares.items() if chips > 0}
-    return [HandLine(seat=s, vpip=s in vpip, showdown=at_showdown and not hand.folded[s],
-                     won_showdown=s in won_showdown, high_halves=high[s], low_halves=low[s], scoops=scoops[s],
-                     net=hand.stacks[s] - hand.starting_stacks[s], won=won[s]) for s in range(n)]
+    folded, stacks, starts = hand.folded, hand.stacks, hand.starting_stacks
+    return [(s in vpip, at_showdown and not folded[s], s in won_showdown, high[s], low[s], scoops[s],
+             stacks[s] - starts[s], won[s]) for s in range(n)]
 
 
 def rows_of(hand: Hand, *, hand_id: int, community: str, players: Sequence[tuple[str, str]],
             finished_at: float) -> list[tuple[Any, ...]]:
     """The ``hand_players`` rows of a finished hand; ``players``: (user, name) by engine seat."""
-    return [(hand_id, community, players[line.seat][0], players[line.seat][1], int(line.vpip), int(line.showdown),
-             int(line.won_showdown), line.high_halves, line.low_halves, line.scoops, line.net, line.won, finished_at)
-            for line in hand_lines(hand)]
+    return [(hand_id, community, *players[seat], int(vpip), int(showdown), int(won_showdown), high, low, scoops,
+             net, won, finished_at)
+            for seat, (vpip, showdown, won_showdown, high, low, scoops, net, won) in enumerate(_figures(hand))]
 
 
 class Writer(Protocol):

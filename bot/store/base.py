@@ -408,19 +408,19 @@ class Tx:
         """Record movements of chips in this transaction (see :mod:`bot.ledger`)."""
         await ledger.post(self, transfers, at=now)
 
-    async def begin_hand(self, *, table_id: int, setup: HandSetup, now: float) -> int:
+    async def begin_hand(self, *, table_id: int, setup: HandSetup, now: float, deadline: float | None = None) -> int:
+        """A hand in progress (its first turn's ``deadline`` with it: one statement for the deal)."""
         return await self.insert(
-            "INSERT INTO hands (table_id, hand_no, setup, status, started_at) VALUES (?, ?, ?, 'playing', ?)",
-            (table_id, setup.hand_no, json.dumps(setup.to_json()), float(now)),
+            "INSERT INTO hands (table_id, hand_no, setup, status, started_at, deadline) "
+            "VALUES (?, ?, ?, 'playing', ?, ?)",
+            (table_id, setup.hand_no, json.dumps(setup.to_json()), float(now),
+             None if deadline is None else float(deadline)),
         )
 
     async def add_action(self, *, hand_id: int, seq: int, action: str, seat_no: int, by_timeout: bool,
                          now: float, deadline: float) -> None:
         await self.execute(INSERT_ACTION, (hand_id, seq, action, seat_no, int(by_timeout), float(now),
                                            float(deadline)))
-
-    async def set_deadline(self, *, hand_id: int, deadline: float | None) -> None:
-        await self.execute("UPDATE hands SET deadline = ? WHERE id = ?", (deadline, hand_id))
 
     async def finish_hand(self, *, hand_id: int, hand_file: str, summary: str, now: float) -> None:
         await self.execute(
