@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import ctypes
 import gc
+import heapq
 import logging
 import random
 import time
@@ -252,6 +253,42 @@ async def dealt(rt: Runtime) -> None:
     raise RuntimeError(f"table {rt.table.channel}: no next hand")
 
 
+class Beats:
+    """The players' thinking in the paced run: each table waits for its next beat here, on one loop timer
+    (the earliest beat) and a heap of plain tuples, so that 1,000 simulated players cost the process
+    little beside the bot (an ``asyncio.sleep`` each is a timer in the loop's heap, whose comparisons
+    are Python calls: ~20 µs an action at 1,000 tables, measured)."""
+
+    def __init__(self) -> None:
+        self._heap: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._count = 0
+        self._timer: asyncio.TimerHandle | None = None
+
+    async def until(self, when: float) -> None:
+        """Return at loop time ``when`` (or a moment after)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._count += 1
+        heapq.heappush(self._heap, (when, self._count, future))
+        if self._heap[0][2] is future:  # the earliest now: the timer goes off for it
+            self._arm(loop)
+        await future
+
+    def _arm(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = loop.call_at(self._heap[0][0], self._wake, loop) if self._heap else None
+
+    def _wake(self, loop: asyncio.AbstractEventLoop) -> None:
+        now, heap = loop.time(), self._heap
+        while heap and heap[0][0] <= now:
+            _, _, future = heapq.heappop(heap)
+            if not future.done():
+                future.set_result(None)
+        self._timer = None
+        self._arm(loop)
+
+
 # ---------------------------------------------------------------------- the bot
 
 
@@ -437,6 +474,8 @@ async def many_tables(open_store: StoreOpener, name: str, *, tables: int, action
             loop = asyncio.get_running_loop()
             end = loop.time() + paced_seconds
 
+            beats = Beats()
+
             def metronome() -> Callable[[], Awaitable[bool]]:
                 due = loop.time() + starts.uniform(0, beat)
 
@@ -444,7 +483,7 @@ async def many_tables(open_store: StoreOpener, name: str, *, tables: int, action
                     nonlocal due
                     now = loop.time()
                     if due > now:
-                        await asyncio.sleep(due - now)
+                        await beats.until(due)
                     due = max(due + beat, now)  # late: act at once, but never in a burst to catch up
                     return loop.time() < end
                 return pause
