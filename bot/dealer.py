@@ -343,8 +343,8 @@ class Dealer:
                 table.next_hand_at = now + self.settings.next_hand_delay
             await tx.save_table(table)
             # The next hand's seed, committed now and shown with this result, if a next hand is coming
-            # (otherwise at the next deal): no commitment is published for a hand never dealt. Last: its
-            # round trip takes every statement held back before it, and none is left for the commit.
+            # (otherwise at the next deal): no commitment is published for a hand never dealt. Last: on
+            # PostgreSQL its round trip takes every statement held back before it, none is left for the commit.
             committed = await self.fair.commit(tx, table_id=table.id, hand_no=setup.hand_no + 1) \
                 if table.next_hand_at is not None else None
         rt.deadline = None

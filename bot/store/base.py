@@ -292,9 +292,9 @@ class Tx:
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         """One statement of a feature's own repository in this transaction. The backend may hold it
-        back to send with the next statement that returns rows, or at the end of the block (SQLite
-        does: one hop to its thread for all of them): its error is raised there, and the block is
-        rolled back all the same. Use :meth:`one` (``RETURNING``) to see a statement's outcome at once."""
+        back to send with the next statement that returns rows, or at the end of the block (PostgreSQL
+        does: one round trip for all of them; SQLite runs it at once): its error is raised there, and the
+        block is rolled back all the same. Use :meth:`one` (``RETURNING``) to see a statement's outcome at once."""
         await self._conn.execute(sql, params)
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:

@@ -1,14 +1,14 @@
 """Group commit: writes that arrive together share one transaction, each acknowledged after its COMMIT.
 
-A :class:`GroupCommit` owns one writing connection. Callers queue either a *block* (an
+A :class:`GroupCommit` owns one writing connection whose statements are awaited (PostgreSQL's;
+SQLite's writer answers at once and has :mod:`bot.store.inline` instead). Callers queue either a *block* (an
 ``atomic()`` body, run in the caller's task while it holds the connection) or a *statement*
 (``record_action``'s INSERT, run by the committer). The committer opens a transaction and
 gives the connection to each queued item in turn, each inside its own SAVEPOINT: a block that
 raises is rolled back to its savepoint (and re-raises at once); the others stay. Once nobody is
 waiting (or ``cap`` items are in, or it has taken items for ``max_delay``), it COMMITs, and only
 then does every caller of the batch resume: durability before acknowledgement. Consecutive
-statements go to the backend together (:meth:`Control.statements`: one hop to SQLite's thread
-for all of them).
+statements go to the backend together (:meth:`Control.statements`: one round trip for all of them).
 
 If the transaction itself fails (COMMIT refused, a savepoint that cannot be rolled back), every
 item of the batch raises :class:`StoreError`: none of them is durable.
@@ -271,7 +271,7 @@ class GroupCommit:
                 if item.statement is not None:
                     first = len(taken)
                     taken.append(item)
-                    while True:  # statements held back while more arrive: one hop for all, the COMMIT with them
+                    while True:  # statements held back while more arrive: one round trip for all, the COMMIT with them
                         while self._queue and self._queue[0].statement is not None and len(taken) < self.cap:
                             taken.append(self._queue.popleft())
                         if (self._queue or len(taken) >= self.cap or loop.time() >= until or not self._lingering()
