@@ -21,9 +21,7 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
-from collections.abc import Iterator
 from typing import Final
 
 GC_THRESHOLDS: Final = (50_000, 20, 100)
@@ -53,16 +51,14 @@ class Work:
     def count(self) -> int:
         return self._count
 
-    @contextlib.contextmanager
-    def track(self) -> Iterator[None]:
-        """Count the block as work in flight while it runs."""
-        self._count += 1
-        try:
-            yield
-        finally:
-            self._count -= 1
-            if self._count == 0 and self._idle is not None:
-                self._idle.set()
+    def track(self) -> _Tracked:
+        """Count the block as work in flight while it runs (``with work.track():``)."""
+        return _Tracked(self)
+
+    def _done(self) -> None:
+        self._count -= 1
+        if self._count == 0 and self._idle is not None:
+            self._idle.set()
 
     async def idle(self, *, timeout: float) -> bool:
         """Wait until no work is in flight (True), or ``timeout`` seconds (False)."""
@@ -75,3 +71,18 @@ class Work:
         except TimeoutError:
             return self._count == 0
         return True
+
+
+class _Tracked:
+    """A block of :meth:`Work.track` (a class, not a generator: it runs for every command)."""
+
+    __slots__ = ("work",)
+
+    def __init__(self, work: Work) -> None:
+        self.work = work
+
+    def __enter__(self) -> None:
+        self.work._count += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.work._done()

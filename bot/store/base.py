@@ -10,12 +10,13 @@ block returns only after the COMMIT of the transaction it joined.
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import json
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from types import TracebackType
 from typing import Any, Protocol, Self, TypeVar
 
 from engine import Stakes
@@ -106,16 +107,10 @@ class Store(ABC):
         """Transactions committed so far and the blocks and statements in them."""
         return self._group.stats
 
-    @asynccontextmanager
-    async def atomic(self) -> AsyncIterator[Tx]:
+    def atomic(self) -> _Atomic:
         """One unit of work: rolled back if it raises; when the block ends it is committed (with
-        whatever else arrived with it) before this returns."""
-        tx = Tx(self._writer)
-        async with self._group.block():
-            await fence.check(tx)  # cluster mode: still this process's table, in this transaction
-            yield tx
-        for channel, payload in tx.notices:  # committed: now the listeners may look
-            await self.notify(channel, payload)
+        whatever else arrived with it) before this returns (``async with store.atomic() as tx:``)."""
+        return _Atomic(self)
 
     async def run_atomic(self, work: Callable[[Tx], Awaitable[T]], *, attempts: int = 3) -> T:
         """``work`` in an :meth:`atomic` block, run again (up to ``attempts`` times) when another
@@ -273,6 +268,33 @@ class Store(ABC):
         return int(rows[0][0])
 
 
+class _Atomic:
+    """A :meth:`Store.atomic` block (a class, not a generator: it runs for every write)."""
+
+    __slots__ = ("block", "store", "tx")
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.tx = Tx(store._writer)
+        self.block = store._group.block()
+
+    async def __aenter__(self) -> Tx:
+        await self.block.__aenter__()
+        try:
+            await fence.check(self.tx)  # cluster mode: still this process's table, in this transaction
+        except BaseException as exc:
+            await self.block.__aexit__(type(exc), exc, exc.__traceback__)
+            raise
+        return self.tx
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.block.__aexit__(kind, exc, tb)
+        if exc is None:
+            for channel, payload in self.tx.notices:  # committed: now the listeners may look
+                await self.store.notify(channel, payload)
+
+
 class Tx:
     """Writes (and reads) inside one :meth:`Store.atomic` block."""
 
@@ -324,14 +346,14 @@ class Tx:
         return await self.insert(
             "INSERT INTO tables (platform, community, channel, creator, stakes, timer, created_at, lang) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (platform, community, channel, creator, json.dumps(stakes.to_dict()), timer, float(now), lang),
+            (platform, community, channel, creator, _stakes_json(stakes), timer, float(now), lang),
         )
 
     async def save_table(self, table: Table) -> None:
         await self.execute(
             "UPDATE tables SET stakes = ?, timer = ?, running = ?, hand_no = ?, board_ref = ?, next_hand_at = ?, "
             "view = ?, lang = ? WHERE id = ?",
-            (json.dumps(table.stakes.to_dict()), table.timer, int(table.running), table.hand_no, table.board_ref,
+            (_stakes_json(table.stakes), table.timer, int(table.running), table.hand_no, table.board_ref,
              table.next_hand_at, table.view, table.lang, table.id),
         )
 
@@ -432,6 +454,12 @@ class Tx:
     async def void_hand(self, *, hand_id: int, now: float) -> None:
         await self.execute(
             "UPDATE hands SET status = 'void', finished_at = ?, deadline = NULL WHERE id = ?", (now, hand_id))
+
+
+@functools.lru_cache(maxsize=256)
+def _stakes_json(stakes: Stakes) -> str:
+    """A table's stakes as stored (written at each deal and settlement; a table's stakes rarely change)."""
+    return json.dumps(stakes.to_dict())
 
 
 def _table(row: Row) -> Table:

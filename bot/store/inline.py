@@ -28,11 +28,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import sqlite3
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Sequence
+from types import TracebackType
 from typing import Any
 
 from .batch import CommitStats, StoreError
@@ -88,7 +87,6 @@ class InlineCommit:
         self._due: asyncio.Handle | None = None
         """The COMMIT scheduled for the next turn of the loop."""
         self._commit_after_release = False
-        self._names = itertools.count(1)
         self._transactions = 0
         self._items = 0
 
@@ -180,30 +178,9 @@ class InlineCommit:
         self._release()
         await ack
 
-    @asynccontextmanager
-    async def block(self) -> AsyncIterator[None]:
-        """The connection for one block, inside its savepoint; returns after the COMMIT."""
-        await self._acquire()
-        savepoint = f"b{next(self._names)}"
-        self._control(f"SAVEPOINT {savepoint}")
-        try:
-            yield
-        except BaseException as exc:
-            try:
-                if self._open and self._in_transaction():
-                    self._run(f"ROLLBACK TO SAVEPOINT {savepoint}", ())
-                    self._run(f"RELEASE SAVEPOINT {savepoint}", ())
-                else:
-                    self._after_error(exc)
-            except BaseException as undo:
-                self._abort(StoreError(f"could not undo a block: {undo!r}"))
-            finally:
-                self._release()
-            raise
-        self._control(f"RELEASE SAVEPOINT {savepoint}")
-        ack = self._ack()
-        self._release()
-        await ack
+    def block(self) -> _Block:
+        """The connection for one block, inside its savepoint; the ``async with`` ends after the COMMIT."""
+        return _Block(self)
 
     def _control(self, sql: str) -> None:
         """A savepoint's statement for the block holding the connection; if it fails, the block
@@ -279,3 +256,39 @@ class InlineCommit:
             self._due.cancel()
             self._due = None
         self._commit()
+
+
+class _Block:
+    """One block of :meth:`InlineCommit.block` (a class, not a generator: it runs for every write)."""
+
+    __slots__ = ("group",)
+    savepoint = "block"
+    """One block holds the connection at a time: one name, one prepared statement."""
+
+    def __init__(self, group: InlineCommit) -> None:
+        self.group = group
+
+    async def __aenter__(self) -> None:
+        group = self.group
+        await group._acquire()
+        group._control(f"SAVEPOINT {self.savepoint}")
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        group = self.group
+        if exc is not None:
+            try:
+                if group._open and group._in_transaction():
+                    group._run(f"ROLLBACK TO SAVEPOINT {self.savepoint}", ())
+                    group._run(f"RELEASE SAVEPOINT {self.savepoint}", ())
+                else:
+                    group._after_error(exc)
+            except BaseException as undo:
+                group._abort(StoreError(f"could not undo a block: {undo!r}"))
+            finally:
+                group._release()
+            return  # the block's exception goes on
+        group._control(f"RELEASE SAVEPOINT {self.savepoint}")
+        ack = group._ack()
+        group._release()
+        await ack
