@@ -25,9 +25,10 @@ from engine.events import CardDealt, CommunityCardDealt, Event
 from engine.handfile import hand_file_of
 
 from . import delivery, images, render, results
+from .commands import Refusal
 from .config import Settings
 from .fairness import Fairness
-from .fence import LeaseLost
+from .fence import LeaseLost, TableMoved
 from .i18n import Translator, language_of, translator
 from .ledger import Transfer, hand_transfers, net_by_account, seat_account
 from .lifecycle import Work
@@ -111,6 +112,14 @@ class Runtime:
         seat_no, user, _, _ = self.setup.players[engine_seat]
         seat = self.table.seats.get(seat_no)
         return seat if seat is not None and seat.user == user else None
+
+    def check_open(self) -> None:
+        """Under the table's lock, before a command acts on it: still held here (cluster mode may have
+        dropped it meanwhile: :class:`TableMoved`) and not closed."""
+        if self.moved:
+            raise TableMoved()
+        if self.closed:
+            raise Refusal("refuse.closed")
 
     @property
     def turn(self) -> str | None:

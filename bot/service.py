@@ -246,10 +246,7 @@ class StudBot(Dealer):
                 raise TableMoved()
             raise Refusal("refuse.no_table")
         async with rt.lock:
-            if rt.moved:
-                raise TableMoved()
-            if rt.closed:
-                raise Refusal("refuse.closed")
+            rt.check_open()
             if name in ACTIONS:  # the usual command: none of those below
                 return await self._cmd_action(rt, msg, command)
             if rt.table.tournament is not None and name in AT_TABLE:

@@ -90,12 +90,18 @@ def recorded_bots(monkeypatch: pytest.MonkeyPatch) -> list[StudBot]:
     monkeypatch.setattr(run_module, "StudBot", Recorded)
     return bots
 
-@pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
+async def started_fake() -> FakeDiscord:
+    """A loopback Discord, started, that knows the players of :data:`NAMES`."""
     server = FakeDiscord()
     await server.start()
     for user, name in NAMES.items():
         server.user(user, name)
+    return server
+
+
+@pytest_asyncio.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = await started_fake()
     yield server
     await server.stop()
 

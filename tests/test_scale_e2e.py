@@ -25,11 +25,11 @@ from discord_harness import (
     ANN,
     BOB,
     CAT,
-    NAMES,
     ROOT,
     cat_folds_to_a_completion,
     next_board,
     say,
+    started_fake,
     table_of_three,
     token,
     until,
@@ -109,10 +109,7 @@ async def processes(tmp_path: Path) -> AsyncIterator[Processes]:
 @pytest_asyncio.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:
     """A loopback Discord with two shards: ``GUILD_ID`` on shard 1, ``OTHER_GUILD_ID`` on shard 0."""
-    server = FakeDiscord()
-    await server.start()
-    for user, name in NAMES.items():
-        server.user(user, name)
+    server = await started_fake()
     server.shard_count = 2
     server.add_guild(OTHER_GUILD_ID, OTHER_CHANNEL_ID)
     yield server

@@ -85,10 +85,7 @@ class Tourneys:
                 return await self._past(msg)
             raise Refusal("tourney.refuse_none")
         async with rt.lock:
-            if rt.moved:
-                raise TableMoved()
-            if rt.closed:
-                raise Refusal("refuse.closed")
+            rt.check_open()
             t = self.of(rt)
             tr = self._tr(msg)
             if sub == "status":
