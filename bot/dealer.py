@@ -192,6 +192,36 @@ class Dealer:
                     dealer=DeckDealer(deck))
 
     async def _start_hand(self, rt: Runtime) -> None:
+        """Deal the next hand (:meth:`_deal`). A deal that fails is reported and the table waits
+        (:meth:`_deal_failed`): its writes were one transaction, so nothing of it is stored."""
+        before = rt.hand_id
+        try:
+            await self._deal(rt)
+        except (LeaseLost, TableMoved):
+            raise  # cluster mode: the table is another process's now
+        except Exception as exc:
+            if rt.hand_id != before:
+                raise  # the hand is dealt and stored: what failed came after the deal
+            await self._deal_failed(rt, exc)
+
+    async def _deal_failed(self, rt: Runtime, exc: Exception) -> None:
+        """After a failed deal: logged, the table stops dealing (its creator may 'start' again or
+        'stop' it; a sit-and-go can be cancelled) and the channel is told."""
+        table = rt.table
+        log.error("table %s: dealing hand #%s failed; the table waits", table.id, table.hand_no + 1, exc_info=exc)
+        rt.next_timer = _cancelled(rt.next_timer)
+        table.running, table.next_hand_at = False, None
+        try:
+            async with self.store.atomic() as tx:
+                await tx.save_table(table)
+        except LeaseLost:
+            raise
+        except Exception:  # the table is told all the same; a restart finds it as it was before the deal
+            log.exception("table %s: saving the table after the failed deal failed", table.id)
+        await self._say(rt, "line.deal_failed", no=table.hand_no + 1)
+        await self._publish(rt)
+
+    async def _deal(self, rt: Runtime) -> None:
         table = rt.table
         rt.next_timer = _cancelled(rt.next_timer)
         table.next_hand_at = None
@@ -216,12 +246,13 @@ class Dealer:
             deck = record.deck()
             setup = HandSetup(hand_no=hand_no, stakes=table.stakes, players=players,
                               deck=[CARD_TEXTS[c.index] for c in deck])
+            hand = self._build_hand(setup, cards=deck)  # in the transaction: if it fails, nothing is stored
             hand_id = await tx.begin_hand(table_id=table.id, setup=setup, now=now, deadline=now + table.timer)
             await tx.save_table(replace(table, hand_no=setup.hand_no))
         # The new number with the new hand, at once: a board drawn meanwhile (see _publish_board) shows
         # the last hand under its own number, never under the next one's.
         table.hand_no = setup.hand_no
-        rt.hand, rt.hand_id, rt.setup, rt.seen, rt.fair = self._build_hand(setup, cards=deck), hand_id, setup, 0, record
+        rt.hand, rt.hand_id, rt.setup, rt.seen, rt.fair = hand, hand_id, setup, 0, record
         rt.deadline = now + table.timer
         await self._say(rt, "line.hand_starts", no=setup.hand_no, names=", ".join(rt.names))
         await self._after_change(rt)

@@ -22,6 +22,7 @@ does, it does inside itself. Invisible characters with no use in a name
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Final
 
@@ -95,6 +96,24 @@ def display_name(raw: str, *, limit: int = MAX_LENGTH) -> str:
     if not any(not unicodedata.category(ch).startswith(("C", "Z", "M")) for ch in text):
         return ""  # nothing visible is left
     return f"{FSI}{text}{PDI}" if needs_isolation(text) else text
+
+
+def unique_name(raw: str, *, taken: Iterable[str]) -> str:
+    """The name shown for a newcomer (:func:`display_name`, 'player' if nothing visible is left),
+    unlike each of ``taken`` (the names already shown beside it) without controls or case:
+    two players named 'Alex' are shown as 'Alex' and 'Alex2'.
+
+    >>> unique_name("Alex", taken=["alex"]), unique_name("Alex\\u200b", taken=["Alex", "Alex2"])
+    ('Alex2', 'Alex3')
+    >>> unique_name("", taken=[]), unique_name("\\u2069\\n", taken=["player"])
+    ('player', 'player2')
+    """
+    base = display_name(raw) or "player"
+    names = {plain(name).lower() for name in taken}
+    candidate, n = base, 2
+    while plain(candidate).lower() in names:
+        candidate, n = f"{base}{n}", n + 1
+    return candidate
 
 
 def plain(name: str) -> str:

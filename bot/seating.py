@@ -18,7 +18,7 @@ from . import render
 from .commands import Command, Refusal
 from .dealer import Runtime
 from .model import Seat, Table
-from .names import display_name, plain
+from .names import unique_name
 from .ports import Inbound, Reply
 from .render import chips_field
 
@@ -185,13 +185,8 @@ class Seating:
 
 
 def _unique_name(table: Table, name: str) -> str:
-    """The name shown for a new seat (see :func:`~bot.names.display_name`), unlike any other at the table."""
-    base = display_name(name) or "player"
-    taken = {plain(s.name).lower() for s in table.seats.values()}
-    candidate, n = base, 2
-    while plain(candidate).lower() in taken:
-        candidate, n = f"{base}{n}", n + 1
-    return candidate
+    """The name shown for a new seat (see :func:`~bot.names.unique_name`), unlike any other at the table."""
+    return unique_name(name, taken=[s.name for s in table.seats.values()])
 
 
 async def _has_chips_seated(tx: Tx, community: str, user: str) -> bool:

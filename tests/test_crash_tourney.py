@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from backends import Backend, now
+from backends import Backend, execute, now
 
 from bot.audit import audit_file
 from bot.store import Store
@@ -148,3 +148,51 @@ def test_kill_9_during_a_sit_and_go_loses_nothing(tmp_path: Path, store_backend:
     assert kills >= KILLS and final["players"] == PLAYERS
     assert final["prizes"] == 3 and final["prize_total"] == PLAYERS * BUYIN and final["pool"] == 0
     assert final["wallets"] == 1000 * int(final["wallet_count"])
+
+
+def test_item2_a_sit_and_go_frozen_by_two_alexes_is_cancelled_after_kill_9(tmp_path: Path,
+                                                                           store_backend: Backend) -> None:
+    """Issue 19, item 2: a running sit-and-go killed mid-hand; while it is down its entrants get the
+    one name the old code let two players share ('Alex', as two Telegram users made it), so its
+    next deal fails after the restart. The table says so and waits; its creator cancels it: every
+    buy-in back, the tournament chips back to their account, the audit passes (and after one more
+    kill -9 and restart, 'tourney' says it was cancelled)."""
+    db = tmp_path / "frozen.db"
+
+    def run(proc: Process, line: str) -> list[str]:
+        proc.send(line)
+        return proc.read_until(lambda s: s in (f"[ok] {line.split(':')[0]}", f"[ok] {line}"))
+
+    proc = Process(db, store_backend)
+    proc.read_until(lambda s: s == "[ready]")
+    for line in ("ann: tourney new seats=3 stack=1000 buyin=100 pace=turbo", "ann: register", "bob: register"):
+        run(proc, line)
+    assert any(line.startswith("[table] Hand #1:") for line in run(proc, "ann: addbot Robo"))
+    proc.kill()  # mid-hand: it waits for ann or bob
+    now(execute(db, "UPDATE seats SET name = 'Alex'"))
+    now(execute(db, "UPDATE tourney_players SET name = 'Alex'"))
+
+    proc = Process(db, store_backend)
+    proc.read_until(lambda s: s == "[ready]")
+    assert "audit passed" in proc.started_audited()
+    said = run(proc, "ann: sitout") + run(proc, "bob: sitout")  # hand 1 plays itself out
+    for _ in range(30):
+        if any("could not be dealt" in line for line in said):
+            break
+        said += run(proc, "/sleep 5")
+    assert any(line.startswith("[table] Hand #2 could not be dealt") for line in said), said[-10:]
+    assert figures(db)["status"] == "running"
+    assert any("Only the table's creator" in line for line in run(proc, "bob: tourney cancel"))
+    out = run(proc, "ann: tourney cancel")
+    assert "[table] Sit-and-go #1 is cancelled; every buy-in goes back to its wallet." in out, out
+    proc.kill()
+    f = figures(db)
+    assert f["status"] == "cancelled" and f["pool"] == 0 and f["in_play"] == 0 and f["prizes"] == 0, f
+    assert f["wallets"] == 1000 * int(f["wallet_count"]) and f["wallet_count"] == 3, f
+    report = asyncio.run(audit_file(str(db), replay=True))
+    assert report.ok and report.tournaments == 1, report.summary()
+    proc = Process(db, store_backend)
+    proc.read_until(lambda s: s == "[ready]")
+    assert "audit passed" in proc.started_audited()
+    assert any("Sit-and-go #1 was cancelled" in line for line in run(proc, "ann: tourney"))
+    proc.close()

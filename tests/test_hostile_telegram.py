@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from backends import Backend
+from backends import Backend, rows
 from fakes.telegram_server import FakeBotAPI, text_of
 from telegram_harness import (
     ANN,
@@ -36,6 +36,7 @@ from telegram_harness import fake as fake  # the fixture
 from test_hostile_discord import actions_stored
 from test_names import HOSTILE, assert_columns, assert_contained
 
+from bot.audit import audit
 from bot.names import display_name
 from bot.service import STAKE_LIMIT
 
@@ -164,3 +165,39 @@ async def test_an_action_cut_off_by_kill_9_is_announced_after_the_restart(fake: 
         if process.returncode is None:
             process.send_signal(signal.SIGTERM)
             await asyncio.wait_for(process.wait(), 20)
+
+
+async def test_item2_two_alexes_and_hostile_names_fill_a_sit_and_go_that_deals_and_cancels(
+        fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19, item 2: two Telegram users both named 'Alex', one whose name is only invisible
+    characters and one built to disturb (bidi override, newline, 4,000 characters) register; the
+    sit-and-go fills, starts and deals, each shown as a cash seat would be, unlike the others; its
+    creator then cancels it mid-hand: every buy-in back, the audit passes."""
+    users = {4101: "Alex", 4102: "Alex", 4103: "\u200b\u2060", 4104: "\u202eAl\nex" + "x" * 4000}
+    for uid, name in users.items():
+        fake.user(uid, name)
+    db = tmp_path / "t.db"
+    async with Served(fake, db, monkeypatch) as served:
+        for uid in users:
+            await say(fake, uid, "/start", chat=uid)
+        await say(fake, 4101, "/tourney new seats=4 buyin=100 stack=500")
+        for uid in users:
+            await say(fake, uid, "/register")
+        await fake.wait_for(lambda: any("Hand #1:" in t for t in fake.group_texts(GROUP)), what="the first deal")
+        assert not any("appears twice" in t for uid in users for t in fake.private_texts(uid) + fake.group_texts(GROUP))
+        names = dict(await rows(db, "SELECT user_id, name FROM tourney_players"))
+        assert names == {"4101": "Alex", "4102": "Alex2", "4103": "player",
+                         "4104": display_name("\u202eAl ex" + "x" * 4000)}
+        assert sorted(served.runtime().names) == sorted(names.values())
+        for text in fake.group_texts(GROUP):
+            assert_contained(html.unescape(text))
+            assert "x" * 25 not in text
+        await say(fake, 4102, "/stop")  # not the creator: refused
+        assert served.runtime().table.running
+        await say(fake, 4101, "/stop")
+        await fake.wait_for(lambda: any("sit-and-go #1 is cancelled" in t for t in fake.group_texts(GROUP)),
+                            what="the cancel")
+        assert not served.bot.tables
+        assert sorted(b for (b,) in await rows(db, "SELECT balance FROM wallets")) == [1000] * 4
+        report = await audit(served.bot.store)
+        assert report.ok and report.tournaments == 1, report.summary()

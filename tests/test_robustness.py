@@ -10,6 +10,7 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from backends import Backend
@@ -21,6 +22,7 @@ from bot.audit import audit
 from bot.commands import COMMANDS
 from bot.i18n import LANGUAGES, translator
 from bot.ports import Inbound
+from bot.store import Tx
 
 WORDS = st.sampled_from([*COMMANDS, "stud", "/join", "@1.0", "@99.99", "=", "ante=", "big=-1", "timer=99999",
                          "9" * 30, "-5", "0", "ann", "📣", "\x00", "''", "join@studbot", "config", "raise@x",
@@ -167,3 +169,45 @@ def test_a_wrong_setting_is_a_clear_message_and_status_2() -> None:
     assert proc.returncode == 2
     assert "STUDBOT_TURN_TIMER='soon' is not a whole number of seconds" in proc.stderr
     assert proc.stdout == ""
+
+
+@pytest.mark.asyncio
+async def test_item2_a_deal_that_fails_is_told_and_the_table_waits(tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                                                                    monkeypatch: pytest.MonkeyPatch,
+                                                                    store_backend: Backend) -> None:
+    """Issue 19, item 2: the next hand's deal (by the timer) fails inside its transaction. Nothing of
+    it is stored, the table is told and waits; 'leave' and 'stop' work, 'start' deals again."""
+    caplog.set_level(logging.ERROR)
+    async with Table(tmp_path / "t.db") as t:
+        await t.say("ann", "new")
+        for user in ("ann", "bob", "cat"):
+            await t.say(user, "join 100")
+        await t.say("ann", "start")
+        begin_hand = Tx.begin_hand
+
+        async def begin_and_fail(self: Tx, **kwargs: Any) -> int:
+            await begin_hand(self, **kwargs)
+            raise RuntimeError("injected: the deal fails")
+
+        monkeypatch.setattr(Tx, "begin_hand", begin_and_fail)
+        said = ""
+        for _ in range(20):  # hand 1 played out by the timer, then the next deal
+            said += await t.wait(61)
+            if "could not be dealt" in said:
+                break
+        assert "Hand #2 could not be dealt" in said and "injected" not in said, said
+        assert any("dealing hand #2 failed" in r.getMessage() and r.exc_info for r in caplog.records)
+        rt = t.runtime
+        assert not rt.table.running and rt.table.hand_no == 1 and rt.hand is not None and rt.hand.is_over
+        [(hands,)] = [tuple(r) for r in await t.store.fetch("SELECT COUNT(*) FROM hands")]
+        assert hands == 1
+        assert (await audit(t.store)).ok
+        assert "could not be dealt" not in await t.wait(600)  # it waits: no deal tried again by itself
+        stack = rt.table.seat_of("cat").stack
+        assert f"{stack}" in await t.say("cat", "leave") and rt.table.seat_of("cat") is None
+        assert "Hand #2 could not be dealt" in await t.say("bob", "start")  # tried again: fails again
+        monkeypatch.undo()
+        assert "Hand #2: ann, bob" in await t.say("bob", "start")
+        assert "called off" in await t.say("ann", "stop")
+        report = await audit(t.store, replay=True)
+        assert report.ok, report.summary()

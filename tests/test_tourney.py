@@ -10,6 +10,7 @@ two bots are out at once and are placed by the chips they started that hand with
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 from pathlib import Path
 
@@ -19,6 +20,9 @@ from backends import rows, rows_now
 from adapters.console.app import ScriptSession
 from bot.audit import audit_file
 from bot.config import Settings
+from bot.names import display_name, plain
+from bot.ports import Inbound
+from bot.store import Tx
 from bot.tourney.schedule import level_stakes
 from tests.tourney_script import play_sng
 
@@ -206,5 +210,220 @@ def test_levels_by_the_minute_on_the_manual_clock(tmp_path: Path) -> None:
             first = next(i for i, x in enumerate(seen) if LEVEL.match(x))
             assert HAND.match(next(x for x in seen[first:] if x.startswith("[table] Hand #")))
         assert (await audit_file(str(db))).ok
+
+    asyncio.run(go())
+
+
+# ---------------------------------------------------------------- issue 19, item 2: names, failed deals, cancel
+
+
+async def as_user(s: Script, user: str, name: str, text: str) -> list[str]:
+    """A line from a user whose platform name is ``name`` (the console names everyone by their id)."""
+    start = len(s.out)
+    reply = await s.session.bot.handle(Inbound(platform="console", community="local", channel="main", user=user,
+                                               name=name, text=text))
+    await s.session.clock.settle()
+    return [*s.out[start:], *(f"[dm {user}] {line}" for line in reply.text.splitlines())]
+
+
+def test_item2_two_entrants_named_alike_are_told_apart_and_dealt(tmp_path: Path) -> None:
+    """Two players both named 'Alex' (and a bot 'Alex' before them): the sit-and-go fills, starts
+    and deals, its players shown 'Alex', 'Alex2', 'Alex3' as at a cash table; nothing sticks."""
+    db = tmp_path / "alex.db"
+
+    async def go() -> None:
+        async with Script(db) as s:
+            await s.say("ann: tourney new seats=3 buyin=100 stack=500")
+            await s.say("ann: addbot Alex")
+            assert any("alex is already seated here" in x for x in await s.say("ann: addbot alex"))
+            assert any("registers" in x for x in await as_user(s, "u1", "Alex", "register"))
+            out = await as_user(s, "u2", "alex", "register")
+            assert any("Seats:" in x for x in out), out
+            assert not any("appears twice" in x for x in out), out
+            [seats] = [x for x in out if "Seats:" in x]
+            assert sorted(seats.split("Seats: ")[1].rstrip(".").split(", ")) == ["Alex", "Alex2", "alex3"]
+            assert any(HAND.match(x) for x in out), out  # hand 1 is dealt
+            assert sorted(n for (n,) in await rows(db, "SELECT name FROM tourney_players")) == \
+                ["Alex", "Alex2", "alex3"]
+            status = await s.say("ann: tourney")
+            assert any("Alex2 500" in x and "alex3 500" in x for x in status), status
+        report = await audit_file(str(db))
+        assert report.ok, report.summary()
+
+    asyncio.run(go())
+
+
+def test_item2_empty_names_do_not_stop_a_sit_and_go(tmp_path: Path) -> None:
+    """Two names with nothing visible in them ('' and zero-width junk): shown 'player' and 'player2'."""
+    db = tmp_path / "empty.db"
+
+    async def go() -> None:
+        async with Script(db) as s:
+            await s.say("ann: tourney new seats=2 buyin=100 stack=500")
+            await as_user(s, "u1", "", "register")
+            out = await as_user(s, "u2", "\u200b\u2069", "register")
+            assert any("Seats: " in x and "player" in x and "player2" in x for x in out), out
+            assert any(HAND.match(x) for x in out), out
+        assert (await audit_file(str(db))).ok
+
+    asyncio.run(go())
+
+
+HOSTILE_NAMES = {"bidi": "\u202eAlex", "zero": "Al\u200bex\ufeff", "newline": "Al\nex\r\nthe great",
+                 "long": "x" * 4000}
+
+
+def test_item2_tournament_names_are_cleaned_as_cash_seats_are(tmp_path: Path) -> None:
+    """Bidi controls, zero-width look-alikes, newlines, 4,000 characters: each entrant's name is stored
+    and shown as a cash seat would show it (bot.names.display_name), unlike the others'."""
+    db = tmp_path / "names.db"
+
+    async def go() -> None:
+        async with Script(db) as s:
+            out = await as_user(s, "u0", "\u202eann\n" + "y" * 4000, "tourney new seats=5 buyin=10 stack=500")
+            opener = display_name("\u202eann yyyyyyyyyyyyyyyyyyyy")  # as a cash table's opener is shown
+            assert any(x.startswith(f"[table] {opener} opens sit-and-go #1") for x in out), out
+            for user, name in HOSTILE_NAMES.items():
+                out = await as_user(s, user, name, "register")
+                assert not any("appears twice" in x for x in out), out
+            stored = dict(await rows(db, "SELECT user_id, name FROM tourney_players"))
+            assert stored["bidi"] == display_name(HOSTILE_NAMES["bidi"])
+            assert stored["zero"] == "Alex2"  # zero-width junk dropped: it reads 'Alex', as the first one does
+            assert stored["newline"] == "Al ex the great"
+            assert stored["long"] == "x" * 24
+            for name in stored.values():
+                assert "\n" not in name and "\u200b" not in name and len(name) <= 26
+            assert len({plain(n).lower() for n in stored.values()}) == len(stored)
+            await as_user(s, "u0", "whoever", "start")  # the creator starts it: every name dealt as stored
+            seats = dict(await rows(db, "SELECT user_id, name FROM seats"))
+            assert seats == stored
+        assert (await audit_file(str(db))).ok
+
+    asyncio.run(go())
+
+
+def broken_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every deal fails inside its transaction, after it has written the hand's row."""
+    begin_hand = Tx.begin_hand
+
+    async def begin_and_fail(self: Tx, **kwargs: object) -> int:
+        await begin_hand(self, **kwargs)  # type: ignore[arg-type]
+        raise RuntimeError("injected: the deal fails")
+
+    monkeypatch.setattr(Tx, "begin_hand", begin_and_fail)
+
+
+def test_item2_a_failed_deal_is_told_and_the_creator_cancels_with_every_buy_in_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    db = tmp_path / "failed.db"
+    caplog.set_level(logging.ERROR)
+
+    async def go() -> None:
+        async with Script(db) as s:
+            await s.say("ann: tourney new seats=3 buyin=100 stack=500")
+            await s.say("ann: register")
+            await s.say("bob: register")
+            broken_deal(monkeypatch)
+            out = await s.say("ann: addbot Robo")  # full: it starts, and its first deal fails
+            assert any("Hand #1 could not be dealt" in x and "'stop'" in x for x in out), out
+            assert not any("injected" in x for x in out), out  # logged, not shown
+            [failed] = [r for r in caplog.records if "dealing hand #1 failed" in r.getMessage()]
+            assert failed.exc_info is not None and "injected" in str(failed.exc_info[1])
+            # nothing of the deal is stored: no hand, no player seeds in its fair record, hand_no unchanged
+            assert await rows(db, "SELECT COUNT(*) FROM hands") == [(0,)]
+            assert await rows(db, "SELECT COUNT(*) FROM fair_seeds WHERE player_seeds IS NOT NULL") == [(0,)]
+            assert await rows(db, "SELECT hand_no, running FROM tables") == [(0, 0)]
+            assert (await audit_file(str(db))).ok
+            assert any("nobody leaves" in x for x in await s.say("bob: leave"))  # answered, as in any sit-and-go
+            assert any("Only the table's creator" in x for x in await s.say("bob: tourney cancel"))
+            assert any("Only the table's creator" in x for x in await s.say("bob: stop"))
+            out = await s.say("ann: tourney cancel")
+            assert any("Sit-and-go #1 is cancelled; every buy-in goes back" in x for x in out), out
+            assert {u: await wallet(db, u) for u in ("ann", "bob", "bot:robo")} == \
+                {"ann": 1000, "bob": 1000, "bot:robo": 1000}
+            assert await rows(db, "SELECT status FROM tournaments") == [("cancelled",)]
+            assert await rows(db, "SELECT COUNT(*) FROM seats") == [(0,)]
+            assert any("Sit-and-go #1 was cancelled" in x for x in await s.say("ann: tourney"))
+        report = await audit_file(str(db), replay=True)
+        assert report.ok and report.tournaments == 1, report.summary()
+
+    asyncio.run(go())
+
+
+def test_item2_after_a_failed_deal_and_a_restart_start_deals_and_cancel_calls_off_the_hand(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deal fails; the bot restarts; the creator's 'start' deals again; hands are played; then
+    the creator cancels mid-hand: the hand is called off, the tournament chips go back to their
+    account, every buy-in to its wallet (those already out too), and the audit passes."""
+    db = tmp_path / "restart.db"
+
+    async def go() -> None:
+        async with Script(db) as s:
+            await s.say("ann: tourney new seats=3 buyin=100 levels=hands:1")
+            await s.say("ann: register")
+            await s.say("ann: addbot Robo")
+            with monkeypatch.context() as patch:
+                broken_deal(patch)
+                assert any("could not be dealt" in x for x in await s.say("ann: addbot Dora"))
+        async with Script(db) as s:  # a restart: the tournament is still there, waiting
+            assert any("level 1" in x for x in await s.say("ann: tourney"))
+            assert any("Only the table's creator" in x for x in await s.say("bob: start"))
+            out = await s.say("ann: start")
+            assert any(HAND.match(x) for x in out), out
+            await s.say("ann: sitout")  # her turns are taken at once: hands follow each other
+            for _ in range(40):
+                await s.say("/sleep 5")
+                [(done,)] = await rows(db, "SELECT COUNT(*) FROM hands WHERE status = 'done'")
+                if done >= 2:
+                    break
+            assert done >= 2
+            await s.say("ann: back")  # the next hand waits for her
+            for _ in range(40):
+                await s.say("/sleep 1")
+                if await rows(db, "SELECT COUNT(*) FROM hands WHERE status = 'playing'") == [(1,)]:
+                    break
+            assert await rows(db, "SELECT COUNT(*) FROM tournaments WHERE status = 'running'") == [(1,)]
+            out = await s.say("ann: stop")
+            assert any("The hand in progress is called off; sit-and-go #1 is cancelled" in x for x in out), out
+            assert {u: await wallet(db, u) for u in ("ann", "bot:robo", "bot:dora")} == \
+                {"ann": 1000, "bot:robo": 1000, "bot:dora": 1000}
+            [(in_play,)] = await rows(db, "SELECT COALESCE(SUM(amount), 0) FROM ledger_entries "
+                                          "WHERE account = 'tournament-chips:1'")
+            assert in_play == 0
+            assert await rows(db, "SELECT COUNT(*) FROM hands WHERE status = 'playing'") == [(0,)]
+        report = await audit_file(str(db), replay=True)
+        assert report.ok and report.tournaments == 1, report.summary()
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("value", ["\u0663", "\uff15\uff10", "1\u0660"])
+def test_item12_tourney_options_take_ascii_digits_only(tmp_path: Path, value: str) -> None:
+    """'buyin=٣' is read as 'join ٣' is: not a whole number, with the usage; nothing opens."""
+    async def go() -> None:
+        async with Script(tmp_path / "digits.db") as s:
+            for option in ("buyin", "seats", "stack"):
+                out = await s.say(f"ann: tourney new {option}={value}")
+                assert any(f"{value!r} is not a whole number; usage: tourney" in x for x in out), out
+            assert any("hands:N or minutes:N" in x for x in await s.say(f"ann: tourney new levels=hands:{value}"))
+            assert any(f"{value!r} is not a whole number" in x for x in await s.say(f"ann: join {value}"))
+            assert await rows(tmp_path / "digits.db", "SELECT COUNT(*) FROM tournaments") == [(0,)]
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("lang,said", [("en", "Sit-and-go #1 was cancelled; every buy-in went back"),
+                                        ("ru", "Турнир №1 был отменён"), ("pl", "Turniej nr 1 został odwołany")])
+def test_item12_tourney_after_a_cancel_says_cancelled(tmp_path: Path, lang: str, said: str) -> None:
+    async def go() -> None:
+        async with Script(tmp_path / f"{lang}.db") as s:
+            await s.say(f"ann: lang {lang}")
+            await s.say("ann: tourney new seats=3")
+            await s.say("ann: register")
+            await s.say("ann: tourney cancel")
+            for asked in ("ann: tourney", "ann: tourney results"):
+                out = await s.say(asked)
+                assert any(said in x for x in out), out
+                assert not any("nobody placed" in x or "никто не занял" in x or "nikt jeszcze" in x for x in out)
 
     asyncio.run(go())

@@ -1,7 +1,8 @@
 """The audit of tournaments (called by :func:`bot.audit.audit`): for every sit-and-go, its
 prize pool holds exactly the buy-ins of its players until it ends and nothing after; its
 chips in play are players x starting stack, all at its table while it runs and all returned
-when it ends; and every prize recorded was paid once, to its winner, and none before the end."""
+when it ends (finished, or cancelled after its start); and every prize recorded was paid once,
+to its winner, and none before the end (none at all when it is cancelled)."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ async def tournament_problems(store: Store) -> tuple[list[tuple[str, str]], int]
             found.append((pool, f"tournament {tid} ({status}, {count} players, buy-in {t['buyin']}) holds {held} "
                                 f"in its prize pool, not {want}"))
         issued = sum(a for _, a in await moved("tourney-chips", mint))
-        started = status in ("running", "finished")
+        started = status in ("running", "finished") or (status == "cancelled" and t["started_at"] is not None)
         if issued != (t["stack"] * count if started else 0):
             found.append((mint, f"tournament {tid} issued {issued} chips to {count} players of {t['stack']}"))
         out = -await balance(mint)

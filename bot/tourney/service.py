@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
 from ..commands import Command, Refusal
@@ -21,6 +22,7 @@ from ..fence import TableMoved, is_fenced
 from ..i18n import Translator
 from ..ledger import Transfer, seat_account
 from ..model import HandSetup, Seat, Table
+from ..names import display_name, unique_name
 from ..ports import BoardView, Button, Inbound, Reply
 from ..render import chips, chips_field
 from .schedule import DEFAULT_STACK, LEVELS, PACES, Clocking, level_stakes, place_out, places_paid, prizes
@@ -105,20 +107,18 @@ class Tourneys:
         """A cash-table command at a tournament's table (the table's lock is held)."""
         t = self.of(rt)
         name = command.name
-        if name == "addbot":
+        if name == "addbot":  # named as a cash table names its bots: shown cleaned, unlike any entrant
             base = str(command.args[0]) if command.args else f"Bot{len(t.entrants) + 1}"
-            taken = {e.name.lower() for e in t.entrants.values()}
-            if command.args and base.lower() in taken:
-                raise Refusal("refuse.name_taken", name=base)
-            bot_name, n = base, 2
-            while bot_name.lower() in taken:
-                bot_name, n = f"{base}{n}", n + 1
+            wanted = display_name(base) or "player"
+            bot_name = unique_name(base, taken=[e.name for e in t.entrants.values()])
+            if command.args and bot_name != wanted:
+                raise Refusal("refuse.name_taken", name=wanted)
             return await self._register(rt, t, user=f"bot:{bot_name.lower()}", name=bot_name, is_bot=True, msg=msg)
         if name == "start":
             return await self._start_cmd(rt, t, msg)
         if name == "leave" and t.status == "registering":
             return await self._unregister(rt, t, msg)
-        if name == "stop" and t.status == "registering":
+        if name == "stop":  # registering or running: cancelled, every buy-in back
             return await self._cancel(rt, t, msg)
         if name == "config" and not any(isinstance(v, int) for v in command.options.values()):
             return await self.bot._cmd_config(rt, msg, command)  # its view and language may change
@@ -161,13 +161,16 @@ class Tourneys:
             bot.tables[key] = rt
             self.by_table[table_id] = t
         async with rt.lock:
-            await bot._say(rt, "tourney.opens", name=msg.name, id=t.id, seats=t.seats, buyin=chips_field(t.buyin),
-                           stack=t.stack, every=lambda tr: self._every(t, tr), paid=lambda tr: self._paid(t))
+            await bot._say(rt, "tourney.opens", name=display_name(msg.name) or "player", id=t.id, seats=t.seats,
+                           buyin=chips_field(t.buyin), stack=t.stack, every=lambda tr: self._every(t, tr),
+                           paid=lambda tr: self._paid(t))
             await bot._publish(rt, new=True)
         return Reply(self._tr(msg)("tourney.reply_opened", id=t.id))
 
     async def _register(self, rt: Runtime, t: Tournament, *, user: str, name: str, is_bot: bool,
                         msg: Inbound) -> Reply:
+        """``name``: a player's as their platform gives it (shown as a cash seat shows it, unlike any
+        other entrant's: the deal and its fair record tell players by name), a bot's as it is to be shown."""
         bot = self.bot
         if t.status != "registering":
             raise Refusal("tourney.refuse_started")
@@ -175,6 +178,8 @@ class Tourneys:
             raise Refusal("tourney.refuse_registered", code="already_registered")
         if len(t.entrants) >= t.seats:
             raise Refusal("refuse.full")
+        if not is_bot:
+            name = unique_name(name, taken=[e.name for e in t.entrants.values()])
         now = bot.clock.now()
         entrant = Entrant(user=user, name=name, is_bot=is_bot, seq=max((e.seq for e in t.entrants.values()),
                                                                          default=0) + 1)
@@ -213,23 +218,42 @@ class Tourneys:
         return Reply(self._tr(msg)("tourney.reply_unregistered", buyin=chips_field(t.buyin)), private=True)
 
     async def _cancel(self, rt: Runtime, t: Tournament, msg: Inbound) -> Reply:
-        bot = self.bot
+        """Registering or running (even stuck after a failed deal), by its creator or an admin:
+        a hand in progress is called off, the tournament chips at the table go back to where
+        they were issued from, every buy-in back to its wallet, the table closed. One transaction."""
+        bot, table = self.bot, rt.table
         bot._require_owner(rt, msg)
-        if t.status != "registering":
-            raise Refusal("tourney.refuse_running")
         now = bot.clock.now()
-        t.status = "cancelled"
+        playing = rt.hand_id if rt.hand is not None and not rt.hand.is_over else None
         async with bot.store.atomic() as tx:
+            if playing is not None:
+                await tx.void_hand(hand_id=playing, now=now)
+            back = [Transfer("tourney-cancel", seat_account(table.id, seat.user), chips_account(t.id), seat.stack,
+                             memo=f"tournament {t.id}") for seat in table.seats.values() if seat.stack]
+            await tx.post(back, now=now)
+            for seat in table.seats.values():
+                await tx.remove_seat(table.id, seat.seat_no)
             for e in t.entrants.values():
                 await self.repo.move_wallet(tx, t=t, user=e.user, amount=-t.buyin, kind="tourney-refund", now=now)
-            await self.repo.save(tx, t, now=now)
-            await tx.close_table(rt.table.id)
+            await self.repo.save(tx, replace(t, status="cancelled"), now=now)
+            await tx.close_table(table.id)
+            revealed = await bot.fair.reveal_all(tx, table_id=table.id)  # finished hands only
+        t.status = "cancelled"
+        table.seats.clear()
+        table.running, table.next_hand_at = False, None
         self._close(rt)
-        await bot._say(rt, "tourney.cancelled", id=t.id)
+        await bot._say(rt, "tourney.cancelled_voided" if playing is not None else "tourney.cancelled", id=t.id)
+        if revealed:
+            await bot._say(rt, "fair.revealed_all", seeds="\n".join(
+                f"#{r.hand_no}: {r.server_seed} (SHA-256 {r.commitment})" for r in revealed))
         return Reply(self._tr(msg)("reply.closed"))
 
     async def _start_cmd(self, rt: Runtime, t: Tournament, msg: Inbound) -> Reply:
         self.bot._require_owner(rt, msg)
+        if t.status == "running" and not rt.table.running:  # its last deal failed: deal again
+            rt.table.running = True
+            await self.bot._start_hand(rt)
+            return Reply(self._tr(msg)("reply.dealing"))
         if t.status != "registering":
             raise Refusal("tourney.refuse_started")
         if len(t.entrants) < 2:
@@ -397,6 +421,8 @@ class Tourneys:
                   paid=self._paid(t))
 
     def _results_text(self, t: Tournament, tr: Translator) -> str:
+        if t.status == "cancelled":
+            return tr("tourney.results_cancelled", id=t.id)
         placed = sorted((e for e in t.entrants.values() if e.place is not None), key=lambda e: (e.place, e.seq))
         if not placed:
             return tr("tourney.no_results", id=t.id)

@@ -4,6 +4,9 @@
 {'seats': 4, 'pace': 'turbo', 'payout': '65/35', 'levels': 'hands:3'}
 >>> parse_tourney([], usage=str).args
 ('status',)
+>>> parse_tourney(["new", "buyin=\u0663"], usage=lambda tr: "tourney new buyin=N")  # ASCII digits only
+Traceback (most recent call last):
+bot.commands.UsageError: '\u0663' is not a whole number; usage: tourney new buyin=N
 """
 
 from __future__ import annotations
@@ -20,7 +23,10 @@ NUMBERS: Final = {"seats": (MIN_SEATS, MAX_SEATS), "stack": (MIN_STACK, MAX_STAC
 WORDS: Final = {"pace": tuple(PACES), "payout": tuple(PAYOUTS)}
 ALIASES: Final = {"buy-in": "buyin", "buy_in": "buyin", "players": "seats", "level": "levels", "pay": "payout",
                   "payouts": "payout"}
-_LEVELS = re.compile(r"^(hands|minutes):(\d{1,3})$")
+_LEVELS = re.compile(r"^(hands|minutes):([0-9]{1,3})$")
+_NUMBER = re.compile(r"[-+]?[0-9]+")
+"""A whole number as every command reads one (bot/commands.py): ASCII digits only, so that what
+'tourney new' takes, 'join' takes too ('buyin=٣' is not a number here either)."""
 MAX_LENGTH = 120
 
 
@@ -43,7 +49,9 @@ def parse_tourney(rest: Sequence[str], *, usage: Callable[[Any], str]) -> Comman
             raise UsageError("usage.cannot_read", word=repr(word), usage=usage)
         if key in NUMBERS:
             low, high = NUMBERS[key]
-            if not re.fullmatch(r"\d{1,9}", value) or not low <= int(value) <= high:
+            if not _NUMBER.fullmatch(value):
+                raise UsageError("usage.not_number", text=repr(value), usage=usage)
+            if len(value.lstrip("+-0")) > 9 or not low <= int(value) <= high:
                 raise UsageError("tourney.usage_range", key=key, low=low, high=high, value=repr(value), usage=usage)
             options[key] = int(value)
         elif key in WORDS:
