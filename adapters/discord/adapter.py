@@ -31,6 +31,7 @@ from discord import app_commands
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from adapters import logs
 from bot import delivery
 from bot.commands import parse
 from bot.config import Settings
@@ -110,6 +111,7 @@ class DiscordAdapter:
     def __init__(self, *, settings: Settings, bot: StudBot) -> None:
         if not settings.discord_token:
             raise ValueError("DISCORD_TOKEN is not set")
+        logs.hide(settings.discord_token, "DISCORD_TOKEN")
         self.settings = settings
         self.bot = bot
         self.outbox: Coalescer | None = None
