@@ -25,6 +25,8 @@ MIN_SECRET: Final = 4
 """Shorter values are not hidden (a webhook path '/' would blank every slash)."""
 
 _secrets: dict[str, str] = {}
+_ordered: tuple[tuple[str, str], ...] = ()
+"""(value, replacement), the longest values first: what :func:`redact` reads (replaced whole, never changed)."""
 _lock = threading.Lock()
 
 
@@ -32,16 +34,18 @@ def hide(value: str | None, name: str) -> None:
     """From now on no log line shows ``value`` (nor its URL-quoted form): ``<name>`` instead."""
     if not value or len(value) < MIN_SECRET:
         return
+    global _ordered
     with _lock:
         for form in {value, quote(value, safe="")}:
             _secrets[form] = f"<{name}>"
+        _ordered = tuple(sorted(_secrets.items(), key=lambda item: len(item[0]), reverse=True))
 
 
 def redact(text: str) -> str:
     """``text`` with every hidden value replaced by its name (the longest values first)."""
-    for value in sorted(_secrets, key=len, reverse=True):
+    for value, name in _ordered:
         if value in text:
-            text = text.replace(value, _secrets[value])
+            text = text.replace(value, name)
     return text
 
 
@@ -52,7 +56,7 @@ class Redactor(logging.Filter):
     _traceback = logging.Formatter()
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not _secrets:
+        if not _ordered:
             return True
         try:
             message = record.getMessage()
