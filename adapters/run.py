@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Protocol
 
+from adapters import logs
 from bot import images
 from bot.clock import RealClock
 from bot.config import ConfigError, Settings
@@ -137,7 +138,7 @@ def main(argv: list[str] | None = None) -> None:
 
         console_main(args)
         return
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure(settings)
     try:
         asyncio.run(serve(settings))
     except ModuleNotFoundError as exc:

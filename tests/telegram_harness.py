@@ -22,6 +22,7 @@ from fakes.telegram_server import BOARD_METHODS, FakeBotAPI, text_of
 
 import adapters.run
 from adapters.telegram.adapter import TelegramAdapter
+from adapters.telegram.codec import link_key, start_payload
 from bot.config import Settings
 from bot.service import StudBot
 
@@ -117,6 +118,11 @@ async def wait_listening(port: int, task: asyncio.Task[None], timeout: float = 1
         writer.close()
         await writer.wait_closed()
         return
+
+
+def payload(fake: FakeBotAPI, *, join: bool, channel: str = str(GROUP)) -> str:
+    """The signed deep-link payload the bot makes for a table (what ``/start <payload>`` carries)."""
+    return start_payload(channel, join=join, key=link_key(fake.token))
 
 
 async def say(fake: FakeBotAPI, uid: int, text: str, *, chat: int = GROUP, thread: int | None = None) -> None:

@@ -117,6 +117,8 @@ class BotProcess:
     def __init__(self, fake: FakeDiscord, db: Path, backend: Backend) -> None:
         self.fake, self.db, self.backend = fake, db, backend
         self.process: asyncio.subprocess.Process | None = None
+        self.logs: list[Path] = []
+        """The stderr (the log) of each start, in order."""
 
     async def start(self) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "fake-token",
@@ -126,9 +128,11 @@ class BotProcess:
                **self.backend.env(self.db)}
         env.pop("TELEGRAM_TOKEN", None)
         identified = self.fake.identify_count
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "adapters.run", cwd=self.db.parent, env=env,
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        self.logs.append(self.db.parent / f"bot-{len(self.logs) + 1}.log")
+        with self.logs[-1].open("wb") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "adapters.run", cwd=self.db.parent, env=env,
+                stdout=asyncio.subprocess.DEVNULL, stderr=log)
         await until(lambda: self.fake.identify_count > identified and self.fake.identified.is_set(), timeout=30,
                     what="the bot process to connect")
 
@@ -188,6 +192,44 @@ async def test_a_press_cut_off_by_kill_9_is_announced_and_answered_after_the_res
         await bot.start()  # a clean restart says nothing again
         await asyncio.sleep(3)
         assert fake.lines().count(said) == 1
+    finally:
+        await bot.stop()
+
+
+async def test_item13_an_answer_given_before_a_kill_is_not_touched_after_the_restart(
+        fake: FakeDiscord, tmp_path: Path, store_backend: Backend) -> None:
+    """Killed after Discord took the answer (the 'thinking' message deleted for a press, edited for a
+    command) but before the bot forgot the interaction: the restart finds it kept, and must neither
+    delete a message that is gone (404 Unknown Message) nor write 'the bot restarted' over an answer."""
+    db = tmp_path / "stud.db"
+    bot = BotProcess(fake, db, store_backend)
+    await bot.start()
+    try:
+        await table_of_three(fake)
+        board = await next_board(fake, None)
+        who, choice = actor(board), passive(action_buttons(board))
+        fake.hang_applied = {"answer"}  # Discord applies the answers, the bot never hears back
+        pressed = await fake.press(who, choice, message_id=board.message_id)
+        asked = await fake.slash(ANN, "help")
+        await until(lambda: [k for _, k, _, _ in pressed.answers] == ["delete"] and asked.answers,
+                    what="the answers to be applied")
+        await until(lambda: rows_now(db, "SELECT COUNT(*) FROM pending_answers") == [(2,)],
+                    what="both interactions kept")
+        await bot.kill()
+        fake.release()
+        help_text = asked.content
+        assert "join" in help_text
+        before = {r.token: len(fake.original_calls(r)) for r in (pressed, asked)}
+
+        await bot.start()  # the same database: both interactions are still kept
+        await until(lambda: rows_now(db, "SELECT COUNT(*) FROM pending_answers") == [(0,)],
+                    what="the kept interactions to be settled")
+        for record in (pressed, asked):  # looked at (the pressed one is gone: 404), not touched
+            assert [c.method for c in fake.original_calls(record)[before[record.token]:]] == ["GET"]
+        assert " ERROR " not in bot.logs[-1].read_text(encoding="utf-8")
+        assert [k for _, k, _, _ in pressed.answers] == ["delete"]
+        assert [(k, text) for _, k, text, _ in asked.answers] == [("edit", help_text)]
+        assert actions_stored(db) == 1
     finally:
         await bot.stop()
 

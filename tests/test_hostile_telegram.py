@@ -21,13 +21,16 @@ from telegram_harness import (
     ANN,
     BOB,
     CARD,
+    DAN,
     GROUP,
     NAMES,
+    STRANGER,
     Served,
     actor,
     buttons,
     next_turn,
     open_table,
+    payload,
     press,
     say,
     turn_of,
@@ -95,6 +98,81 @@ async def test_an_unstarted_join_is_told_in_the_group(fake: FakeBotAPI, tmp_path
         await fake.wait_for(lambda: any("your cards" in t for t in fake.private_texts(BOB)), what="Bob's cards")
         mine = {c.pretty for c in hand.cards[rt.engine_seat(str(BOB))]}
         assert set(CARD.findall(fake.private_texts(BOB)[-1])) <= mine
+
+
+async def table_state(served: Served, fake: FakeBotAPI) -> tuple[object, ...]:
+    """What a refused link must leave as it was: seats, wallets, the group's messages and its board."""
+    seats = await served.bot.store.fetch("SELECT user_id, stack FROM seats ORDER BY user_id")
+    wallets = await served.bot.store.fetch("SELECT user_id, balance FROM wallets ORDER BY user_id")
+    return (tuple(map(tuple, seats)), tuple(map(tuple, wallets)), len(fake.sent("sendMessage", chat_id=GROUP)),
+            len(fake.board_edits(GROUP)), text_of(fake.board(GROUP)))
+
+
+async def answer_in_private(fake: FakeBotAPI, uid: int, text: str) -> str:
+    """A user sends ``text`` in their private chat with the bot; the bot's answer there."""
+    before = len(fake.private_texts(uid))
+    fake.command(uid, uid, text)
+    await fake.wait_for(lambda: len(fake.private_texts(uid)) > before, what=f"the answer to {text!r}")
+    return fake.private_texts(uid)[-1]
+
+
+async def test_item7_a_forged_join_link_seats_nobody(fake: FakeBotAPI, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    ru_user = 1302
+    fake.user(ru_user, "Дима", language_code="ru")
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        await open_table(fake, (ANN,))
+        await say(fake, ANN, "/join")
+        before = await table_state(served, fake)
+        refusal = ("This link is not valid: it is not one I made, or it was changed. "
+                   "Press Join under the table's board in the group for a new one.")
+        valid = payload(fake, join=True)
+        signature = valid.rsplit("-", 1)[1]
+        for forged in ("jm1001234567890",  # unsigned, as the links were before
+                       "jm1001234567890-AAAAAAAAAAAAAAAA",  # a made-up signature
+                       f"jm1009876543210-{signature}",  # another group, a signature copied from a real link
+                       f"jm1001234567890_5-{signature}"):  # another topic of the group
+            assert await answer_in_private(fake, BOB, f"/start {forged}") == refusal
+        assert await answer_in_private(fake, ru_user, "/start jm1001234567890") == (
+            "Эта ссылка недействительна: её создал не я, или её изменили. "
+            "Нажмите «Сесть» под доской стола в группе, чтобы получить новую.")
+        await asyncio.sleep(0.3)
+        assert await table_state(served, fake) == before
+        assert served.runtime().table.seat_of(str(BOB)) is None
+        assert served.runtime().table.seat_of(str(ru_user)) is None
+        assert not fake.sent("getChatMember")  # refused before anything is asked or done
+
+
+async def test_item7_a_valid_link_seats_no_one_who_is_not_in_the_group(fake: FakeBotAPI, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    pl_user = 1303
+    fake.user(pl_user, "Ola", language_code="pl")
+    fake.leave(GROUP, STRANGER)  # never in the group (or left it), but holds a link someone passed on
+    fake.leave(GROUP, BOB, banned=True)
+    fake.leave(GROUP, pl_user)
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        await open_table(fake, (ANN,))
+        await say(fake, ANN, "/join")
+        before = await table_state(served, fake)
+        link = payload(fake, join=True)
+        refusal = ("You are not a member of that group, so you cannot sit at its table. "
+                   "Join the group first, then press Join under the board there.")
+        assert await answer_in_private(fake, STRANGER, f"/start {link}") == refusal
+        assert await answer_in_private(fake, BOB, f"/start {link}") == refusal
+        assert await answer_in_private(fake, pl_user, f"/start {link}") == (
+            "Nie jesteś członkiem tej grupy, więc nie możesz usiąść przy jej stole. "
+            "Najpierw dołącz do grupy, potem naciśnij „Usiądź” pod planszą.")
+        await asyncio.sleep(0.3)
+        assert await table_state(served, fake) == before
+        for uid in (STRANGER, BOB, pl_user):
+            assert served.runtime().table.seat_of(str(uid)) is None
+        asked = {(int(c.params["chat_id"]), int(c.params["user_id"])) for c in fake.sent("getChatMember")}
+        assert asked == {(GROUP, STRANGER), (GROUP, BOB), (GROUP, pl_user)}
+        # a member with the same link is seated, as the link promises
+        fake.command(DAN, DAN, f"/start {link}")
+        await fake.wait_for(lambda: any(t.startswith("Seated with 200 chips.") for t in fake.private_texts(DAN)),
+                            what="Dan seated")
+        assert served.runtime().table.seat_of(str(DAN)) is not None
 
 
 async def test_names_built_to_disturb_stay_inside_themselves(fake: FakeBotAPI, tmp_path: Path,

@@ -40,6 +40,7 @@ from telegram_harness import (
     buttons,
     next_turn,
     open_table,
+    payload,
     play_out,
     press,
     say,
@@ -129,9 +130,9 @@ async def test_a_user_who_never_started_the_bot(fake: FakeBotAPI, tmp_path: Path
         await say(fake, ANN, "/join")
         # Dan never started the bot: his Join press opens the private chat, which finishes the join there
         answer = await press(fake, DAN, "Join")
-        assert answer["url"] == "https://t.me/studbot_test?start=jm1001234567890", answer
+        assert answer["url"] == f"https://t.me/studbot_test?start={payload(fake, join=True)}", answer
         assert served.runtime().table.seat_of(str(DAN)) is None
-        fake.command(DAN, DAN, "/start jm1001234567890")
+        fake.command(DAN, DAN, f"/start {payload(fake, join=True)}")
         await fake.wait_for(lambda: any("cards" in t and "Seated" in t for t in fake.private_texts(DAN)),
                             what="Dan's confirmation")
         seat = served.runtime().table.seat_of(str(DAN))
@@ -158,7 +159,7 @@ async def test_a_user_who_never_started_the_bot(fake: FakeBotAPI, tmp_path: Path
         assert "privately" in notice["text"] and not CARD.findall(notice["text"])
         assert notice["reply_markup"]["inline_keyboard"][0][0]["url"].startswith("https://t.me/studbot_test?start=c")
         # the private chat, once started, gets her cards; My cards then goes there too
-        fake.command(EVE, EVE, "/start cm1001234567890")
+        fake.command(EVE, EVE, f"/start {payload(fake, join=False)}")
         await fake.wait_for(lambda: any("your cards" in t for t in fake.private_texts(EVE)), what="Eve's cards")
         assert set(CARD.findall(fake.private_texts(EVE)[-1])) == eve_cards
         answer = await press(fake, EVE, "My cards")
@@ -432,7 +433,7 @@ async def test_a_polish_user_hears_the_adapter_in_polish(fake: FakeBotAPI, tmp_p
         assert notice["reply_markup"]["inline_keyboard"][0][0]["text"] == "Otwórz czat prywatny"
         assert (await press(fake, ola, data="s|raise|nonsense"))["text"] == "Ten przycisk już nie działa."
         # the join link, pressed once more: she sits there already; her cards from now on come privately
-        fake.command(ola, ola, "/start jm1001234567890")
+        fake.command(ola, ola, f"/start {payload(fake, join=True)}")
         here = "Od teraz twoje karty z tego stołu będą przychodzić tutaj."
         await fake.wait_for(lambda: any(here in t for t in fake.private_texts(ola)), what="Ola's welcome")
         assert [t for t in fake.private_texts(ola) if here in t] == [f"Siedzisz już przy tym stole.\n{here}"]

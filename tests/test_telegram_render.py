@@ -17,6 +17,7 @@ from adapters.telegram.codec import (
     decode_callback,
     encode_callback,
     fit_alert,
+    link_key,
     parse_payload,
     start_payload,
     utf16_len,
@@ -53,11 +54,27 @@ def test_buttons_without_a_turn_and_foreign_data() -> None:
 
 @pytest.mark.parametrize("channel", ["-1001234567890", "-1001234567890:42", "-5", "123"])
 def test_deep_link_payloads(channel: str) -> None:
+    key, other = link_key("123:TOKEN"), link_key("123:OTHER")
     for join in (True, False):
-        payload = start_payload(channel, join=join)
+        payload = start_payload(channel, join=join, key=key)
         assert len(payload) <= 64 and payload.replace("_", "").replace("-", "").isalnum()
-        assert parse_payload(payload) == (channel, join)
-    assert parse_payload("hello") is None and parse_payload("") is None
+        assert parse_payload(payload, key=key) == (channel, join)
+        assert parse_payload(payload, key=other) is None  # another bot's link
+        body, _, signature = payload.rpartition("-")
+        assert parse_payload(body, key=key) is None  # unsigned, as the links were before issue 19
+        flipped = ("c" if join else "j") + body[1:]
+        assert parse_payload(f"{flipped}-{signature}", key=key) is None  # another kind, the same signature
+    assert parse_payload("hello", key=key) is None and parse_payload("", key=key) is None
+
+
+def test_item7_a_payload_for_another_table_cannot_be_made_from_a_signed_one() -> None:
+    key = link_key("123:TOKEN")
+    mine = start_payload("-1001234567890", join=True, key=key)
+    signature = mine.rsplit("-", 1)[1]
+    for body in ("jm1009999999999", "jm1001234567890_7", "jm100123456789", "j1001234567890"):
+        assert parse_payload(f"{body}-{signature}", key=key) is None
+    longest = start_payload("-99999999999999999999:999999999999", join=True, key=key)
+    assert len(longest) <= 64 and parse_payload(longest, key=key) == ("-99999999999999999999:999999999999", True)
 
 
 def test_a_private_view_fits_an_alert() -> None:
@@ -96,13 +113,16 @@ def test_a_caption_keeps_1024_characters_dropping_the_oldest_lines_first() -> No
 def test_keyboard_rows() -> None:
     messenger = TelegramMessenger.__new__(TelegramMessenger)
     messenger.username = "studbot"
+    messenger.link_key = link_key("123:TOKEN")
     buttons = (Button("Call 5", "call @3.4"), Button("Raise to 10", "raise @3.4"), Button("Fold", "fold @3.4"),
                Button("Complete to 5", "complete @3.4"), Button("Join", "join"), Button("My cards", "cards"))
     rows = messenger.keyboard(buttons, "-100123:7").inline_keyboard
     assert [[b.text for b in row] for row in rows] == [
         ["Call 5", "Raise to 10", "Fold"], ["Complete to 5"], ["Join", "My cards"], ["🔒 Cards in private chat"]]
     assert rows[0][0].callback_data == "s|call|3.4"
-    assert rows[-1][0].url == "https://t.me/studbot?start=cm100123_7"
+    signed = start_payload("-100123:7", join=False, key=link_key("123:TOKEN"))
+    assert rows[-1][0].url == f"https://t.me/studbot?start={signed}"
+    assert rows[-1][0].url.startswith("https://t.me/studbot?start=cm100123_7-")
 
 
 def test_commands_and_their_grammar_text() -> None:

@@ -31,6 +31,7 @@ from discord import app_commands
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from adapters import logs
 from bot import delivery
 from bot.commands import parse
 from bot.config import Settings
@@ -51,6 +52,8 @@ INTERACTION_LIFETIME = 15 * 60 - 30
 """Seconds an interaction's token lets the bot answer it (Discord: 15 minutes; a margin for clocks)."""
 ORIGINAL = "/webhooks/{application_id}/{token}/messages/@original"
 """An interaction's first answer (the deferred 'thinking' message), by its token."""
+LOADING = 1 << 7
+"""The flag of an original response that is still the deferred 'thinking' message (not answered yet)."""
 INTENTS = discord.Intents.none()
 INTENTS.guilds = True
 
@@ -110,6 +113,7 @@ class DiscordAdapter:
     def __init__(self, *, settings: Settings, bot: StudBot) -> None:
         if not settings.discord_token:
             raise ValueError("DISCORD_TOKEN is not set")
+        logs.hide(settings.discord_token, "DISCORD_TOKEN")
         self.settings = settings
         self.bot = bot
         self.outbox: Coalescer | None = None
@@ -323,19 +327,29 @@ class DiscordAdapter:
         return self.shards.runs(guild_of(community))
 
     async def _answer_late(self, request: delivery.PendingAnswer) -> None:
+        """Only an answer still 'thinking' is touched: the crash may have come after the answer was
+        given (edited, or deleted for a press) and before the interaction was forgotten."""
         tr = self.bot.translator_for(platform=PLATFORM, user=request.user, locale=request.locale)
         try:
             turn = parse(request.command).turn
         except ValueError:
             turn = None
         original: dict[str, Any] = {"application_id": self.client.application_id, "token": request.token}
-        if turn is not None and await delivery.action_taken(self.bot.store, platform=PLATFORM,
-                                                             channel=request.channel, turn=turn, user=request.user):
-            await self.client.http.request(Route("DELETE", ORIGINAL, **original))  # taken: as after any press
-            return
-        text = tr("adapters.restarted_unknown") if turn is None else tr("adapters.restarted_not_taken")
-        await self.client.http.request(Route("PATCH", ORIGINAL, **original),
-                                       json={"content": render.reply_text(text)})
+        try:
+            message = await self.client.http.request(Route("GET", ORIGINAL, **original))
+            if not int(message.get("flags") or 0) & LOADING:
+                log.info("interaction %s was answered before the restart; its answer stays", request.id)
+                return
+            if turn is not None and await delivery.action_taken(self.bot.store, platform=PLATFORM,
+                                                                 channel=request.channel, turn=turn,
+                                                                 user=request.user):
+                await self.client.http.request(Route("DELETE", ORIGINAL, **original))  # taken: as after any press
+                return
+            text = tr("adapters.restarted_unknown") if turn is None else tr("adapters.restarted_not_taken")
+            await self.client.http.request(Route("PATCH", ORIGINAL, **original),
+                                           json={"content": render.reply_text(text)})
+        except discord.NotFound as exc:  # deleted before the restart (or dismissed by the user): nothing to do
+            log.info("interaction %s has no answer left to settle (%s)", request.id, exc.code)
 
 
 async def _answer(interaction: discord.Interaction[discord.Client], text: str,
@@ -356,6 +370,8 @@ async def _answer(interaction: discord.Interaction[discord.Client], text: str,
             await interaction.delete_original_response()
         for chunk in rest:
             await interaction.followup.send(content=chunk, ephemeral=True)
+    except discord.NotFound as exc:  # the user dismissed the 'thinking' message: nothing left to answer
+        log.info("interaction %s has no answer to edit (%s)", interaction.id, exc.code)
     except discord.HTTPException:
         log.exception("answering interaction %s failed", interaction.id)
 

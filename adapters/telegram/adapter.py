@@ -40,6 +40,7 @@ from telegram.ext import (
     filters,
 )
 
+from adapters import logs
 from bot.config import Settings
 from bot.outbox import Coalescer
 from bot.ports import TableAddress
@@ -48,7 +49,7 @@ from bot.service import StudBot
 from .commands import SHORT_COMMANDS, command_list, grammar_text, register_commands, split_command
 from .inbound import PLATFORM, TelegramInbound
 from .messenger import TelegramMessenger
-from .webhook import WebhookWorker
+from .webhook import WebhookWorker, webhook_secret
 
 __all__ = ["PLATFORM", "SHORT_COMMANDS", "TelegramAdapter", "TelegramMessenger", "command_list", "grammar_text",
            "split_command"]
@@ -74,6 +75,8 @@ class TelegramAdapter:
         token = settings.telegram_token
         if not token:
             raise ValueError("TELEGRAM_TOKEN is not set")
+        logs.hide(token, "TELEGRAM_TOKEN")
+        logs.hide(webhook_secret(token), "TELEGRAM_WEBHOOK_SECRET")
         self.settings = settings
         self.bot = bot
         builder = (ApplicationBuilder().token(token)

@@ -8,12 +8,18 @@
 ('join', None)
 >>> channel_of(-100123, 7), parse_channel("-100123:7"), parse_channel("-5")
 ('-100123:7', (-100123, 7), (-5, None))
->>> start_payload("-100123:7", join=True), parse_payload("jm100123_7")
-('jm100123_7', ('-100123:7', True))
+>>> key = link_key("123:TOKEN")
+>>> start_payload("-100123:7", join=True, key=key)
+'jm100123_7-0E6iU3yk9QBSNKEt'
+>>> parse_payload("jm100123_7-0E6iU3yk9QBSNKEt", key=key), parse_payload("jm100123_7", key=key)
+(('-100123:7', True), None)
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import html
 import re
 from collections.abc import Sequence
@@ -27,7 +33,9 @@ _COMMAND = re.compile(r"^[a-z-]{1,16}$")
 _TURN = re.compile(r"^\d{1,9}\.\d{1,6}$")
 _CARDS_LINE = re.compile(r"^[^\d:\[]*?(\d+)[^\d:\[]*:\s*(\S.*)$")
 """A private view's first line: words, the hand's number, words, a colon, the cards."""
-_PAYLOAD = re.compile(r"^([jc])(m?)(\d{1,20})(?:_(\d{1,12}))?$")
+SIGNATURE_CHARS = 16
+"""A deep link's signature: 96 bits of an HMAC-SHA256, in URL-safe base64."""
+_PAYLOAD = re.compile(rf"^([jc])(m?)(\d{{1,20}})(?:_(\d{{1,12}}))?-([A-Za-z0-9_-]{{{SIGNATURE_CHARS}}})$")
 
 
 def encode_callback(command: str) -> str:
@@ -67,22 +75,37 @@ def parse_channel(channel: str) -> tuple[int, int | None]:
     return int(chat), (int(thread) if thread else None)
 
 
-def start_payload(channel: str, *, join: bool) -> str:
-    """A deep-link payload naming a table ([A-Za-z0-9_-], at most 64 characters).
+def link_key(token: str) -> bytes:
+    """The key that signs deep links: derived from the bot token (so every worker of one bot has it),
+    and not the token itself, which no link shows."""
+    return hashlib.sha256(b"studbot deep link\x00" + token.encode()).digest()
 
-    ``j``: finish a join there; ``c``: just connect the private chat (cards).
+
+def _signature(body: str, key: bytes) -> str:
+    digest = hmac.new(key, body.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode()[:SIGNATURE_CHARS]
+
+
+def start_payload(channel: str, *, join: bool, key: bytes) -> str:
+    """A signed deep-link payload naming a table ([A-Za-z0-9_-], at most 52 of Telegram's 64 characters).
+
+    ``j``: finish a join there; ``c``: just connect the private chat (cards). The signature
+    (``-`` and :data:`SIGNATURE_CHARS` characters) makes a payload for another table unguessable.
     """
     chat, thread = parse_channel(channel)
-    body = ("m" if chat < 0 else "") + str(abs(chat)) + (f"_{thread}" if thread else "")
-    return ("j" if join else "c") + body
+    body = ("j" if join else "c") + ("m" if chat < 0 else "") + str(abs(chat)) + (f"_{thread}" if thread else "")
+    return f"{body}-{_signature(body, key)}"
 
 
-def parse_payload(payload: str) -> tuple[str, bool] | None:
-    """(channel, join?) of a deep-link payload, or None."""
+def parse_payload(payload: str, *, key: bytes) -> tuple[str, bool] | None:
+    """(channel, join?) of a deep-link payload signed with ``key``; None for any other text."""
     m = _PAYLOAD.match(payload.strip())
     if m is None:
         return None
-    kind, minus, chat, thread = m.groups()
+    kind, minus, chat, thread, signature = m.groups()
+    body = payload.strip()[: -SIGNATURE_CHARS - 1]
+    if not hmac.compare_digest(signature, _signature(body, key)):
+        return None
     chat_id = -int(chat) if minus else int(chat)
     return channel_of(chat_id, int(thread) if thread else None), kind == "j"
 

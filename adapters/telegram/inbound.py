@@ -8,6 +8,8 @@
   presser sees when their private chat is closed.
 - A user who never started the bot gets a deep link (``https://t.me/<bot>?start=<payload>``);
   ``/start <payload>`` in the private chat finishes the join there and sends the cards.
+  The payload is signed (:func:`.codec.start_payload`): an altered or made-up one is refused;
+  and the join seats only a member of the group (getChatMember), whoever passed the link on.
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ from typing import Final
 from telegram import Bot as TgBot
 from telegram import (
     CallbackQuery,
+    ChatMemberRestricted,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
     Update,
     User,
 )
+from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
@@ -136,12 +140,18 @@ class TelegramInbound:
             else:
                 await self.messenger.post(msg.chat.id, None, tr("adapters.group_only"))
             return
-        target = parse_payload(rest) if rest else None
-        if target is None:
+        if not rest:
             await self.messenger.post(msg.chat.id, None, tr("adapters.hello"))
+            return
+        target = parse_payload(rest, key=self.messenger.link_key)
+        if target is None:  # not a link the bot made (altered, or for a table of someone's choosing)
+            await self.messenger.post(msg.chat.id, None, tr("adapters.link_invalid"))
             return
         channel, join = target
         chat_id, _ = parse_channel(channel)
+        if join and not await self._is_member(chat_id, user.id):
+            await self.messenger.post(msg.chat.id, None, tr("adapters.not_a_member"))
+            return
         lines = []
         if join:
             reply = await self.bot.handle(self._inbound(chat_id, channel, user, "join"))
@@ -185,6 +195,17 @@ class TelegramInbound:
         """The user's language for the adapter's own words (their choice, else Telegram's language_code)."""
         return self.bot.translator_for(platform=PLATFORM, user=str(user.id), locale=user.language_code)
 
+
+    async def _is_member(self, chat_id: int, user_id: int) -> bool:
+        """Whether the user is in the group now (a join link seats only members: anyone may hold one)."""
+        try:
+            member = await self.tg.get_chat_member(chat_id=chat_id, user_id=user_id)
+        except TelegramError as exc:  # no such user there, the bot was removed, or Telegram failed: not seated
+            log.info("membership of %s in %s not confirmed: %s", user_id, chat_id, exc)
+            return False
+        if isinstance(member, ChatMemberRestricted):
+            return member.is_member
+        return member.status not in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
 
     async def _is_admin(self, chat_id: int, user_id: int) -> bool:
         try:

@@ -47,6 +47,7 @@ from .codec import (
     compose,
     deep_link,
     encode_callback,
+    link_key,
     parse_channel,
     start_payload,
 )
@@ -87,6 +88,8 @@ class TelegramMessenger:
         self.grace = grace
         """How long lines wait for a board to fold into before they are posted on their own."""
         self.username: str | None = None
+        self.link_key = link_key(tg.token)
+        """The key that signs the deep links (see :func:`.codec.start_payload`)."""
         self.reachable: set[str] = set()
         """Users whose private chat works (a DM went through, or they started the bot)."""
         self.unreachable: set[str] = set()
@@ -294,7 +297,9 @@ class TelegramMessenger:
             return None
 
     def link(self, channel: str, *, join: bool) -> str | None:
-        return deep_link(self.username, start_payload(channel, join=join)) if self.username else None
+        if not self.username:
+            return None
+        return deep_link(self.username, start_payload(channel, join=join, key=self.link_key))
 
     def table_translator(self, table: TableAddress) -> Translator:
         return translator(self.language_of(table) if self.language_of is not None else None)

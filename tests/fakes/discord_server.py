@@ -42,6 +42,9 @@ __all__ = ["APP_ID", "CHANNEL_ID", "GUILD_ID", "OTHER_CHANNEL_ID", "OTHER_GUILD_
 
 MANAGE_GUILD = 1 << 5
 EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+"""A deferred answer still 'thinking' (the flag of an original response not edited yet)."""
+UNKNOWN_MESSAGE = 10008
 
 
 BODY = web.RequestKey("json", object)
@@ -122,6 +125,18 @@ class Interaction:
     files: list[tuple[Attachment, bool]] = field(default_factory=list)
     """Files uploaded with an answer (multipart ``files[n]``), each with whether that answer was ephemeral."""
     done: asyncio.Event = field(default_factory=asyncio.Event)
+    deleted: bool = False
+    """The original response was deleted: from then on it is 404 Unknown Message, as on Discord."""
+
+    @property
+    def original_exists(self) -> bool:
+        return self.callback is not None and not self.deleted
+
+    @property
+    def loading(self) -> bool:
+        """The original response is the deferred 'thinking' message, not edited yet."""
+        return (self.original_exists and (self.callback or {}).get("type") == 5
+                and not any(kind == "edit" for _, kind, _, _ in self.answers))
 
     @property
     def ephemeral(self) -> bool:
@@ -151,6 +166,7 @@ class FakeDiscord(FakeGateway):
             web.put("/api/v10/applications/{app}/guilds/{guild}/commands", self._sync_commands),
             web.post("/api/v10/interactions/{id}/{token}/callback", self._callback),
             web.post("/api/v10/webhooks/{app}/{token}", self._followup),
+            web.get("/api/v10/webhooks/{app}/{token}/messages/@original", self._get_original),
             web.patch("/api/v10/webhooks/{app}/{token}/messages/@original", self._edit_original),
             web.delete("/api/v10/webhooks/{app}/{token}/messages/@original", self._delete_original),
             web.post("/api/v10/users/@me/channels", self._create_dm),
@@ -182,6 +198,9 @@ class FakeDiscord(FakeGateway):
         """Requests that hang (as if Discord never answered) until :meth:`release`, then fail unstored:
         'channel' (posts and edits of channel messages), 'answer' (an interaction's answer)."""
         self.held_calls: list[Call] = []
+        self.hang_applied: set[str] = set()
+        """Requests applied whose response then hangs until :meth:`release` (a client killed meanwhile
+        never learns that they went through): 'answer' (an edit or a deletion of an original response)."""
         self._release = asyncio.Event()
         self._init_gateway()
         self._ids = itertools.count(800000000000000000)
@@ -324,6 +343,7 @@ class FakeDiscord(FakeGateway):
     def release(self) -> None:
         """Stop holding: requests held so far fail (503) without being stored; new ones go through."""
         self.held.clear()
+        self.hang_applied.clear()
         self._release.set()
         self._release = asyncio.Event()
 
@@ -333,6 +353,14 @@ class FakeDiscord(FakeGateway):
         self.held_calls.append(self.calls[-1])
         await self._release.wait()  # a client killed meanwhile never learns; nothing is stored
         return _error(503, 0, "held by the test")
+
+    async def _hang_applied(self, kind: str) -> None:
+        if kind in self.hang_applied:
+            await self._release.wait()
+
+    def original_calls(self, record: Interaction) -> list[Call]:
+        """The calls on an interaction's original response (GET, PATCH, DELETE), in order."""
+        return [c for c in self.calls if c.path.endswith(f"/{record.token}/messages/@original")]
 
     # ------------------------------------------------------------------ queries for tests
 
@@ -416,16 +444,24 @@ class FakeDiscord(FakeGateway):
         record.done.set()
         return _json(self._webhook_message(record, body.get("content") or "", flags))
 
+    async def _get_original(self, request: web.Request) -> web.Response:
+        record = self.interactions.get(request.match_info["token"])
+        if record is None or not record.original_exists:
+            return _error(404, UNKNOWN_MESSAGE, "Unknown Message")
+        flags = (EPHEMERAL if record.ephemeral else 0) | (LOADING if record.loading else 0)
+        return _json(self._webhook_message(record, record.content, flags))
+
     async def _edit_original(self, request: web.Request) -> web.Response:
         if (held := await self._held(request, "answer")) is not None:
             return held
         record = self.interactions.get(request.match_info["token"])
-        if record is None or record.callback is None:
-            return _error(404, 10008, "Unknown Message")
+        if record is None or not record.original_exists:
+            return _error(404, UNKNOWN_MESSAGE, "Unknown Message")
         body = request[BODY] or {}
         record.answers.append((time.monotonic(), "edit", body.get("content") or "", record.ephemeral))
         record.files += [(f, record.ephemeral) for f in request[FILES]]
         record.done.set()
+        await self._hang_applied("answer")
         return _json(self._webhook_message(record, body.get("content") or "",
                                                        EPHEMERAL if record.ephemeral else 0))
 
@@ -433,10 +469,12 @@ class FakeDiscord(FakeGateway):
         if (held := await self._held(request, "answer")) is not None:
             return held
         record = self.interactions.get(request.match_info["token"])
-        if record is None or record.callback is None:
-            return _error(404, 10008, "Unknown Message")
+        if record is None or not record.original_exists:
+            return _error(404, UNKNOWN_MESSAGE, "Unknown Message")
+        record.deleted = True
         record.answers.append((time.monotonic(), "delete", "", record.ephemeral))
         record.done.set()
+        await self._hang_applied("answer")
         return web.Response(status=204)
 
     async def _create_dm(self, request: web.Request) -> web.Response:

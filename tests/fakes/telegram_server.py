@@ -94,6 +94,8 @@ class FakeBotAPI:
         self.updates: list[dict[str, Any]] = []
         self.answers: dict[str, dict[str, Any]] = {}
         self.admins: set[tuple[int, int]] = set()
+        self.outsiders: dict[tuple[int, int], str] = {}
+        """(chat, user) -> 'left' or 'kicked': not in that group (every known user is a member otherwise)."""
         self.commands: list[dict[str, Any]] = []
         """The default command list (no language_code)."""
         self.commands_by_language: dict[str, list[dict[str, Any]]] = {}
@@ -369,8 +371,13 @@ class FakeBotAPI:
 
     async def _m_getchatmember(self, p: dict[str, Any]) -> Any:
         chat_id, user_id = int(p["chat_id"]), int(p["user_id"])
+        if user_id not in self.users:
+            raise _ApiError(400, "Bad Request: user not found")
         status = "administrator" if (chat_id, user_id) in self.admins else "member"
+        status = self.outsiders.get((chat_id, user_id), status)
         member: dict[str, Any] = {"status": status, "user": self.users[user_id]}
+        if status == "kicked":
+            member["until_date"] = 0
         if status == "administrator":
             member.update(can_be_edited=False, is_anonymous=False, can_manage_chat=True, can_delete_messages=True,
                           can_manage_video_chats=True, can_restrict_members=True, can_promote_members=False,
@@ -397,6 +404,10 @@ class FakeBotAPI:
         if language_code:
             self.users[uid]["language_code"] = language_code
         return self.users[uid]
+
+    def leave(self, chat_id: int, uid: int, *, banned: bool = False) -> None:
+        """The user is no longer in the group (left it, or was banned): getChatMember says so."""
+        self.outsiders[(chat_id, uid)] = "kicked" if banned else "left"
 
     def group(self, chat_id: int, title: str = "Stud night", *, forum: bool = False) -> dict[str, Any]:
         self.chats[chat_id] = {"id": chat_id, "type": "supergroup", "title": title}
