@@ -317,7 +317,7 @@ async def test_a_commitment_is_remembered_once_committed_and_only_then(tmp_path:
         assert (again.new, again.commitment, again.server_seed) == (False, stored.commitment, stored.server_seed)
 
 
-# ---------------------------------------------------------------- issue 19, item 4: every deck committed before its deal
+# ------------------------------------------------------------ issue 19, item 4: each deck committed before its deal
 
 
 @pytest.mark.asyncio
@@ -341,7 +341,8 @@ async def test_item4_start_shows_the_commitment_and_deals_after_the_pause(tmp_pa
 
 
 @pytest.mark.asyncio
-async def test_item4_a_table_that_waited_for_players_shows_the_commitment_before_the_pause(tmp_path: Path) -> None:
+async def test_item4_a_table_that_waited_for_players_shows_the_commitment_before_the_pause(
+        tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     async with Table(db) as t:
         await _two_players(t)
@@ -379,7 +380,7 @@ async def test_item4_a_restart_says_the_stored_commitment_again_and_deals_after_
         assert t.runtime.fair is not None and t.runtime.fair.commitment == committed
 
 
-# ---------------------------------------------------------------- issue 19, item 5: verify after the table, the JSON export
+# ---------------------------------------------------------------- issue 19, item 5: verify after the table, export
 
 
 @pytest.mark.asyncio

@@ -30,6 +30,7 @@ from telegram_harness import (
     play_out,
     press,
     say,
+    start_and_deal,
 )
 from telegram_harness import fake as fake  # the fixture
 
@@ -46,7 +47,7 @@ async def test_boards_are_photos_until_config_view_text(fake: FakeBotAPI, tmp_pa
         await open_table(fake, (ANN, BOB))
         for uid in (ANN, BOB):
             await press(fake, uid, "Join")
-        await say(fake, ANN, "/stud start")
+        await start_and_deal(fake)
         turn, board = await next_turn(fake, None)
         for _ in range(2):
             label = next(lb for p in PREFERENCE for lb in buttons(board) if lb.startswith(p))
@@ -120,7 +121,7 @@ async def test_hand_and_export_go_to_the_private_chat(fake: FakeBotAPI, tmp_path
         await open_table(fake, (ANN, BOB, CAT))
         for uid in (ANN, BOB, CAT):
             await say(fake, uid, "/join")
-        await say(fake, ANN, "/start")
+        await start_and_deal(fake, text="/start")
         await play_out(fake)
         hand = served.runtime().hand
         assert hand is not None and hand.is_over
