@@ -189,6 +189,8 @@ async def start_and_deal(fake: FakeDiscord, *, user: int = ANN, channel: int = C
     assert "Dealing" in await say(fake, user, "start", channel=channel)
     await until(lambda: _deck_shown(fake, channel, 1), what="hand #1's commitment on the board")
     await pass_the_pause()
+    await until(lambda: "Hand #1 · " in (fake.board(channel).text if fake.board(channel) else ""),  # type: ignore[union-attr]
+                what="hand #1 dealt")
 
 
 def _deck_shown(fake: FakeDiscord, channel: int, no: int) -> bool:

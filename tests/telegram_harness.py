@@ -138,6 +138,7 @@ async def start_and_deal(fake: FakeBotAPI, uid: int = ANN, text: str = "/stud st
     await say(fake, uid, text, chat=chat)
     await fake.wait_for(lambda: DECK.search(text_of(fake.board(chat))), what="hand #1's commitment under the board")
     await pass_the_pause()
+    await fake.wait_for(lambda: "Hand #1 · " in text_of(fake.board(chat)), what="hand #1 dealt")
 
 
 async def press(fake: FakeBotAPI, uid: int, label: str | None = None, *, data: str | None = None,
