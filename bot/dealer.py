@@ -56,8 +56,9 @@ class Runtime:
     fair: FairRecord | None = None
     """The record the hand in progress was dealt from (with its server seed: never shown before the reveal)."""
     committed: int | None = None
-    """The hand whose commitment this process has shown (on the board, stored first) and armed the deal of
-    after the table's pause (:meth:`Dealer._announce_next`): only that hand is dealt without a pause first."""
+    """The next hand, once this process has shown its commitment (stored first, on the board) and armed its
+    deal after the table's pause (:meth:`Dealer._announce_next`, or the settlement of the last hand): the
+    only hand a deal may deal at once; any other has its commitment shown and waits the pause first."""
     commitment: str = ""
     """The commitment of hand :attr:`committed` (the board shows it until that hand is dealt)."""
     reveal: str | None = None
@@ -397,11 +398,10 @@ class Dealer:
         (FAIRNESS.md). Every path to a deal goes through here or through the settlement that arms the next."""
         table = rt.table
         await self._read_reveal(rt)
+        committed = await self.fair.commit_next(table)  # stored before it is shown
         table.next_hand_at = self.clock.now() + self.settings.next_hand_delay
         async with self.store.atomic() as tx:
             await tx.save_table(table)
-            committed = await self.fair.commit(tx, table_id=table.id, hand_no=table.hand_no + 1)
-        self.fair.stored(table_id=table.id, committed=committed)
         rt.committed, rt.commitment = committed.hand_no, committed.commitment
         await self._publish(rt)
         self._arm_next_hand(rt, table.next_hand_at)
