@@ -131,8 +131,8 @@ class TelegramMessenger:
             state.lines = pending  # a new message or a new hand: the lines of this flush only
         else:
             state.lines = (state.lines + pending)[-50:]
-        # Every line of this flush is shown at least once (the start of a hand brings several at once:
-        # a seed's reveal, the next commitment, a new level, the deal); older ones give way.
+        # Every line of this flush is shown at least once (one flush may bring several at once: a hand's
+        # result with its seed, the cash-outs, a new level, the deal); older ones give way.
         shown = max(FINAL_LINES_SHOWN if board.final else LINES_SHOWN, len(pending))
         text = compose(board.text, state.lines[-shown:], MAX_CAPTION if photo else MAX_TEXT, footer=board.deck)
         markup = self.keyboard(board.buttons, table.channel, self.table_translator(table))
