@@ -331,8 +331,13 @@ class Bench:
             raise RuntimeError(f"{text!r} by {user} in {channel} refused: {reply.text}")
 
     async def start(self, rt: Runtime, user: str) -> None:
-        """Deal the first hand; a failure after the hand was dealt is counted (by the log), not fatal."""
+        """Deal the first hand, after the table's pause (its commitment is shown first); a failure after the
+        hand was dealt is counted (by the log), not fatal."""
         await self.bot.handle(self.inbound(rt.table.channel, user, "start"))
+        if isinstance(self.clock, ManualClock):
+            await self.clock.advance(self.settings.next_hand_delay)
+        else:
+            await dealt(rt)
         if rt.hand is None or rt.hand.is_over:
             raise RuntimeError(f"'start' in {rt.table.channel} dealt no hand")
 

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ANYWHERE: Final = frozenset({"help", "rules", "lang", "top", "stats", "hand", "export"})
+ANYWHERE: Final = frozenset({"help", "rules", "lang", "top", "stats", "hand", "export", "verify"})
 """Commands that need no table: answered by whichever process receives them."""
 MOVED: Final = "moved"
 """A Reply's code between processes: the table is not (or no longer) held here; route again."""

@@ -27,7 +27,7 @@ from engine.handfile import hand_file_of
 from . import delivery, images, render, results
 from .commands import Refusal
 from .config import Settings
-from .fairness import Fairness
+from .fairness import Fairness, deck_line, short_hex
 from .fence import LeaseLost, TableMoved
 from .i18n import Translator, language_of, translator
 from .ledger import Transfer, hand_transfers, net_by_account, seat_account
@@ -56,8 +56,11 @@ class Runtime:
     fair: FairRecord | None = None
     """The record the hand in progress was dealt from (with its server seed: never shown before the reveal)."""
     committed: int | None = None
-    """The hand whose seed this process committed (and showed) with the last hand's result: its deal
-    need not look for the commitment again."""
+    """The next hand, once this process has shown its commitment (stored first, on the board) and armed its
+    deal after the table's pause (:meth:`Dealer._announce_next`, or the settlement of the last hand): the
+    only hand a deal may deal at once; any other has its commitment shown and waits the pause first."""
+    commitment: str = ""
+    """The commitment of hand :attr:`committed` (the board shows it until that hand is dealt)."""
     reveal: str | None = None
     """The table's reveal mode ('hand' or 'stop') once read: only its own 'config reveal=', run where the
     table is held, changes it (another process holding the table later restores it anew)."""
@@ -231,13 +234,11 @@ class Dealer:
                 await tx.save_table(table)
             await self._say(rt, "line.waiting")
             return
-        await self.hooks.before_deal(rt)  # a tournament sets the level's stakes
         hand_no = table.hand_no + 1
-        if rt.committed != hand_no:
-            committed = await self.fair.commit_next(table)  # stored before it is shown
-            if committed.new:  # normally published at 'start' or with the last hand's result
-                await self._say(rt, "fair.commitment", no=committed.hand_no, commitment=committed.commitment)
-            hand_no = committed.hand_no
+        if rt.committed != hand_no:  # its commitment not shown here yet: show it, deal after the pause
+            await self._announce_next(rt)
+            return
+        await self.hooks.before_deal(rt)  # a tournament sets the level's stakes
         players = [(s.seat_no, s.user, s.name, s.stack) for s in ready]
         now = self.clock.now()
         async with self.store.atomic() as tx:
@@ -294,6 +295,8 @@ class Dealer:
         except Exception:  # a rendering bug must not stop the hand
             log.exception("table %s: describing %d events failed", rt.table.id, len(events))
             lines = []
+        if hand.is_over and rt.fair is not None and rt.setup is not None:  # the seed with the result
+            lines.append(await self._seed_line(rt, rt.fair, hand_no=rt.setup.hand_no))
         if lines:
             await self._say_text(rt, "\n".join(lines))
         if (lines or hand.is_over) and rt.hand_id is not None:
@@ -305,6 +308,13 @@ class Dealer:
         else:
             self._arm_turn(rt)
         await self._publish(rt)
+
+    async def _seed_line(self, rt: Runtime, record: FairRecord, *, hand_no: int) -> str:
+        """The last line of a hand's result: its server seed, short (``verify N`` gives it whole), or
+        that it is revealed when the table stops (``config reveal=stop``)."""
+        if await self._read_reveal(rt) == "hand" and record.server_seed is not None:
+            return rt.tr("fair.result_seed", seed=short_hex(record.server_seed.hex()), no=hand_no)
+        return rt.tr("fair.result_seed_at_stop", no=hand_no)
 
     async def _announce_again(self, rt: Runtime, past: delivery.Unannounced) -> None:
         """The last lines of a finished hand that a crash kept from the table."""
@@ -382,23 +392,17 @@ class Dealer:
             if table.running and len(table.ready_seats()) >= 2:
                 table.next_hand_at = now + self.settings.next_hand_delay
             await tx.save_table(table)
-            # The next hand's seed, committed now and shown with this result, if a next hand is coming
+            # The next hand's seed, committed now and shown on this result's board, if a next hand is coming
             # (otherwise at the next deal): no commitment is published for a hand never dealt. Last: on
             # PostgreSQL its round trip takes every statement held back before it, none is left for the commit.
             committed = await self.fair.commit(tx, table_id=table.id, hand_no=setup.hand_no + 1) \
                 if table.next_hand_at is not None else None
         rt.deadline = None
+        # Shown on the final board (published next), the deal armed below after the table's pause.
         rt.committed = committed.hand_no if committed is not None else None
+        rt.commitment = committed.commitment if committed is not None else ""
         if committed is not None:  # stored now: the next deal need not read it back
             self.fair.stored(table_id=table.id, committed=committed)
-        if record is not None and record.server_seed is not None:
-            if reveal:
-                await self._say(rt, "fair.reveal", no=setup.hand_no, seed=record.server_seed.hex(),
-                                commitment=record.commitment)
-            else:
-                await self._say(rt, "fair.reveal_at_stop", no=setup.hand_no)
-        if committed is not None:
-            await self._say(rt, "fair.commitment", no=committed.hand_no, commitment=committed.commitment)
         for seat in gone:
             if seat.stack:
                 await self._say(rt, "line.cashes_out", name=seat.name,
@@ -416,10 +420,28 @@ class Dealer:
         table = rt.table
         idle = rt.hand is None or rt.hand.is_over
         if table.running and idle and table.next_hand_at is None and len(table.ready_seats()) >= 2:
-            table.next_hand_at = self.clock.now() + self.settings.next_hand_delay
-            async with self.store.atomic() as tx:
-                await tx.save_table(table)
-            self._arm_next_hand(rt, table.next_hand_at)
+            await self._announce_next(rt)
+
+    async def _announce_next(self, rt: Runtime) -> None:
+        """Show the next hand's commitment on the board (its seed drawn and stored first, or the one stored
+        before a restart) and deal it after the table's usual pause, never at once: the players' seeds are
+        those in force at the deal, so each deck is fixed, and shown, while they can still change them
+        (FAIRNESS.md). Every path to a deal goes through here or through the settlement that arms the next."""
+        table = rt.table
+        await self._read_reveal(rt)
+        committed = await self.fair.commit_next(table)  # stored before it is shown
+        table.next_hand_at = self.clock.now() + self.settings.next_hand_delay
+        async with self.store.atomic() as tx:
+            await tx.save_table(table)
+        rt.committed, rt.commitment = committed.hand_no, committed.commitment
+        await self._publish(rt)
+        self._arm_next_hand(rt, table.next_hand_at)
+
+    async def _read_reveal(self, rt: Runtime) -> str:
+        """The table's reveal mode ('hand' or 'stop'), read once (see :attr:`Runtime.reveal`)."""
+        if rt.reveal is None:
+            rt.reveal = self.fair.held_reveal_mode(rt.table) or await self.fair.reveal_mode(rt.table.id)
+        return rt.reveal
 
     # ------------------------------------------------------------------ timers
 
@@ -547,7 +569,7 @@ class Dealer:
         text, buttons = render.board(rt.table, hand, names=rt.names, turn=rt.turn, seconds_left=seconds,
                                      tr=rt.tr)
         return BoardView(text=text, buttons=buttons, hand_no=rt.table.hand_no,
-                         final=hand is not None and hand.is_over, image=self._board_image(rt))
+                         final=hand is not None and hand.is_over, image=self._board_image(rt), deck=_deck(rt))
 
     def _board_image(self, rt: Runtime) -> bytes | None:
         """The board as a PNG when the table shows images (never on the console), else None;
@@ -589,6 +611,19 @@ class Dealer:
             await self.messenger.announce(table=rt.address, text=text)
         except Exception:
             log.exception("table %s: announcing failed", rt.table.id)
+
+
+def _deck(rt: Runtime) -> str:
+    """The board's line with the commitment of the hand being played, or else of the next hand once it is
+    committed (shown before its deal): short, 'Deck #4 2fe4…d4db · verify after the hand'; '' if none."""
+    hand = rt.hand
+    if hand is not None and not hand.is_over and rt.fair is not None:
+        no, commitment = rt.table.hand_no, rt.fair.commitment
+    elif rt.committed is not None and rt.committed == rt.table.hand_no + 1 and rt.commitment:
+        no, commitment = rt.committed, rt.commitment
+    else:
+        return ""
+    return deck_line(rt.tr, no=no, commitment=commitment, at_stop=rt.reveal == "stop")
 
 
 def _dealt_to(events: Sequence[Event], hand: Hand) -> list[int]:

@@ -2,12 +2,14 @@
 
 For each hand N of a table the bot draws a server seed (``secrets``; in script mode,
 derived from the script's ``--seed`` so transcripts stay stable), stores it in SQLite and
-only then publishes its commitment (SHA-256), labelled with N: the first hand's at
-``start``, hand N+1's with the result of hand N. Hand N is dealt from the deck of the
-record made of that seed, the table's name and the player seeds in force at the deal
-(``seed <text>``), in seat order, with the names shown on the table. After the hand the
-seed is revealed with its record (the stored hand file carries it), or, with ``config
-reveal=stop``, all together when the table stops.
+only then publishes its commitment (SHA-256), labelled with N, on the board: the first
+hand's at ``start`` (or when the players a waiting table needed have come, or again after a
+restart), hand N+1's on the board of hand N's result; the deal follows after the table's
+pause. Hand N is dealt from the deck of the record made of that seed, the table's name and
+the player seeds in force at the deal (``seed <text>``), in seat order, with the names shown
+on the table. After the hand the seed is revealed with its result (short; the stored hand
+file and ``verify N`` carry it whole), or, with ``config reveal=stop``, all together when
+the table stops or its tournament ends.
 
 :class:`Fairness` holds the seeds (its own tables, its own queries); the dealer and the
 command funnel call it at a few points.
@@ -23,6 +25,7 @@ import secrets
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -274,20 +277,35 @@ class Fairness:
         held = self._held.get(table.id)
         return held if held is not None and held.table() is table else None
 
-    def write_hand_file(self, *, table: Table, hand_no: int, text: str) -> Path | None:
+    def write_hand_file(self, *, platform: str, table_id: int, hand_no: int, text: str) -> Path | None:
         """The hand file written where the console keeps them, for ``python -m engine.verify``."""
         if self.files_dir is None:
             return None
-        path = self.files_dir / f"hand-{table.platform}-{table.id}-{hand_no}.json"
+        path = self.files_dir / f"hand-{platform}-{table_id}-{hand_no}.json"
         try:
             path.write_text(text, encoding="utf-8")
         except OSError:
-            log.exception("table %s: writing hand #%s to %s failed", table.id, hand_no, path)
+            log.exception("table %s: writing hand #%s to %s failed", table_id, hand_no, path)
             return None
         return path
 
 
 # -------------------------------------------------------------------- words
+
+
+def short_hex(value: str) -> str:
+    """A commitment or seed as the channel shows it: its first and last four hex digits.
+
+    >>> short_hex("2fe4" + "0" * 56 + "d4db")
+    '2fe4…d4db'
+    """
+    return f"{value[:4]}…{value[-4:]}"
+
+
+@lru_cache(maxsize=1024)
+def deck_line(tr: Translator, *, no: int, commitment: str, at_stop: bool) -> str:
+    """The board's line with a hand's commitment, short (remembered: a board is drawn at every action)."""
+    return tr("fair.board_deck_stop" if at_stop else "fair.board_deck", no=no, commitment=short_hex(commitment))
 
 
 def verdict_text(verdict: Verdict, tr: Translator) -> str:
@@ -304,6 +322,11 @@ def verdict_text(verdict: Verdict, tr: Translator) -> str:
     which = tr(_CARD_NAMES[str(verdict.card_index) if verdict.card_index is not None else "community"])
     return tr("fair.verdict_card", no=no, player=verdict.player or "—", which=which, listed=verdict.listed or "?",
               expected=verdict.expected or "?", position=verdict.position if verdict.position is not None else "?")
+
+
+def revealed_seeds(revealed: list[Revealed]) -> str:
+    """The seeds revealed at a stop, one line a hand: '#3: <seed> (SHA-256 <commitment>)'."""
+    return "\n".join(f"#{r.hand_no}: {r.server_seed} (SHA-256 {r.commitment})" for r in revealed)
 
 
 def record_lines(hand_file: HandFile, tr: Translator) -> str:

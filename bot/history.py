@@ -43,6 +43,8 @@ class StoredHand:
     hand: Hand
     summary: str
     started_at: float
+    hand_file: str
+    """The stored hand file (HAND_FORMAT.md), its ``fair`` record included."""
 
     def engine_seat(self, user: str) -> int | None:
         return next((i for i, p in enumerate(self.setup.players) if p[1] == user), None)
@@ -59,7 +61,8 @@ class HandArchive:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    async def _table_id(self, *, platform: str, channel: str) -> int | None:
+    async def table_id(self, *, platform: str, channel: str) -> int | None:
+        """The channel's table: the open one, else the last one closed there."""
         rows = await self.store.fetch(
             "SELECT id FROM tables WHERE platform = ? AND channel = ? ORDER BY open DESC, id DESC LIMIT 1",
             (platform, channel))
@@ -68,7 +71,7 @@ class HandArchive:
     async def hands(self, *, platform: str, channel: str, number: int | None = None,
                     last: int = 1) -> list[StoredHand]:
         """Hand ``number``, or the ``last`` finished hands (oldest first)."""
-        table_id = await self._table_id(platform=platform, channel=channel)
+        table_id = await self.table_id(platform=platform, channel=channel)
         if table_id is None:
             return []
         columns = "hand_no, setup, hand_file, summary, started_at"
@@ -82,7 +85,7 @@ class HandArchive:
                 (table_id, last))
         stored = [StoredHand(number=int(r["hand_no"]), setup=HandSetup.from_json(json.loads(r["setup"])),
                              hand=replay_hand(HandFile.from_json(r["hand_file"])), summary=str(r["summary"] or ""),
-                             started_at=float(r["started_at"])) for r in rows]
+                             started_at=float(r["started_at"]), hand_file=str(r["hand_file"])) for r in rows]
         return sorted(stored, key=lambda s: s.number)
 
     async def last_number(self, *, platform: str, channel: str) -> int | None:
@@ -210,9 +213,10 @@ def _nets(hand: Hand, summary: str | None) -> list[int]:
 # ------------------------------------------------------------------ exports
 
 
-def export_files(found: Sequence[StoredHand], *, viewer: str, table: str) -> tuple[Attachment, Attachment]:
+def export_files(found: Sequence[StoredHand], *, viewer: str, table: str) -> tuple[Attachment, ...]:
     """PokerStars text and PHH of ``found`` (oldest first) from ``viewer``'s seat: one safe name per
-    player across every hand of the export, each player at their real table seat."""
+    player across every hand of the export, each player at their real table seat; and for one hand,
+    its hand file (JSON, HAND_FORMAT.md) with its ``fair`` record, for ``python -m engine.verify``."""
     names = safe_names(name for stored in found for name in stored.hand.names)
     stars, phh = [], []
     for stored in found:
@@ -230,5 +234,10 @@ def export_files(found: Sequence[StoredHand], *, viewer: str, table: str) -> tup
         base = f"stud-hands-{first}-{last}"
         phh_file = "\n\n".join(f"[{i}]\n{text}" for i, text in enumerate(phh, 1)) + "\n"
         suffix = "phhs"
-    return (Attachment(name=f"{base}.txt", data=("\n\n\n".join(stars) + "\n").encode(), mime="text/plain"),
-            Attachment(name=f"{base}.{suffix}", data=phh_file.encode(), mime="text/plain"))
+    files: tuple[Attachment, ...] = (
+        Attachment(name=f"{base}.txt", data=("\n\n\n".join(stars) + "\n").encode(), mime="text/plain"),
+        Attachment(name=f"{base}.{suffix}", data=phh_file.encode(), mime="text/plain"))
+    if len(found) == 1:  # the file the check reads as stored (its values are those the record was made of)
+        text = json.dumps(json.loads(found[0].hand_file), ensure_ascii=False, indent=2) + "\n"
+        files += (Attachment(name=f"{base}.json", data=text.encode(), mime="application/json"),)
+    return files

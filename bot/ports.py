@@ -91,6 +91,11 @@ class BoardView:
     ``image``: the same board as a PNG when the table's view is "image" (None: text only,
     or the image could not be drawn). The text is always there (a caption, a fallback);
     a messenger that cannot show images (the console) ignores ``image``.
+
+    ``deck``: the short commitment of the hand being played, or of the next one once it is
+    committed ('Deck #4 2fe4…d4db · verify after the hand'; '' if none): Discord shows it as
+    the embed's footer, Telegram under the board in its caption, the console as a line of
+    its own when it changes.
     """
 
     text: str
@@ -98,6 +103,7 @@ class BoardView:
     hand_no: int
     final: bool = False
     image: bytes | None = None
+    deck: str = ""
 
 
 class Messenger(Protocol):

@@ -92,6 +92,15 @@ def chips_field(n: int) -> Callable[[Translator], str]:
     return lambda tr: chips(n, tr)
 
 
+def seconds_text(delay: float) -> str:
+    """A pause as a line says it: whole seconds, else as few digits as it takes (tests pause 0.5 s).
+
+    >>> seconds_text(5.0), seconds_text(0.5)
+    ('5', '0.5')
+    """
+    return f"{delay:g}"
+
+
 def stakes_text(table: Table, tr: Translator = EN) -> str:
     s = table.stakes
     return _stakes_text(tr, s.ante, s.bring_in, s.small_bet, s.big_bet, table.timer)

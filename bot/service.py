@@ -30,7 +30,7 @@ from .cluster import Cluster, is_conflict
 from .commands import ACTIONS, Command, Refusal, UsageError, command_word, help_text, parse, rules_text, usage_text
 from .config import Settings
 from .dealer import Dealer, Runtime, cancel_timers
-from .fairness import Fairness, record_lines, verdict_text
+from .fairness import Fairness, record_lines, revealed_seeds, verdict_text
 from .fence import LeaseLost, TableMoved, is_fenced
 from .history import History
 from .i18n import EN, LANGUAGE_NAMES, Translator, family, language_of, translator
@@ -127,6 +127,7 @@ class StudBot(Dealer):
             for action in playing.actions:
                 hand.act(Action(action))
             rt.hand, rt.hand_id, rt.setup = hand, playing.id, setup
+            await self._read_reveal(rt)  # the board's line with the commitment says when it is revealed
             announced = await delivery.announced_events(self.store, playing.id)
             rt.seen = len(hand.events) if announced is None else min(announced, len(hand.events))
             rt.deadline = playing.deadline
@@ -140,7 +141,9 @@ class StudBot(Dealer):
                 self._arm_turn(rt)
             await self._publish(rt)
         elif rt.table.running and rt.table.next_hand_at is not None:
-            self._arm_next_hand(rt, rt.table.next_hand_at)
+            # The next hand's stored commitment shown again (a crash may have come before it was shown at
+            # all), and its deal after the table's pause from now.
+            await self._announce_next(rt)
 
     async def mark_reachable(self, *, platform: str, user: str) -> int:
         """The user can now get private messages (say, they opened the private chat):
@@ -279,6 +282,8 @@ class StudBot(Dealer):
             return await self._new(msg)
         if name in ("hand", "export"):  # finished hands: no open table needed
             return await self.history.handle(msg, command, tr)
+        if name == "verify":
+            return await self._verify(msg, command, tr)
         assert name == "tourney"
         return await self.tourneys.command(msg, command)
 
@@ -314,11 +319,9 @@ class StudBot(Dealer):
             raise Refusal("refuse.running")
         if len(rt.table.ready_seats()) < 2:
             raise Refusal("refuse.two_needed")
-        committed = await self.fair.commit_next(rt.table)  # stored before it is shown
-        await self._say(rt, "fair.commitment", no=committed.hand_no, commitment=committed.commitment)
         rt.table.running = True
-        await self._start_hand(rt)
-        return Reply(self._tr(msg)("reply.dealing"))
+        await self._announce_next(rt)  # the first hand's commitment on the board; its deal after the pause
+        return Reply(self._tr(msg)("reply.dealing", seconds=render.seconds_text(self.settings.next_hand_delay)))
 
     async def _cmd_stop(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         self._require_owner(rt, msg)
@@ -338,8 +341,7 @@ class StudBot(Dealer):
         del self.tables[f"{table.platform}:{table.channel}"]
         await self._say(rt, "line.closed_voided" if voided else "line.closed")
         if revealed:
-            await self._say(rt, "fair.revealed_all", seeds="\n".join(
-                f"#{r.hand_no}: {r.server_seed} (SHA-256 {r.commitment})" for r in revealed))
+            await self._say(rt, "fair.revealed_all", seeds=revealed_seeds(revealed))
         return Reply(self._tr(msg)("reply.closed"))
 
     async def _cmd_config(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
@@ -415,10 +417,13 @@ class StudBot(Dealer):
         return Reply(tr("fair.seed_set", seed=json.dumps(seed, ensure_ascii=False), no=rt.table.hand_no + 1),
                      private=True)
 
-    async def _cmd_verify(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+    async def _verify(self, msg: Inbound, command: Command, tr: Translator) -> Reply:
+        """'verify N': hand N of the channel's table (the open one, else the last one closed there, as for
+        'hand N'), checked as ``python -m engine.verify`` does."""
         no = int(command.args[0])
-        text = await self.store.hand_file(rt.table.id, no)
-        if text is None:
+        table_id = await self.history.archive.table_id(platform=msg.platform, channel=msg.channel)
+        text = await self.store.hand_file(table_id, no) if table_id is not None else None
+        if table_id is None or text is None:
             raise Refusal("fair.no_hand", no=no)
         hand_file = HandFile.from_json(text)
         if hand_file.fair is None:
@@ -426,9 +431,8 @@ class StudBot(Dealer):
         if hand_file.fair.server_seed is None:
             raise Refusal("fair.not_revealed", no=no)
         verdict = verify_hand_file(hand_file)
-        tr = self._tr(msg)
-        path = self.fair.write_hand_file(table=rt.table, hand_no=no, text=text) \
-            if rt.table.platform == "console" else None
+        path = self.fair.write_hand_file(platform=msg.platform, table_id=table_id, hand_no=no, text=text) \
+            if msg.platform == "console" else None
         how = tr("fair.how_file", path=str(path)) if path is not None else tr("fair.how_export", no=no)
         return Reply("\n".join([verdict_text(verdict, tr), record_lines(hand_file, tr), how]), private=True)
 
@@ -510,7 +514,7 @@ def _community(msg: Inbound) -> str:
 
 _DONE = Reply("")
 """An action taken: nothing to say to its player alone (the table is told)."""
-_TABLE_FREE = frozenset({"help", "rules", "lang", "top", "stats", "new", "hand", "export", "tourney"})
+_TABLE_FREE = frozenset({"help", "rules", "lang", "top", "stats", "new", "hand", "export", "verify", "tourney"})
 """Commands answered without the channel's table (the others need it, and its lock)."""
 
 _WHY = family("why", ("bring_in_no_fold", "bring_in_short", "bring_in_first", "bring_in_posted", "fold_free",

@@ -9,7 +9,6 @@ SQLite file against ``tests/fakes/discord_server.FakeDiscord`` (the ``fake`` fix
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import re
 import time
 from collections.abc import AsyncIterator, Callable
@@ -27,12 +26,17 @@ from adapters.discord.adapter import DiscordAdapter
 from adapters.run import serve
 from bot.config import Settings
 from bot.service import StudBot
+from tests.skip_clock import SkipClock, pass_the_pause
 
 ROOT = Path(__file__).resolve().parents[1]
 ANN, BOB, CAT, DAN = 1001, 1002, 1003, 1004
 NAMES = {ANN: "Ann", BOB: "Bob", CAT: "Cat", DAN: "Dan"}
 STREETS = ("third street", "fourth street", "fifth street", "sixth street", "seventh street")
 CARD = re.compile(r"\[([2-9TJQKA]|10)([♣♦♥♠])\]")
+DECK = re.compile(r"Deck #(\d+) ([0-9a-f]{4}…[0-9a-f]{4}) · verify")
+"""The board's footer: a hand's commitment, short."""
+SEED = re.compile(r"seed ([0-9a-f]{4}…[0-9a-f]{4}) · verify (\d+)")
+"""The last line of a hand's result: its server seed, short."""
 
 
 async def until(predicate: Callable[[], object], timeout: float = 10.0, what: str = "condition") -> None:
@@ -102,7 +106,9 @@ async def started_fake() -> FakeDiscord:
 @pytest_asyncio.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:
     server = await started_fake()
-    yield server
+    with pytest.MonkeyPatch.context() as patch:  # a clock the test can move to the deal after 'start'
+        patch.setattr(run_module, "RealClock", SkipClock)
+        yield server
     await server.stop()
 
 
@@ -175,7 +181,21 @@ async def table_of_three(fake: FakeDiscord, *, join_bob: bool = True, channel: i
     if join_bob:
         assert "Seated" in await say(fake, BOB, "join", channel=channel)
     assert "Seated" in await say(fake, CAT, "join", channel=channel)
-    assert "Dealing" in await say(fake, ANN, "start", channel=channel)
+    await start_and_deal(fake, channel=channel)
+
+
+async def start_and_deal(fake: FakeDiscord, *, user: int = ANN, channel: int = CHANNEL_ID) -> None:
+    """'start': the first hand's commitment on the board; then the table's pause passes and it is dealt."""
+    assert "Dealing" in await say(fake, user, "start", channel=channel)
+    await until(lambda: _deck_shown(fake, channel, 1), what="hand #1's commitment on the board")
+    await pass_the_pause()
+    await until(lambda: "Hand #1 · " in (fake.board(channel).text if fake.board(channel) else ""),  # type: ignore[union-attr]
+                what="hand #1 dealt")
+
+
+def _deck_shown(fake: FakeDiscord, channel: int, no: int) -> bool:
+    board = fake.board(channel)
+    return board is not None and DECK.search(board.footer or "") is not None and f"Deck #{no} " in board.footer
 
 
 def passive(buttons: dict[str, str]) -> str:
@@ -237,12 +257,20 @@ def assert_rate_rules(fake: FakeDiscord, *, window: float = 5.0, limit: int = 5)
     return busiest
 
 
-def assert_fair_in_order(lines: str) -> None:
-    """The commitment of hand #1 is in the channel before its deal; the seed revealed after it opens it."""
-    committed = re.search(r"Hand #1 is dealt from a committed deck: ([0-9a-f]{64})", lines)
-    assert committed is not None, lines[:2000]
-    assert committed.start() < lines.index("Door cards")
-    revealed = re.search(r"Hand #1: server seed ([0-9a-f]{64})\. Its SHA-256 is the commitment ([0-9a-f]{64})", lines)
-    assert revealed is not None and revealed.start() > lines.index(" shows ")
-    assert revealed.group(2) == committed.group(1)
-    assert hashlib.sha256(bytes.fromhex(revealed.group(1))).hexdigest() == committed.group(1)
+def assert_fair_in_order(fake: FakeDiscord, *, channel: int = CHANNEL_ID) -> tuple[str, str]:
+    """Hand #1's commitment is on the board's footer (never a message of its own) before its deal; its seed,
+    short, ends the message with the hand's result. Returns both, short: (commitment, seed)."""
+    boards = [p for p in fake.channel_posts(channel) if p.embeds]
+    first = next(i for i, p in enumerate(boards) if DECK.search(p.footer))
+    assert DECK.search(boards[first].footer).group(1) == "1"  # type: ignore[union-attr]
+    assert "third street" not in boards[first].text  # shown before the deal
+    committed = DECK.search(boards[first].footer).group(2)  # type: ignore[union-attr]
+    assert all(DECK.search(p.footer).group(2) == committed  # type: ignore[union-attr]
+               for p in boards if "Hand #1 ·" in p.text and "showdown" not in p.text)
+    lines = fake.lines(channel)
+    assert not re.search(r"[0-9a-f]{64}", lines) and "committed deck" not in lines and "server seed" not in lines
+    said = [p.content for p in fake.channel_posts(channel) if SEED.search(p.content)]
+    assert len(said) == 1 and "Pot" in said[0], said  # one message: the result, its seed last
+    seed = SEED.search(said[0])
+    assert seed is not None and seed.group(2) == "1"
+    return committed, seed.group(1)

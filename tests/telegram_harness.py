@@ -25,6 +25,7 @@ from adapters.telegram.adapter import TelegramAdapter
 from adapters.telegram.codec import link_key, start_payload
 from bot.config import Settings
 from bot.service import StudBot
+from tests.skip_clock import SkipClock, pass_the_pause
 
 GROUP = -1001234567890
 ANN, BOB, CAT, DAN, EVE, FAY, GUS, HAL = 1101, 1102, 1103, 1104, 1105, 1106, 1107, 1108
@@ -33,6 +34,10 @@ STRANGER = 1999
 CARD = re.compile(r"(?:[2-9TJQKA]|10)[♣♦♥♠]")
 DOWN = re.compile(r"\[((?:[2-9TJQKA]|10)[♣♦♥♠])\]")
 PREFERENCE = ("Check", "Call", "Bring-in")
+DECK = re.compile(r"Deck #(\d+) ([0-9a-f]{4}…[0-9a-f]{4}) · verify")
+"""The line under the board: a hand's commitment, short."""
+SEED = re.compile(r"seed ([0-9a-f]{4}…[0-9a-f]{4}) · verify (\d+)")
+"""The last line of a hand's result: its server seed, short."""
 
 
 @pytest_asyncio.fixture
@@ -42,7 +47,9 @@ async def fake() -> AsyncIterator[FakeBotAPI]:
     for uid, name in NAMES.items():
         api.user(uid, name)
     api.user(STRANGER, "Zed")
-    yield api
+    with pytest.MonkeyPatch.context() as patch:  # a clock the test can move to the deal after 'start'
+        patch.setattr(adapters.run, "RealClock", SkipClock)
+        yield api
     await api.close()
     assert not api.unknown, f"the adapter called methods the fake does not know: {api.unknown}"
 
@@ -130,6 +137,14 @@ async def say(fake: FakeBotAPI, uid: int, text: str, *, chat: int = GROUP, threa
     fake.command(chat, uid, text, thread=thread)
     await fake.wait_for(lambda: not fake.updates, what=f"the bot to take {text!r}")
     await asyncio.sleep(0.3)
+
+
+async def start_and_deal(fake: FakeBotAPI, uid: int = ANN, text: str = "/stud start", *, chat: int = GROUP) -> None:
+    """'start': the first hand's commitment under the board; then the table's pause passes and it is dealt."""
+    await say(fake, uid, text, chat=chat)
+    await fake.wait_for(lambda: DECK.search(text_of(fake.board(chat))), what="hand #1's commitment under the board")
+    await pass_the_pause()
+    await fake.wait_for(lambda: "Hand #1 · " in text_of(fake.board(chat)), what="hand #1 dealt")
 
 
 async def press(fake: FakeBotAPI, uid: int, label: str | None = None, *, data: str | None = None,

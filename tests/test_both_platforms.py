@@ -21,11 +21,13 @@ from backends import rows
 from fakes.discord_server import GUILD_ID, FakeDiscord
 from fakes.telegram_server import FakeBotAPI
 
+from adapters import run as run_module
 from adapters.discord import messenger as discord_messenger
 from adapters.discord.adapter import DiscordAdapter
 from adapters.run import serve
 from adapters.telegram.adapter import TelegramAdapter
 from bot.config import Settings
+from tests.skip_clock import SkipClock, pass_the_pause
 
 pytestmark = pytest.mark.asyncio
 
@@ -55,6 +57,7 @@ async def test_one_process_serves_discord_and_telegram(fakes: tuple[FakeDiscord,
     monkeypatch.setattr(TelegramAdapter, "rate_interval", 0.15)
     monkeypatch.setattr(TelegramAdapter, "group_rate", (1000, 60))
     monkeypatch.setattr(TelegramAdapter, "poll_timeout", 1)
+    monkeypatch.setattr(run_module, "RealClock", SkipClock)  # the test moves it to the deals after 'start'
     db = tmp_path / "both.db"
     settings = replace(
         Settings(), db_path=str(db), bot_delay=0.0, next_hand_delay=600.0, turn_timer=120,
@@ -71,11 +74,17 @@ async def test_one_process_serves_discord_and_telegram(fakes: tuple[FakeDiscord,
         await asyncio.sleep(0.05)
     try:
         # Open a table on each platform; the two conversations interleave in one loop.
-        await dc.table_of_three(discord)
+        assert "Table open" in await dc.say(discord, dc.ANN, "new")
+        for user in (dc.ANN, dc.BOB, dc.CAT):
+            assert "Seated" in await dc.say(discord, user, "join")
+        assert "Dealing" in await dc.say(discord, dc.ANN, "start")
         await tg.open_table(telegram, (tg.ANN, tg.BOB, tg.CAT))
         for uid in (tg.ANN, tg.BOB, tg.CAT):
             await tg.say(telegram, uid, "/join")
         await tg.say(telegram, tg.ANN, "/start")
+        await pass_the_pause()  # the two deals, due one after the other: the first now,
+        await dc.next_board(discord, None)
+        await pass_the_pause()  # then the second (before the first hand's turn timer)
         # Play both hands to the showdown, one step on each platform at a time.
         last_discord: str | None = None
         last_telegram: str | None = None

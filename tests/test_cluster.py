@@ -61,6 +61,7 @@ async def heads_up(inst: Instance, clock: ManualClock) -> None:
     for user, text in (("ann", "new"), ("ann", "join 300"), ("bob", "join 300"), ("ann", "start")):
         assert (await inst.bot.handle(msg(user, text))).ok
         await clock.settle()
+    await clock.advance(SETTINGS.next_hand_delay)  # the deal, after the table's pause
 
 
 __all__ = ["opener"]  # the fixture (SQLite, then PostgreSQL), used by name

@@ -58,6 +58,12 @@ class Table:
     async def say(self, user: str, text: str) -> str:
         return "\n".join(await self.chat.say(user, text))
 
+    async def start(self, user: str = "ann") -> str:
+        """'start', then the table's pause: the first hand's commitment is shown first, its deal comes after
+        (FAIRNESS.md). Returns the lines of both."""
+        said = await self.say(user, "start")
+        return "\n".join([said, await self.wait(self.settings.next_hand_delay)])
+
     async def wait(self, seconds: float) -> str:
         start = len(self.out)
         await self.clock.advance(seconds)
@@ -112,7 +118,7 @@ async def test_a_hand_from_new_to_showdown(tmp_path: Path) -> None:
         assert "ann opens a Seven Card Stud Hi-Lo table" in await t.say("ann", "new")
         assert "ann sits down with 100 chips" in await t.say("ann", "join 100")
         assert "bob sits down with 200 chips" in await t.say("bob", "join")
-        out = await t.say("ann", "start")
+        out = await t.start()
         assert "Hand #1: ann, bob." in out and "Door cards:" in out
         assert "[dm ann] Hand #1, your cards: [" in out and "[dm bob] Hand #1, your cards: [" in out
         total = await t.store.chip_total()
@@ -139,7 +145,7 @@ async def test_history_of_hands_stored_before_keeps_their_old_summaries(tmp_path
     async with Table(db, seed=11, clock=clock) as t:
         await _two_players(t)
         for _ in range(2):
-            await t.say("ann", "start") if t.runtime.hand is None else await t.wait(5)
+            await t.start() if t.runtime.hand is None else await t.wait(5)
             await t.call_down()
     await execute(db, "UPDATE hands SET summary = 'bob +3' WHERE hand_no = 1")  # as the older version stored them
     await execute(db, "UPDATE hands SET summary = 'no chips moved' WHERE hand_no = 2")
@@ -172,7 +178,7 @@ async def test_refusals_change_nothing(tmp_path: Path) -> None:
         assert "timer must be" in await t.say("ann", "config timer=2")
         assert "Nobody called 'zed'" in await t.say("ann", "kick zed")
         assert "creator or an admin" in await t.say("bob", "stop")
-        assert "Two players with chips are needed" not in await t.say("ann", "start")
+        assert "Two players with chips are needed" not in await t.start()
         player, _legal, token = t.to_act()
         other = "bob" if player == "ann" else "ann"
         before = await t.store.chip_total(), len(t.runtime.hand.actions)
@@ -192,7 +198,7 @@ async def test_cap_and_fold_reasons(tmp_path: Path) -> None:
     async with Table(tmp_path / "t.db") as t:
         await _two_players(t)
         await t.say("cat", "join 100")
-        await t.say("ann", "start")
+        await t.start()
         for action in ("bring-in", "complete", "raise", "raise", "raise"):
             player, _, _ = t.to_act()
             await t.say(player, action)
@@ -221,7 +227,7 @@ async def test_sitout_back_leave_kick_stop(tmp_path: Path) -> None:
         await t.say("cat", "join 50")
         assert "cat sits out" in await t.say("cat", "sitout")
         assert "already sitting out" in await t.say("cat", "sitout")
-        await t.say("ann", "start")
+        await t.start()
         assert t.runtime.setup is not None and [p[2] for p in t.runtime.setup.players] == ["ann", "bob"]
         assert "cat is back" in await t.say("cat", "back")
         assert "cat leaves with 50 chips" in await t.say("cat", "leave")  # not in the hand: at once
@@ -242,7 +248,7 @@ async def test_sitout_back_leave_kick_stop(tmp_path: Path) -> None:
 async def test_stop_mid_hand_gives_every_stack_back(tmp_path: Path) -> None:
     async with Table(tmp_path / "t.db") as t:
         await _two_players(t)
-        await t.say("ann", "start")
+        await t.start()
         player, _, _ = t.to_act()
         await t.say(player, "complete")
         assert "called off" in await t.say("ann", "stop")
@@ -254,7 +260,7 @@ async def test_stop_mid_hand_gives_every_stack_back(tmp_path: Path) -> None:
 async def test_turn_timer_checks_or_folds_then_sits_out(tmp_path: Path) -> None:
     async with Table(tmp_path / "t.db") as t:
         await _two_players(t)
-        await t.say("ann", "start")
+        await t.start()
         player, _, _ = t.to_act()
         await t.say(player, "bring-in")
         slow, legal, _ = t.to_act()
@@ -281,7 +287,7 @@ async def test_each_action_moves_the_deadline_and_a_shorter_timer_takes_effect_a
     last action's time plus the table's timer, later or earlier than the clock timer already set."""
     async with Table(tmp_path / "t.db") as t:
         await _two_players(t)
-        await t.say("ann", "start")  # the bring-in's deadline: 60 s from now
+        await t.start()  # the bring-in's deadline: 60 s from now
         assert "ran out of time" not in await t.wait(30)
         player, _, _ = t.to_act()
         await t.say(player, "bring-in")  # 30 s in: the next player's deadline is 90 s
@@ -303,7 +309,7 @@ async def test_restart_mid_hand_resumes_with_the_timer(tmp_path: Path) -> None:
     clock = ManualClock()
     async with Table(tmp_path / "t.db", clock=clock) as t:
         await _two_players(t)
-        await t.say("ann", "start")
+        await t.start()
         player, _, _ = t.to_act()
         await t.say(player, "bring-in")
         actions = list(t.runtime.hand.actions)
@@ -326,7 +332,7 @@ async def test_unreachable_player_gets_cards_on_request(tmp_path: Path) -> None:
         out = await t.say("bob", "join")
         assert "I cannot message bob privately" in out
         assert "[dm bob] Seated with 200 chips. I cannot send you private messages" in out  # told privately
-        out = await t.say("ann", "start")
+        out = await t.start()
         assert "[dm bob]" not in out
         cards = await t.say("bob", "cards")
         assert cards.startswith("[dm bob] Hand #1, your cards: [")
@@ -339,7 +345,7 @@ async def test_house_bots_play_hands_by_themselves(tmp_path: Path) -> None:
         for _ in range(3):
             await t.say("ann", "addbot")
         total = await t.store.chip_total()
-        await t.say("ann", "start")
+        await t.start()
         for _ in range(10):
             await t.wait(5)
         assert t.runtime.table.hand_no >= 5
@@ -354,7 +360,7 @@ async def test_config_and_kick_by_the_creator(tmp_path: Path) -> None:
         await _two_players(t)
         out = await t.say("ann", "config ante=2 bring_in=3 small=6 big=12 timer=30")
         assert "Table set to ante 2, bring-in 3, bets 6/12, timer 30s." in out
-        await t.say("ann", "start")
+        await t.start()
         assert t.runtime.hand is not None and t.runtime.hand.stakes.big_bet == 12
         assert "from the next hand" in await t.say("ann", "config timer=45")
         assert "bob is removed from the table after this hand" in await t.say("ann", "kick bob")
@@ -378,7 +384,7 @@ async def test_config_view_is_a_word_and_is_kept(tmp_path: Path) -> None:
         await t.say("ann", "config view=text")
         rows = await t.store.fetch("SELECT view FROM tables")
         assert [r["view"] for r in rows] == ["text"]
-        await t.say("ann", "start")  # the console shows text whatever the view
+        await t.start()  # the console shows text whatever the view
         assert t.to_act()
     async with Table(tmp_path / "t.db") as t:  # kept across a restart
         assert t.runtime.table.view == "text"
@@ -401,7 +407,7 @@ async def test_a_board_image_that_cannot_be_drawn_falls_back_to_text(tmp_path: P
             raise RuntimeError("no pictures today")
 
         monkeypatch.setattr(images, "board_png", broken)
-        await t.say("ann", "start")
+        await t.start()
         assert boards[-1].image is None and "to act" in boards[-1].text  # the text board, the hand goes on
         assert "drawing the board failed" in caplog.text
         player, _, _ = t.to_act()
@@ -470,7 +476,7 @@ async def test_a_version_1_database_is_migrated_with_its_hand_in_progress(tmp_pa
     async with Table(db, clock=clock) as t:  # the new build migrates it and plays on
         assert len(await t.store.fetch("SELECT * FROM hand_players")) == 0  # the last migration's table
         await _two_players(t)
-        await t.say("ann", "start")
+        await t.start()
         player, _, _ = t.to_act()
         await t.say(player, "bring-in")
     async with Table(db, clock=clock) as t:
@@ -483,7 +489,7 @@ async def test_a_player_who_becomes_reachable_gets_cards_again(tmp_path: Path) -
     closed = {"bob"}
     async with Table(tmp_path / "t.db", unreachable=closed) as t:
         await _two_players(t)
-        await t.say("ann", "start")
+        await t.start()
         assert not any(line.startswith("[dm bob] Hand #1") for line in t.out)
         closed.clear()
         assert await t.bot.mark_reachable(platform="console", user="bob") == 1
@@ -510,7 +516,7 @@ async def test_a_failing_messenger_does_not_stall_the_table(tmp_path: Path) -> N
             raise RuntimeError("the platform fell over")
 
         t.messenger.send_private = broken  # type: ignore[method-assign]
-        await t.say("ann", "start")
+        await t.start()
         assert t.runtime.hand is not None and t.runtime.turn_timer is not None  # the turn is armed
         assert "ran out of time" in await t.wait(60)  # and its timer fires
         assert "[dm ann] Hand #1, your cards:" in await t.say("ann", "cards")  # cards on request still work
@@ -542,7 +548,7 @@ async def test_cards_go_as_a_picture_on_image_tables_and_as_text_when_it_cannot_
         sent: list[tuple[str, str, bytes | None]] = _spy(monkeypatch, t.messenger, "send_private",
                                                          lambda kw: (kw["user"], kw["text"], kw.get("image")))
         t.runtime.table.platform = "chat"  # a platform that shows images (the console never gets one)
-        await t.say("ann", "start")
+        await t.start()
         hand = t.runtime.hand
         assert {user for user, _, _ in sent} == {"ann", "bob"}
         for user, text, image in sent:
@@ -574,7 +580,7 @@ async def test_after_a_showdown_the_board_picture_is_the_showdown(tmp_path: Path
         await _two_players(t)
         boards: list[BoardView] = _spy(monkeypatch, t.messenger, "publish_board", lambda kw: kw["board"])
         t.runtime.table.platform = "chat"  # a platform that shows images
-        await t.say("ann", "start")
+        await t.start()
         hand = t.runtime.hand
         assert boards[-1].image == images.board_png(t.runtime.table, hand, names=t.runtime.names)
         await t.call_down()

@@ -152,7 +152,7 @@ async def deal(t: ConsoleTable, players: tuple[str, ...]) -> str:
     await t.say(players[0], "new")
     for user in players:
         await t.say(user, "join 100")
-    await t.say(players[0], "start")
+    await t.start(players[0])
     first = acted(t)
     await t.say(first, "bring-in")
     return first

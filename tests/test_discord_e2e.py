@@ -48,6 +48,7 @@ from discord_harness import (
     press,
     recorded_bots,
     say,
+    start_and_deal,
     start_bot,
     table_of_three,
     title,
@@ -101,8 +102,10 @@ async def test_three_players_play_a_hand_to_the_showdown(fake: FakeDiscord, tmp_
         assert_no_public_leak(fake, secret)
         for record in fake.interactions.values():  # every answer was private
             assert record.ephemeral and all(ephemeral for _, _, _, ephemeral in record.answers)
-        assert_fair_in_order(lines)
-        assert "Hand #1 is fair" in await say(fake, CAT, "verify", hand=1)
+        committed, seed = assert_fair_in_order(fake)
+        answer = await say(fake, CAT, "verify", hand=1)
+        assert "Hand #1 is fair" in answer and re.search(rf"{committed[:4]}[0-9a-f]{{56}}{committed[-4:]}", answer)
+        assert re.search(rf"{seed[:4]}[0-9a-f]{{56}}{seed[-4:]}", answer)  # the whole values, privately
         assert "'export 1' gives you the hand file" in await say(fake, CAT, "verify", hand=1)
         assert 'Your seed is now "a b"' in await say(fake, CAT, "seed", text="a b")
     finally:
@@ -272,7 +275,7 @@ async def test_rate_rules_over_a_fast_hand(fake: FakeDiscord, tmp_path: Path,
         assert "Table open" in await say(fake, first, "new")
         for user in players:
             assert "Seated" in await say(fake, user, "join")
-        assert "Dealing" in await say(fake, first, "start")
+        await start_and_deal(fake, user=first)
         rt = bots[-1].tables[f"discord:{CHANNEL_ID}"]
         hand, setup = rt.hand, rt.setup
         assert hand is not None and setup is not None
@@ -288,9 +291,12 @@ async def test_rate_rules_over_a_fast_hand(fake: FakeDiscord, tmp_path: Path,
         played = time.monotonic() - started
         assert actions >= 50, actions
         await until(lambda: "showdown" in title(fake.board()), timeout=15, what="the final board")  # type: ignore[arg-type]
-        await until(lambda: fake.lines().rstrip().splitlines()[-1].startswith("Hand #2 is dealt from a committed"),
-                    timeout=15, what="the last line: the next hand's commitment, after the showdown")
-        assert fake.lines().rstrip().splitlines()[-3].startswith(("Pot", "Side pot"))  # then hand #1's seed
+        await until(lambda: fake.board().footer.startswith("Deck #2 "),  # type: ignore[union-attr]
+                    timeout=15, what="the next hand's commitment on the final board")
+        await until(lambda: fake.lines().rstrip().splitlines()[-1] == "seed "  # hand #1's seed ends its result
+                    f"{rt.fair.server_seed.hex()[:4]}…{rt.fair.server_seed.hex()[-4:]} · verify 1", timeout=15,
+                    what="the last line: hand #1's seed, after the showdown")
+        assert fake.lines().rstrip().splitlines()[-2].startswith(("Pot", "Side pot"))
     finally:
         await running.stop()
     edits = [p for p in fake.channel_posts() if p.kind == "edit"]

@@ -36,6 +36,8 @@ from fakes.discord_server import CHANNEL_ID, GUILD_ID, FakeDiscord
 from PIL import Image
 
 from bot import images
+from engine import HandFile
+from engine.verify import verify_hand_file
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("store_backend")]
 
@@ -100,7 +102,7 @@ async def test_hand_and_export_answer_privately_with_ephemeral_files(fake: FakeD
     from pokerstars_reader import read_file
     from test_export_phh import pokerkit_replay
 
-    from engine import HandFile, replay_hand
+    from engine import replay_hand
 
     bot = await start_bot(fake, tmp_path / "stud.db")
     try:
@@ -117,7 +119,9 @@ async def test_hand_and_export_answer_privately_with_ephemeral_files(fake: FakeD
         interaction = await fake.slash(ANN, "export")
         assert (await interaction.answer()).startswith("Hand #1: PokerStars text and PHH")
         assert [(f.filename, ephemeral) for f, ephemeral in interaction.files] == [
-            ("stud-hand-1.txt", True), ("stud-hand-1.phh", True)]
+            ("stud-hand-1.txt", True), ("stud-hand-1.phh", True), ("stud-hand-1.json", True)]
+        checked = HandFile.from_json(interaction.files[2][0].data)  # the hand file with its fair record
+        assert checked.fair is not None and verify_hand_file(checked).ok  # issue 19, item 5
         [read] = read_file(interaction.files[0][0].data.decode())
         assert read.viewer == "Ann" and read.up["Ann"][:2] == [str(c) for c in hand.cards[0][:2]]
         assert len(read.acts) == len(hand.actions)

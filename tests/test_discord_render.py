@@ -77,6 +77,16 @@ def test_the_board_embed_shows_the_core_text() -> None:
     assert len(huge.description or "") <= render.EMBED_TEXT_LIMIT
 
 
+def test_item6_the_board_embed_carries_the_decks_commitment_as_its_footer() -> None:
+    deck = "Deck #3 2fe4…d4db · verify after the hand"
+    for image in (None, b"png"):
+        embed = render.board_embed(BoardView(text=BOARD.text, buttons=BOARD.buttons, hand_no=3, image=image,
+                                             deck=deck))
+        assert embed.footer.text == deck
+        assert "2fe4" not in (embed.description or "") and "2fe4" not in (embed.title or "")
+    assert render.board_embed(BOARD).footer.text is None  # no commitment: no footer
+
+
 @pytest.mark.asyncio
 async def test_the_board_view_is_made_of_dynamic_buttons() -> None:
     view = board_view(BOARD)

@@ -1,7 +1,8 @@
-"""Provably fair decks at the bot's tables (FAIRNESS.md): commitments shown before the deal,
-seeds revealed after it (or at stop with ``reveal=stop``), every stored hand file verified
-by ``python -m engine.verify`` in a real process, tampering refused, the committed seed used
-after a restart, and the ``seed`` command's validation.
+"""Provably fair decks at the bot's tables (FAIRNESS.md): commitments shown on the board before
+the deal, which follows after the table's pause in every path (start, a table that waited for
+players, a restart), seeds revealed with the hand's result (or at stop with ``reveal=stop``),
+every stored hand file verified by ``python -m engine.verify`` in a real process, tampering
+refused, the committed seed used after a restart, and the ``seed`` command's validation.
 """
 
 from __future__ import annotations
@@ -17,14 +18,23 @@ from pathlib import Path
 import pytest
 from backends import execute, rows
 
+from bot.clock import ManualClock
 from engine import HandFile
-from tests.test_console import Table, _two_players
+from engine.verify import verify_hand_file
+from tests.test_console import Table, _spy, _two_players
 
 pytestmark = pytest.mark.usefixtures("store_backend")
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMITTED = re.compile(r"Hand #(\d+) is dealt from a committed deck: ([0-9a-f]{64})")
-REVEALED = re.compile(r"Hand #(\d+): server seed ([0-9a-f]{64})\. Its SHA-256 is the commitment ([0-9a-f]{64})")
+COMMITTED = re.compile(r"Deck #(\d+) ([0-9a-f]{4}…[0-9a-f]{4}) · verify (?:after the hand|when the table stops)")
+"""The board's line with a hand's commitment, short (the console prints it when it changes)."""
+REVEALED = re.compile(r"seed ([0-9a-f]{4}…[0-9a-f]{4}) · verify (\d+)")
+"""The last line of a hand's result: its server seed, short."""
+LONG = re.compile(r"[0-9a-f]{64}")
+
+
+def short(value: str) -> str:
+    return f"{value[:4]}…{value[-4:]}"
 
 
 def _verify_cli(path: Path) -> subprocess.CompletedProcess[str]:
@@ -48,7 +58,7 @@ async def test_a_hand_committed_before_the_deal_revealed_after_and_verified(tmp_
     async with Table(db) as t:
         await _two_players(t)
         await t.say("ann", "seed lucky 7")
-        await t.say("ann", "start")
+        await t.start()
         first_commit = _index(t.out, COMMITTED.pattern)
         deal = _index(t.out, r"Hand #1: ann, bob\.")
         cards = _index(t.out, r"^\[dm \w+\] Hand #1, your cards")
@@ -58,17 +68,18 @@ async def test_a_hand_committed_before_the_deal_revealed_after_and_verified(tmp_
         assert not any(REVEALED.search(line) for line in t.out)  # nothing revealed while it is played
         await t.call_down()
         said = "\n".join(t.out)
-        [(no, seed, shown)] = REVEALED.findall(said)
-        assert no == "1" and shown == commitment
-        assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment  # the seed opens the commitment
-        # the next hand's commitment comes with this one's result, after the reveal
+        [(seed, no)] = REVEALED.findall(said)
+        assert no == "1"
+        # the next hand's commitment comes on this one's final board, after the reveal
         later = [m for m in COMMITTED.findall(said) if m[0] == "2"]
         assert len(later) == 1 and later[0][1] != commitment
         assert said.index(later[0][1]) > said.index(seed)
         # the stored hand file carries the full record and passes the standalone verifier
         text = await _hand_file(db, 1)
         fair = json.loads(text)["fair"]
-        assert fair["commitment"] == commitment and fair["server_seed"] == seed
+        assert short(fair["commitment"]) == commitment and short(fair["server_seed"]) == seed
+        assert hashlib.sha256(bytes.fromhex(fair["server_seed"])).hexdigest() == fair["commitment"]
+        commitment, seed = fair["commitment"], fair["server_seed"]
         assert fair["table"] == "console:main" and fair["hand_no"] == 1
         assert fair["player_seeds"] == [["ann", "lucky 7"], ["bob", ""]]
         path = tmp_path / "hand1.json"
@@ -89,7 +100,7 @@ async def test_a_tampered_hand_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     async with Table(db) as t:
         await _two_players(t)
-        await t.say("ann", "start")
+        await t.start()
         await t.call_down()
         good = json.loads(await _hand_file(db, 1))
         cases = {
@@ -122,14 +133,15 @@ async def test_reveal_stop_keeps_seeds_hidden_until_the_table_stops(tmp_path: Pa
         assert await t.bot.fair.reveal_mode(t.runtime.table.id) == "hand"  # bad input changed nothing
         assert "Only the table's creator" in await t.say("bob", "config reveal=stop")
         assert "Done" in await t.say("ann", "config reveal=stop")
-        await t.say("ann", "start")
+        await t.start()
         await t.call_down()
         await t.wait(5)  # the next hand is dealt
         await t.call_down()
         await t.wait(5)  # and a third, left in progress
         assert t.runtime.hand is not None and not t.runtime.hand.is_over and t.runtime.table.hand_no == 3
         said = "\n".join(t.out)
-        assert not REVEALED.search(said) and "stays hidden until the table stops" in said
+        assert not REVEALED.search(said) and "seed revealed when the table stops · then verify 2" in said
+        assert "Deck #3 " in said and "verify when the table stops" in said
         commitments = dict(COMMITTED.findall(said))
         assert set(commitments) >= {"1", "2", "3"}
         for no in (1, 2):
@@ -141,7 +153,7 @@ async def test_reveal_stop_keeps_seeds_hidden_until_the_table_stops(tmp_path: Pa
         revealed = dict(re.findall(r"#(\d+): ([0-9a-f]{64}) \(SHA-256 [0-9a-f]{64}\)", said))
         assert set(revealed) == {"1", "2"}  # both finished hands, all together; never hand 3, still being played
         for no, seed in revealed.items():
-            assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitments[no]
+            assert short(hashlib.sha256(bytes.fromhex(seed)).hexdigest()) == commitments[no]
             text = await _hand_file(db, int(no))
             assert json.loads(text)["fair"]["server_seed"] == seed
             path = tmp_path / f"h{no}.json"
@@ -158,20 +170,21 @@ async def test_a_restart_deals_from_the_committed_seeds(tmp_path: Path) -> None:
     async with Table(db, seed=4) as t:
         await _two_players(t)
         await t.say("bob", "seed b0b")
-        await t.say("ann", "start")
+        await t.start()
         dealt = list(t.runtime.setup.deck)  # type: ignore[union-attr]
         commitment = COMMITTED.findall("\n".join(t.out))[0][1]
     async with Table(db, seed=99) as t:  # another script seed: only the stored seed can give the same deck
         assert t.runtime.setup is not None and t.runtime.setup.deck == dealt
-        assert t.runtime.fair is not None and t.runtime.fair.commitment == commitment
+        assert t.runtime.fair is not None and short(t.runtime.fair.commitment) == commitment
         await t.call_down()
         following = [c for n, c in COMMITTED.findall("\n".join(t.out)) if n == "2"]
     assert len(following) == 1
     async with Table(db, seed=7) as t:
+        assert [c for n, c in COMMITTED.findall("\n".join(t.out)) if n == "2"] == following  # said again
         await t.wait(5)  # hand 2, committed before the restart, dealt after it
         assert t.runtime.table.hand_no == 2 and t.runtime.fair is not None
-        assert t.runtime.fair.commitment == following[0]
-        assert not COMMITTED.findall("\n".join(t.out))  # not a new commitment: the published one
+        assert short(t.runtime.fair.commitment) == following[0]
+        assert {c for _, c in COMMITTED.findall("\n".join(t.out))} == set(following)  # no new one: the published one
         await t.call_down()
     for no in (1, 2):
         path = tmp_path / f"h{no}.json"
@@ -197,7 +210,7 @@ async def test_the_seed_command(tmp_path: Path) -> None:
         assert 'Your seed at this table: "two  spaces é"' in await t.say("ann", "seed")
         assert 'now "x"' in await t.say("bob", "seed x")
         assert "now" in await t.say("bob", "seed " + "y" * 64)
-        await t.say("ann", "start")
+        await t.start()
         await t.say("bob", "seed later")  # during the hand: counts from the next one
         assert t.runtime.fair is not None
         assert t.runtime.fair.player_seeds == (("ann", "two  spaces é"), ("bob", "y" * 64))
@@ -213,14 +226,14 @@ async def test_reveal_stop_set_between_hands_keeps_the_next_seeds_hidden(tmp_pat
     db = tmp_path / "t.db"
     async with Table(db) as t:
         await _two_players(t)
-        await t.say("ann", "start")
+        await t.start()
         await t.call_down()  # hand #1, revealed with its result (the mode is read, and remembered)
-        assert {no for no, _, _ in REVEALED.findall("\n".join(t.out))} == {"1"}
+        assert {no for _, no in REVEALED.findall("\n".join(t.out))} == {"1"}
         assert "Done" in await t.say("ann", "config reveal=stop")
         await t.wait(5)  # hand #2 is dealt
         await t.call_down()
         said = "\n".join(t.out)
-        assert {no for no, _, _ in REVEALED.findall(said)} == {"1"}, "hand #2's seed was shown under reveal=stop"
+        assert {no for _, no in REVEALED.findall(said)} == {"1"}, "hand #2's seed was shown under reveal=stop"
         assert json.loads(await _hand_file(db, 2))["fair"]["server_seed"] is None
 
 
@@ -235,7 +248,7 @@ async def test_player_seeds_are_read_again_for_a_table_restored_anew(tmp_path: P
     async with Table(db) as t:
         await _two_players(t)
         await t.say("bob", "seed b0b")
-        await t.say("ann", "start")
+        await t.start()
         await t.call_down()  # hand 2 committed
         rt = t.runtime
         users = [(p[1], p[2]) for p in rt.setup.players]
@@ -302,3 +315,136 @@ async def test_a_commitment_is_remembered_once_committed_and_only_then(tmp_path:
     async with Table(db) as t:  # another process (or after a restart): read from the database
         again = await t.bot.fair.commit_next(t.runtime.table)
         assert (again.new, again.commitment, again.server_seed) == (False, stored.commitment, stored.server_seed)
+
+
+# ------------------------------------------------------------ issue 19, item 4: each deck committed before its deal
+
+
+@pytest.mark.asyncio
+async def test_item4_start_shows_the_commitment_and_deals_after_the_pause(tmp_path: Path) -> None:
+    """'start' stores and shows hand #1's commitment; the deal comes after the table's pause, with the
+    seeds in force then (a seed set meanwhile counts): the deck is fixed before the players' seeds are."""
+    db = tmp_path / "t.db"
+    async with Table(db) as t:
+        await _two_players(t)
+        said = await t.say("ann", "start")
+        assert t.runtime.hand is None, "dealt in the same command that showed its commitment"
+        assert "Dealing in 5 s" in said
+        [(no, shown)] = COMMITTED.findall(said)
+        assert no == "1"  # shown, not dealt
+        [(stored,)] = await rows(db, "SELECT commitment FROM fair_seeds WHERE hand_no = 1")
+        assert short(stored) == shown  # stored before it was shown
+        assert "Hand #1:" not in await t.wait(4.9)
+        await t.say("bob", "seed late")
+        assert "Hand #1: ann, bob." in await t.wait(0.1)
+        assert t.runtime.fair is not None and t.runtime.fair.commitment == stored
+        assert t.runtime.fair.player_seeds == (("ann", ""), ("bob", "late"))
+
+
+@pytest.mark.asyncio
+async def test_item4_a_table_that_waited_for_players_shows_the_commitment_before_the_pause(
+        tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    async with Table(db) as t:
+        await _two_players(t)
+        await t.start()
+        await t.say("bob", "leave")  # cashed out after this hand: then the table waits for players
+        await t.call_down()
+        await t.wait(5)
+        assert t.runtime.table.hand_no == 1 and t.runtime.table.next_hand_at is None
+        assert not [no for no, _ in COMMITTED.findall("\n".join(t.out)) if no == "2"]  # none for a hand not coming
+        said = await t.say("cat", "join 100")
+        [(no, shown)] = COMMITTED.findall(said)
+        assert no == "2" and t.runtime.table.hand_no == 1  # shown when the players came, not dealt
+        assert "Hand #2:" not in await t.wait(4.9)
+        assert "Hand #2: " in await t.wait(0.1)
+        assert t.runtime.fair is not None and short(t.runtime.fair.commitment) == shown
+
+
+@pytest.mark.asyncio
+async def test_item4_a_restart_says_the_stored_commitment_again_and_deals_after_the_pause(tmp_path: Path) -> None:
+    """The narrow window: hand #2's seed committed with hand #1's settlement, the process gone before its
+    board was seen (or long before the deal was due): the restart shows it again and deals after the pause."""
+    db, clock = tmp_path / "t.db", ManualClock()
+    async with Table(db, clock=clock) as t:
+        await _two_players(t)
+        await t.start()
+        await t.call_down()
+    [(committed,)] = await rows(db, "SELECT commitment FROM fair_seeds WHERE hand_no = 2")
+    await clock.advance(60)  # hand #2's deal was due long ago
+    async with Table(db, clock=clock) as t:
+        assert t.runtime.table.hand_no == 1, "dealt at the restart, its commitment never shown by this process"
+        assert COMMITTED.findall("\n".join(t.out)) == [("2", short(committed))]
+        assert "Hand #2:" not in await t.wait(4.9)
+        assert "Hand #2: ann, bob." in await t.wait(0.1)
+        assert t.runtime.fair is not None and t.runtime.fair.commitment == committed
+
+
+# ---------------------------------------------------------------- issue 19, item 5: verify after the table, export
+
+
+@pytest.mark.asyncio
+async def test_item5_verify_reads_the_last_table_of_the_channel(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    async with Table(db) as t:
+        assert "no finished hand #1" in await t.say("bob", "verify 1")  # no table here yet
+        await _two_players(t)
+        assert "Done" in await t.say("ann", "config reveal=stop")
+        await t.start()
+        await t.call_down()
+        assert "still hidden" in await t.say("bob", "verify 1")
+        await t.say("ann", "stop")
+        assert "There is no table in this channel" in await t.say("bob", "join")  # closed
+        t.bot.fair.files_dir = tmp_path
+        answer = await t.say("bob", "verify 1")
+        assert "Hand #1 is fair" in answer
+        written = re.search(r"python -m engine\.verify (\S+)", answer)
+        assert written is not None and _verify_cli(Path(written.group(1))).returncode == 0
+        assert "no finished hand #2" in await t.say("bob", "verify 2")
+
+
+@pytest.mark.asyncio
+async def test_item5_export_gives_the_json_hand_file_with_its_fair_record(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    async with Table(db) as t:
+        await _two_players(t)
+        await t.start()
+        await t.call_down()
+        reply = await t.bot.handle(t.chat.inbound("bob", "export 1"))
+        files = {f.name: f.data for f in reply.files}
+        assert set(files) == {"stud-hand-1.txt", "stud-hand-1.phh", "stud-hand-1.json"}, set(files)
+        hand_file = HandFile.from_json(files["stud-hand-1.json"])
+        assert hand_file.fair is not None and hand_file.fair.server_seed is not None
+        assert hand_file.fair.hand_no == 1 and hand_file.fair.table == "console:main"
+        assert verify_hand_file(hand_file).ok
+        path = tmp_path / "exported.json"
+        path.write_bytes(files["stud-hand-1.json"])
+        assert _verify_cli(path).returncode == 0
+        await t.wait(5)
+        await t.call_down()
+        several = await t.bot.handle(t.chat.inbound("bob", "export last 2"))
+        assert {f.name for f in several.files} == {"stud-hands-1-2.txt", "stud-hands-1-2.phhs"}
+
+
+# ---------------------------------------------------------------- issue 19, item 6: no long lines in the channel
+
+
+@pytest.mark.asyncio
+async def test_item6_the_commitment_is_on_the_board_and_the_seed_in_the_result(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "t.db"
+    async with Table(db) as t:
+        said = _spy(monkeypatch, t.messenger, "announce", lambda kw: str(kw["text"]))
+        boards = _spy(monkeypatch, t.messenger, "publish_board", lambda kw: kw["board"])
+        await _two_players(t)
+        await t.start()
+        await t.call_down()
+        fair = json.loads(await _hand_file(db, 1))["fair"]
+        assert not [text for text in said if LONG.search(text)]  # no 64-digit value in the channel
+        assert not [text for text in said if "committed" in text or "server seed" in text]
+        [result] = [text for text in said if REVEALED.search(text)]  # one message: the result, then the seed
+        assert "Pot " in result and result.splitlines()[-1] == f"seed {short(fair['server_seed'])} · verify 1"
+        playing = [b for b in boards if b.hand_no == 1 and not b.final]
+        assert playing and {b.deck for b in playing} == {f"Deck #1 {short(fair['commitment'])} · verify after the hand"}
+        final = boards[-1]
+        assert final.final and final.deck == f"Deck #2 {short(t.runtime.commitment)} · verify after the hand"

@@ -57,6 +57,11 @@ class Chat:
     async def say(self, user: str, text: str) -> list[str]:
         return await self.chat.say(user, text)
 
+    async def start(self) -> None:
+        """'start', then the table's pause: the first hand is dealt after its commitment is shown."""
+        await self.say("ann", "start")
+        await self.clock.advance(SETTINGS.next_hand_delay)
+
     def hand(self) -> Hand | None:
         rt = self.bot.tables.get("console:main")
         return rt.hand if rt is not None else None
@@ -96,7 +101,7 @@ async def seat_three(chat: Chat) -> None:
         await chat.say(user, "join 200")
     await chat.say("ann", "addbot")
     await chat.say("cat", "leave")
-    await chat.say("ann", "start")
+    await chat.start()
 
 
 def dm(lines: list[str], user: str) -> list[str]:
@@ -204,9 +209,9 @@ async def test_export_writes_both_formats_for_the_asker_at_the_printed_paths(tmp
         hand = await chat.stored(1)
         lines = await chat.say("bob", "export")
         assert all(line.startswith("[dm bob] ") for line in lines), lines
-        assert dm(lines, "bob")[0] == "Hand #1: PokerStars text and PHH, for your tracker."
+        assert dm(lines, "bob")[0].startswith("Hand #1: PokerStars text and PHH, for your tracker, and its hand file")
         paths = saved(lines, "bob")
-        assert [p.name for p in paths] == ["stud-hand-1.txt", "stud-hand-1.phh"]
+        assert [p.name for p in paths] == ["stud-hand-1.txt", "stud-hand-1.phh", "stud-hand-1.json"]
         assert all(p.is_file() and tmp_path / "exports" in p.parents for p in paths)
         stars = paths[0].read_text()
         assert stars.startswith("PokerStars Hand #1:  7 Card Stud Hi/Lo Limit (5/10) - ")
@@ -262,7 +267,7 @@ async def test_bad_requests_are_answered_and_change_nothing(tmp_path: Path) -> N
         assert dm(await chat.say("ann", "export"), "ann") == ["No hand has been finished at this table yet."]
         for user in ("ann", "bob"):
             await chat.say(user, "join 200")
-        await chat.say("ann", "start")
+        await chat.start()
         await chat.play_hand()
         before = await _snapshot(chat.db, chat.exports)
         usage = "export [hand number | last N]: the hand history as files for poker trackers (PokerStars text and PHH)"
@@ -292,7 +297,7 @@ async def test_a_hand_settled_under_older_pot_rules_tells_what_was_paid(tmp_path
         await chat.say("ann", "new")
         for user in ("ann", "bob"):
             await chat.say(user, "join 200")
-        await chat.say("ann", "start")
+        await chat.start()
         await chat.play_hand()
         hand = await chat.stored(1)
         winner = max(range(2), key=lambda s: hand.stacks[s] - hand.starting_stacks[s])

@@ -26,6 +26,7 @@ from discord_harness import (
     next_board,
     passive,
     say,
+    start_and_deal,
     start_bot,
     table_of_three,
     token,
@@ -98,7 +99,7 @@ async def test_names_built_to_disturb_stay_inside_themselves(fake: FakeDiscord, 
         assert await say(fake, mallory, "config", view="text") == "Done."
         for user in (mallory, sun, zed):
             assert "Seated" in await say(fake, user, "join")
-        assert "Dealing" in await say(fake, mallory, "start")
+        await start_and_deal(fake, user=mallory)
         await until(lambda: "to act" in (fake.board().text if fake.board() else ""), what="the board")  # type: ignore[union-attr]
         assert_contained(fake.lines())
         assert f"{display_name(HOSTILE['mallory'])} opens a" in fake.lines()
@@ -124,7 +125,7 @@ class BotProcess:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "fake-token",
                "DISCORD_GUILD_ID": str(GUILD_ID), "DISCORD_API_BASE": self.fake.api_base,
                "DISCORD_GATEWAY_URL": self.fake.gateway_url, "LOG_LEVEL": "INFO",
-               "STUDBOT_BOT_DELAY_MS": "0", "STUDBOT_NEXT_HAND_DELAY": "600", "STUDBOT_TURN_TIMER": "600",
+               "STUDBOT_BOT_DELAY_MS": "0", "STUDBOT_NEXT_HAND_DELAY": "2", "STUDBOT_TURN_TIMER": "600",
                **self.backend.env(self.db)}
         env.pop("TELEGRAM_TOKEN", None)
         identified = self.fake.identify_count

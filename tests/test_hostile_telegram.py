@@ -33,6 +33,7 @@ from telegram_harness import (
     payload,
     press,
     say,
+    start_and_deal,
     turn_of,
 )
 from telegram_harness import fake as fake  # the fixture
@@ -88,7 +89,7 @@ async def test_an_unstarted_join_is_told_in_the_group(fake: FakeBotAPI, tmp_path
         assert link["url"].startswith("https://t.me/studbot_test?start=c")
         await say(fake, pl_user, "/join")
         assert str(last_group_message(fake)["text"]).startswith("Siedzisz przy stole. Nie mogę pisać")
-        await say(fake, ANN, "/stud start")
+        await start_and_deal(fake)
         await fake.wait_for(lambda: served.runtime().hand is not None, what="the hand")
         hand, rt = served.runtime().hand, served.runtime()
         secret = {c.pretty for es in range(hand.seat_count) for i, c in enumerate(hand.cards[es]) if i in (0, 1)}
@@ -184,7 +185,7 @@ async def test_names_built_to_disturb_stay_inside_themselves(fake: FakeBotAPI, t
         await open_table(fake, tuple(users))
         for uid in users:
             await say(fake, uid, "/join")
-        await say(fake, 4001, "/stud start")
+        await start_and_deal(fake, 4001)
         await fake.wait_for(lambda: "to act" in text_of(fake.board(GROUP)), what="the board")
         await fake.wait_for(lambda: any("Door cards" in t for t in fake.group_texts(GROUP)), what="the doors")
         for text in fake.group_texts(GROUP):
@@ -201,7 +202,7 @@ async def test_an_action_cut_off_by_kill_9_is_announced_after_the_restart(fake: 
                                                                           store_backend: Backend) -> None:
     db = tmp_path / "t.db"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TELEGRAM_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
-           "STUDBOT_BOT_DELAY_MS": "0", "STUDBOT_NEXT_HAND_DELAY": "600",
+           "STUDBOT_BOT_DELAY_MS": "0", "STUDBOT_NEXT_HAND_DELAY": "2",
            "STUDBOT_TURN_TIMER": "600", "LOG_LEVEL": "INFO", **store_backend.env(db)}
     env.pop("DISCORD_TOKEN", None)
 

@@ -43,7 +43,7 @@ async def _transcript(tmp_path: Path, lang: str, seed: int = 11) -> list[str]:
             await t.say(user, f"lang {lang}")
         start = len(t.out)
         await _two_players(t)
-        await t.say("ann", "start")
+        await t.start()
         await _play_hand(t)
         await t.say("ann", "history")
         return t.out[start:]
@@ -145,7 +145,7 @@ async def test_each_player_reads_their_own_language_and_the_table_its_own(tmp_pa
         assert f"[dm ann] {translator('ru')('reply.seated', chips=translator('ru').n('chips', 200))}" in out
         assert "[table] bob sits down with 200 chips." in "\n".join(t.out)  # the table speaks English
         start = len(t.out)
-        await t.say("ann", "start")
+        await t.start()
         dealt = t.out[start:]
         ru, pl = translator("ru"), translator("pl")
         ann_cards = [ln for ln in dealt if ln.startswith("[dm ann]")]
@@ -174,9 +174,9 @@ async def test_languages_are_kept_over_a_restart(tmp_path: Path) -> None:
         await _two_players(t)
     async with Table(db, seed=5) as t:
         assert t.runtime.table.lang == "pl"
-        out = await t.say("ann", "start")
+        out = await t.start()
         ru, pl = translator("ru"), translator("pl")
-        assert pl("reply.dealing") not in out and f"[dm ann] {ru('reply.dealing')}" in out
+        assert pl("reply.dealing", seconds=5) not in out and f"[dm ann] {ru('reply.dealing', seconds=5)}" in out
         assert pl("line.hand_starts", no=1, names="ann, bob") in out
 
 
@@ -210,6 +210,7 @@ async def test_russian_and_polish_command_words_play(tmp_path: Path) -> None:
         await t.say("ann", "сесть")
         await t.say("bob", "usiądź")
         await t.say("ann", "начать")
+        await t.wait(t.settings.next_hand_delay)  # dealt after the table's pause
         hand = t.runtime.hand
         actor = t.runtime.setup.players[hand.actor][1]
         words = {"ann": {"bring-in": "бринг-ин"}, "bob": {"bring-in": "bring-in"}}

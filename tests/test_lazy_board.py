@@ -59,11 +59,13 @@ async def test_many_changes_between_two_flushes_draw_one_board_the_latest(tmp_pa
     shown = Boards()
     outbox = Coalescer(shown, interval=10_000)
     store = await Store.open(str(tmp_path / "t.db"))
-    bot = StudBot(store=store, messenger=outbox, clock=ManualClock(), settings=SETTINGS, rng=random.Random(3))
+    clock = ManualClock()
+    bot = StudBot(store=store, messenger=outbox, clock=clock, settings=SETTINGS, rng=random.Random(3))
     await bot.start()
     try:
         for user, text in [("ann", "new"), ("ann", "join 100"), ("bob", "join 100"), ("ann", "start")]:
             assert (await bot.handle(said(user, text))).ok, text
+        await clock.advance(SETTINGS.next_hand_delay)  # the first hand is dealt after the table's pause
         rt = bot.tables["console:main"]
 
         async def act() -> None:

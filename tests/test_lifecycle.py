@@ -24,12 +24,14 @@ import test_crash  # its Process pumps a child's output into a queue
 from backends import Backend, rows, rows_now
 from fakes.telegram_server import FakeBotAPI
 
+import adapters.run
 from adapters.console.chat import ConsoleMessenger
 from bot.clock import RealClock
 from bot.config import Settings
 from bot.ports import Inbound
 from bot.service import StudBot
 from bot.store import Store
+from tests.skip_clock import SkipClock, pass_the_pause
 
 pytestmark = pytest.mark.usefixtures("store_backend")
 
@@ -207,6 +209,7 @@ async def test_telegram_a_stop_during_a_house_bot_turn(tmp_path: Path, caplog: p
         api.group(tg.GROUP)
         for uid, name in tg.NAMES.items():
             api.user(uid, name)
+        monkeypatch.setattr(adapters.run, "RealClock", SkipClock)
         served = tg.Served(api, db, monkeypatch)
         async with served:
             await tg.open_table(api, (tg.ANN,))
@@ -214,6 +217,7 @@ async def test_telegram_a_stop_during_a_house_bot_turn(tmp_path: Path, caplog: p
                 await tg.say(api, tg.ANN, "/addbot")
             monkeypatch.setattr(Store, "record_action", held)
             await tg.say(api, tg.ANN, "/stud start")
+            await pass_the_pause()  # the deal, after the table's pause
             await asyncio.wait_for(entered.wait(), 5)
             served.stop.set()  # what SIGTERM does
             await asyncio.sleep(0.3)

@@ -46,8 +46,10 @@ from bot.store.postgres import PostgresStore
 
 pytestmark = pytest.mark.asyncio
 
-GAME = {"STUDBOT_BOT_DELAY_MS": "0", "STUDBOT_NEXT_HAND_DELAY": "600", "STUDBOT_TURN_TIMER": "120",
+GAME = {"STUDBOT_BOT_DELAY_MS": "0", "STUDBOT_NEXT_HAND_DELAY": "5", "STUDBOT_TURN_TIMER": "120",
         "LOG_LEVEL": "INFO"}
+"""The first hand is dealt after the table's pause (its commitment shown first): 5 s in these processes,
+whose clock no test can move; a second hand would come as long after the first one's end."""
 
 
 @dataclass

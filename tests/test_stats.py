@@ -244,7 +244,7 @@ async def test_the_settlement_writes_each_players_row(tmp_path: Path) -> None:
         await t.say("ann", "new")
         for user in ("ann", "bob", "cat"):
             await t.say(user, "join")
-        await t.say("ann", "start")
+        await t.start()
         await t.call_down()
         await t.wait(t.settings.next_hand_delay)
         await t.call_down()
@@ -268,7 +268,7 @@ async def _played(db: Path) -> list[tuple[object, ...]]:
         await t.say("ann", "new")
         for user in ("ann", "bob"):
             await t.say(user, "join")
-        await t.say("ann", "start")
+        await t.start()
         for _ in range(3):
             await t.call_down()
             await t.wait(t.settings.next_hand_delay)

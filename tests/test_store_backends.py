@@ -180,7 +180,7 @@ async def test_a_previous_version_migrates_with_a_hand_in_progress(opener: Opene
         await t.say("ann", "new")
         await t.say("ann", "join")
         await t.say("bob", "join")
-        await t.say("ann", "start")
+        await t.start()
         await t.call_down()
         await t.wait(6)
         player, _, _ = t.to_act()
@@ -206,7 +206,7 @@ async def test_the_bot_plays_hands_on_each_backend(opener: Opener) -> None:
         for _ in range(3):
             await t.say("ann", "addbot")
         total = await t.store.chip_total()
-        await t.say("ann", "start")
+        await t.start()
         for _ in range(8):
             await t.wait(5)
         assert t.runtime.table.hand_no >= 4

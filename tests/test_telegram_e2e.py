@@ -28,10 +28,12 @@ from telegram_harness import (
     CARD,
     CAT,
     DAN,
+    DECK,
     EVE,
     FAY,
     GROUP,
     GUS,
+    SEED,
     STRANGER,
     Served,
     actor,
@@ -44,6 +46,7 @@ from telegram_harness import (
     play_out,
     press,
     say,
+    start_and_deal,
 )
 from telegram_harness import fake as fake  # the fixture
 
@@ -70,7 +73,7 @@ async def test_three_players_play_a_hand_with_buttons(fake: FakeBotAPI, tmp_path
         await say(fake, ANN, "/join@studbot_test 200")
         assert (await press(fake, BOB, "Join"))["text"].startswith("Seated")
         await say(fake, CAT, "/stud join")
-        await say(fake, ANN, "/start@studbot_test")
+        await start_and_deal(fake, text="/start@studbot_test")
         pressed = await play_out(fake)
         final = fake.board(GROUP)
         assert "showdown" in text_of(final) and " shows " in text_of(final)
@@ -107,16 +110,26 @@ async def test_three_players_play_a_hand_with_buttons(fake: FakeBotAPI, tmp_path
         # every board edit went to the one board message of the hand
         edits = fake.board_edits(GROUP)
         assert len(edits) >= 10 and {int(c.params["message_id"]) for c in edits} == {final["message_id"]}
-        # provably fair: hand #1's commitment is in the board's caption before the deal; the seed after it opens it
-        said = "\n".join(fake.group_texts(GROUP))
-        committed = re.search(r"Hand #1 is dealt from a committed deck: ([0-9a-f]{64})", said)
-        assert committed is not None and committed.start() < said.index("Door cards")
-        assert any(committed.group(1) in text_of_call(c) for c in edits)  # shown under the board itself
-        revealed = re.search(r"Hand #1: server seed ([0-9a-f]{64})\. Its SHA-256 is the commitment", said)
-        assert revealed is not None and revealed.start() > said.index(" shows ")
-        assert hashlib.sha256(bytes.fromhex(revealed.group(1))).hexdigest() == committed.group(1)
+        # provably fair: hand #1's commitment, short, under the board (in its caption) before the deal; its seed,
+        # short, the last line of the result; no long value and no message of their own in the group
+        said = fake.group_texts(GROUP)
+        assert not any(re.search(r"[0-9a-f]{64}|committed deck|server seed", t) for t in said)
+        shown = next(i for i, t in enumerate(said) if DECK.search(t))
+        assert DECK.search(said[shown]).group(1) == "1" and "Door cards" not in said[shown]  # type: ignore[union-attr]
+        committed = DECK.search(said[shown]).group(2)  # type: ignore[union-attr]
+        assert all(DECK.search(text_of_call(c)).group(2) == committed  # type: ignore[union-attr]
+                   for c in edits if "Hand #1 · " in text_of_call(c) and "showdown" not in text_of_call(c))
+        seed = next(m for t in said if (m := SEED.search(t)))
+        assert seed.group(2) == "1" and any(" shows " in t and seed.group(0) in t for t in said)
+        assert not [c for c in fake.sent(chat_id=GROUP) if c.method in ("sendMessage", "sendPhoto")
+                    and DECK.search(text_of_call(c)) and "<pre>" not in text_of_call(c)]  # never a line alone
+        fair = served.runtime().fair
+        assert hashlib.sha256(fair.server_seed).hexdigest() == fair.commitment
+        assert (committed, seed.group(1)) == (f"{fair.commitment[:4]}…{fair.commitment[-4:]}",
+                                              f"{fair.server_seed.hex()[:4]}…{fair.server_seed.hex()[-4:]}")
         await say(fake, CAT, "/verify@studbot_test 1")
-        assert any("Hand #1 is fair" in t for t in fake.private_texts(CAT))
+        assert any("Hand #1 is fair" in t and fair.commitment in t and fair.server_seed.hex() in t
+                   for t in fake.private_texts(CAT))
         await say(fake, CAT, "/seed lucky 7")
         assert any('Your seed is now "lucky 7"' in t for t in fake.private_texts(CAT))
 
@@ -142,7 +155,7 @@ async def test_a_user_who_never_started_the_bot(fake: FakeBotAPI, tmp_path: Path
         eve = served.runtime().table.seat_of(str(EVE))
         assert eve is not None and eve.unreachable
         assert any("I cannot message Eve privately" in t for t in fake.group_texts(GROUP))
-        await say(fake, ANN, "/start")
+        await start_and_deal(fake, text="/start")
         turn, _ = await next_turn(fake, None)
         assert turn is not None
         hand = served.runtime().hand
@@ -182,7 +195,7 @@ async def test_a_restart_in_the_middle_of_a_hand(fake: FakeBotAPI, tmp_path: Pat
         await open_table(fake, (ANN, BOB))
         await press(fake, ANN, "Join")
         await press(fake, BOB, "Join")
-        await say(fake, ANN, "/stud start")
+        await start_and_deal(fake)
         turn, board = await next_turn(fake, None)
         await press(fake, actor(board), next(lb for lb in buttons(board) if lb.startswith("Bring-in")))
         turn, board = await next_turn(fake, turn)
@@ -211,7 +224,7 @@ async def test_stale_and_foreign_presses_and_a_429(fake: FakeBotAPI, tmp_path: P
         await say(fake, ANN, "/stud config view=text")  # this test checks the text board's edits
         for uid in (ANN, BOB, CAT):
             await press(fake, uid, "Join")
-        await say(fake, ANN, "/stud start")
+        await start_and_deal(fake)
         turn, board = await next_turn(fake, None)
         first = actor(board)
         other = next(uid for uid in (ANN, BOB, CAT) if uid != first)
@@ -277,7 +290,7 @@ async def test_a_fast_fifty_action_hand_stays_within_the_group_budget(fake: Fake
         await open_table(fake, players)
         for uid in players:
             assert (await press(fake, uid, "Join"))["text"].startswith("Seated")
-        await say(fake, ANN, "/stud start")
+        await start_and_deal(fake)
         rt = served.runtime()
         started = time.monotonic()
         while not rt.hand.is_over:
@@ -350,7 +363,7 @@ async def test_each_hand_keeps_its_final_board(fake: FakeBotAPI, tmp_path: Path,
         await open_table(fake, (ANN, BOB))
         await press(fake, ANN, "Join")
         await press(fake, BOB, "Join")
-        await say(fake, ANN, "/stud start")
+        await start_and_deal(fake)
         for _ in range(2):
             turn, board = await next_turn(fake, None)
             hand_no = served.runtime().table.hand_no
@@ -422,7 +435,7 @@ async def test_a_polish_user_hears_the_adapter_in_polish(fake: FakeBotAPI, tmp_p
         assert private_link["text"] == "🔒 Cards in private chat"  # the table's language, not a player's
         await say(fake, ANN, "/join")
         await say(fake, ola, "/join")  # she never started the bot: seated, her cards cannot reach her
-        await say(fake, ANN, "/stud start")
+        await start_and_deal(fake)
         turn, _ = await next_turn(fake, None)
         assert turn is not None
         # a private answer in the group: a link instead, in her language

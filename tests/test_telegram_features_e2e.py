@@ -30,10 +30,13 @@ from telegram_harness import (
     play_out,
     press,
     say,
+    start_and_deal,
 )
 from telegram_harness import fake as fake  # the fixture
 
 from bot import images
+from engine import HandFile
+from engine.verify import verify_hand_file
 
 pytestmark = pytest.mark.usefixtures("store_backend")
 
@@ -46,7 +49,7 @@ async def test_boards_are_photos_until_config_view_text(fake: FakeBotAPI, tmp_pa
         await open_table(fake, (ANN, BOB))
         for uid in (ANN, BOB):
             await press(fake, uid, "Join")
-        await say(fake, ANN, "/stud start")
+        await start_and_deal(fake)
         turn, board = await next_turn(fake, None)
         for _ in range(2):
             label = next(lb for p in PREFERENCE for lb in buttons(board) if lb.startswith(p))
@@ -120,7 +123,7 @@ async def test_hand_and_export_go_to_the_private_chat(fake: FakeBotAPI, tmp_path
         await open_table(fake, (ANN, BOB, CAT))
         for uid in (ANN, BOB, CAT):
             await say(fake, uid, "/join")
-        await say(fake, ANN, "/start")
+        await start_and_deal(fake, text="/start")
         await play_out(fake)
         hand = served.runtime().hand
         assert hand is not None and hand.is_over
@@ -130,8 +133,11 @@ async def test_hand_and_export_go_to_the_private_chat(fake: FakeBotAPI, tmp_path
                                     what="the story in Bob's private chat")
         assert "Your down cards" in story[0]
         await say(fake, ANN, "/export@studbot_test")
-        docs = await fake.wait_for(lambda: len(fake.documents) >= 2 and fake.documents, what="two documents")
-        assert [(d.chat_id, d.filename) for d in docs] == [(ANN, "stud-hand-1.txt"), (ANN, "stud-hand-1.phh")]
+        docs = await fake.wait_for(lambda: len(fake.documents) >= 3 and fake.documents, what="three documents")
+        assert [(d.chat_id, d.filename) for d in docs] == [(ANN, "stud-hand-1.txt"), (ANN, "stud-hand-1.phh"),
+                                                           (ANN, "stud-hand-1.json")]
+        checked = HandFile.from_json(docs[2].data)  # the hand file with its fair record (issue 19, item 5)
+        assert checked.fair is not None and verify_hand_file(checked).ok
         [read] = read_file(docs[0].data.decode())
         assert read.viewer == "Ann" and read.up["Ann"][:2] == [str(c) for c in hand.cards[0][:2]]
         assert len(read.acts) == len(hand.actions)
@@ -142,14 +148,14 @@ async def test_hand_and_export_go_to_the_private_chat(fake: FakeBotAPI, tmp_path
         # Dan never opened the private chat: no file anywhere, and the group tells him how to open it
         await say(fake, DAN, "/export")
         await fake.wait_for(lambda: len(fake.group_texts(GROUP)) > in_group, what="the answer to Dan")
-        assert len(fake.documents) == 2
+        assert len(fake.documents) == 3
         answer = fake.sent("sendMessage", chat_id=GROUP)[-1]
         assert "open our private chat" in text_of_call(answer)
         assert "url" in str(answer.params.get("reply_markup"))
         # bad input is answered in the group, and sends nothing
         await say(fake, ANN, "/export last 1000")
         assert "at most 100 hands" in text_of_call(fake.sent("sendMessage", chat_id=GROUP)[-1])
-        assert len(fake.documents) == 2
+        assert len(fake.documents) == 3
 
 
 @pytest.mark.asyncio

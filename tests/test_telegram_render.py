@@ -110,6 +110,17 @@ def test_a_caption_keeps_1024_characters_dropping_the_oldest_lines_first() -> No
     assert utf16_len(alone) <= codec.MAX_CAPTION and alone.startswith("<pre>") and alone.endswith("…</pre>")
 
 
+def test_item6_the_caption_carries_the_decks_commitment_under_the_board() -> None:
+    deck = "Deck #4 2fe4…d4db · verify after the hand"
+    board = "Hand #4 · third street\n" + "\n".join(f"  P{i}   200  🂠 🂠 K♠" for i in range(8))
+    text = compose(board, ["oldest"] + ["y" * 80] * 20 + ["newest"], codec.MAX_CAPTION, footer=deck)
+    assert text.startswith(f"<pre>{board}</pre>\n{deck}\n\n") and text.endswith("newest")
+    assert utf16_len(text) <= codec.MAX_CAPTION
+    alone = compose("row & more\n" * 200, ["a line"], codec.MAX_CAPTION, footer=deck)  # the board cut, not the deck
+    assert utf16_len(alone) <= codec.MAX_CAPTION and alone.endswith(f"…</pre>\n{deck}")
+    assert compose(board, [], codec.MAX_CAPTION) == f"<pre>{board}</pre>"  # none: nothing under the board
+
+
 def test_keyboard_rows() -> None:
     messenger = TelegramMessenger.__new__(TelegramMessenger)
     messenger.username = "studbot"

@@ -24,6 +24,8 @@ from bot.names import display_name, plain
 from bot.ports import Inbound
 from bot.store import Tx
 from bot.tourney.schedule import level_stakes
+from engine import HandFile
+from engine.verify import verify_hand_file
 from tests.tourney_script import play_sng
 
 pytestmark = pytest.mark.usefixtures("store_backend")
@@ -31,7 +33,7 @@ pytestmark = pytest.mark.usefixtures("store_backend")
 SETUP = ["ann: tourney new seats=4 pace=turbo payout=65/35 stack=200 buyin=100 levels=hands:2", "ann: register",
          "ann: addbot Robo", "ann: addbot Dora", "ann: addbot Max"]
 LEVEL = re.compile(r"^\[table\] Level (\d+) from this hand: ante (\d+), bring-in (\d+), bets (\d+)/(\d+)\.$")
-HAND = re.compile(r"^\[table\] Hand #(\d+): (?!server seed)")  # a deal, not the reveal of a seed
+HAND = re.compile(r"^\[table\] Hand #(\d+): ")  # a deal
 OUT = re.compile(r"^\[table\] (\S+) is out in place (\S+) of 4")
 
 
@@ -70,7 +72,7 @@ def test_a_turbo_sit_and_go_to_its_end(tmp_path: Path) -> None:
     assert hands[0] == hands[1] and tables == 0
     assert any(line.startswith("[table] 🏆 ") for line in lines)
     # No commitment is published for a hand that is never dealt (the last hand was #17).
-    committed = [int(m.group(1)) for line in lines if (m := re.match(r"^\[table\] Hand #(\d+) is dealt from", line))]
+    committed = [int(m.group(1)) for line in lines if (m := re.match(r"^\[table\] Deck #(\d+) ", line))]
     assert committed == list(range(1, 18)), committed
     final = lines.index(next(line for line in lines if "final standings" in line))
     assert [re.sub(r"\s+", " ", line) for line in lines[final + 1:final + 5]] == [
@@ -79,6 +81,46 @@ def test_a_turbo_sit_and_go_to_its_end(tmp_path: Path) -> None:
     assert report.ok and report.tournaments == 1, report.summary()
     last = max(i for i, line in enumerate(lines) if HAND.match(line))
     print("\n" + "\n".join(line for line in lines[last:final + 5] if not line.startswith(("[dm ", "[ok]"))))
+
+
+def test_item5_a_sit_and_go_with_reveal_stop_reveals_every_seed_at_its_end(tmp_path: Path) -> None:
+    """Its end is the table's stop: every finished hand's seed, hidden while it was played, is revealed then,
+    and every hand file verifies."""
+    db = tmp_path / "sng.db"
+    played = asyncio.run(play_sng(db=str(db), seed=57, setup=[SETUP[0], "ann: config reveal=stop", *SETUP[1:]]))
+    lines = played.lines
+    assert any("only when the table stops" in line for line in lines)
+    assert not any(re.search(r"seed [0-9a-f]{4}…[0-9a-f]{4} · verify", line) for line in lines)  # none while played
+    done = rows_now(db, "SELECT hand_no, hand_file FROM hands WHERE status = 'done' ORDER BY hand_no")
+    assert len(done) >= 10 and rows_now(db, "SELECT COUNT(*) FROM tables WHERE open = 1") == [(0,)]
+    end = next(i for i, line in enumerate(lines) if "revealed now that it has stopped" in line)
+    assert end > next(i for i, line in enumerate(lines) if line.startswith("[table] 🏆 "))
+    revealed = {int(m.group(1)): (m.group(2), m.group(3)) for line in lines[end + 1:]
+                if (m := re.match(r"^\[table\] #(\d+): ([0-9a-f]{64}) \(SHA-256 ([0-9a-f]{64})\)$", line))}
+    assert set(revealed) == {no for no, _ in done}
+    for no, text in done:
+        hand_file = HandFile.from_json(text)
+        assert hand_file.fair is not None and hand_file.fair.server_seed is not None
+        assert (hand_file.fair.server_seed.hex(), hand_file.fair.commitment) == revealed[no]
+        assert verify_hand_file(hand_file).ok, no
+    assert rows_now(db, "SELECT COUNT(*) FROM fair_seeds WHERE revealed = 0 AND hand_no <= ?",
+                    (max(no for no, _ in done),)) == [(0,)]
+
+
+def test_item4_a_sit_and_go_shows_its_first_commitment_before_the_pause(tmp_path: Path) -> None:
+    db = tmp_path / "sng.db"
+
+    async def go() -> None:
+        async with Script(db) as s:
+            await s.say("ann: tourney new seats=2 buyin=10")
+            await s.say("ann: register")
+            out = await s.say("ann: addbot")  # full: it starts
+            assert any(x.startswith("[table] Deck #1 ") for x in out), out
+            assert not any(HAND.match(x) for x in out)  # shown, not dealt
+            assert not any(HAND.match(x) for x in await s.say("/sleep 4"))
+            assert any(HAND.match(x) for x in await s.say("/sleep 1"))
+
+    asyncio.run(go())
 
 
 def _standings(players: dict[str, tuple[int, int, int, int]]) -> list[tuple[int, str, str]]:

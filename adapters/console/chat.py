@@ -3,7 +3,8 @@
 Public lines print as ``[table] ...`` and private ones as ``[dm user] ...``. A
 terminal cannot edit a message, so a board is printed whole when it is posted
 and, when it is edited, only its new "to act" line (with the turn token the
-buttons would carry, so that a script can answer exactly that turn).
+buttons would carry, so that a script can answer exactly that turn). The deck's
+short commitment is printed as a line of its own whenever it changes.
 """
 
 from __future__ import annotations
@@ -31,8 +32,12 @@ class ConsoleMessenger:
         self.unreachable = unreachable if unreachable is not None else set()
         self._boards = 0
         self._last_prompt: dict[str, str] = {}
+        self._last_deck: dict[str, str] = {}
 
     async def publish_board(self, *, table: TableAddress, board: BoardView, ref: str | None) -> str | None:
+        if board.deck and board.deck != self._last_deck.get(table.key):  # a new commitment: one short line
+            self._last_deck[table.key] = board.deck
+            self.write(f"[table] {board.deck}")
         prompt = _prompt(board) if self.turn_tokens else next(
             (ln for ln in board.text.splitlines() if " to act" in ln), "")
         if ref is None:

@@ -19,6 +19,7 @@ TEMPLATE: Final = re.compile(r"stud:(?P<command>[a-z][a-z-]{0,19})(?:@(?P<turn>\
 MESSAGE_LIMIT: Final = 2000
 EMBED_TITLE_LIMIT: Final = 256
 EMBED_TEXT_LIMIT: Final = 4096
+EMBED_FOOTER_LIMIT: Final = 2048
 LABEL_LIMIT: Final = 80
 PLAYING: Final = discord.Colour.dark_green()
 FINISHED: Final = discord.Colour.light_grey()
@@ -90,7 +91,8 @@ REPLY_FILE: Final = "stats.png"
 
 
 def board_embed(board: BoardView) -> discord.Embed:
-    """The board as an embed: the first line as its title, the rest in a code block.
+    """The board as an embed: the first line as its title, the rest in a code block, the
+    deck's short commitment (``board.deck``) as its footer.
 
     With an image, the embed shows it (``attachment://board.png``: the caller attaches
     the file) and its description keeps a short text summary: every line but the
@@ -104,14 +106,20 @@ def board_embed(board: BoardView) -> discord.Embed:
                               description=_clip(summary, EMBED_TEXT_LIMIT) or None,
                               colour=FINISHED if board.final else PLAYING)
         embed.set_image(url=f"attachment://{BOARD_FILE}")
-        return embed
+        return _footed(embed, board)
     body = rest.replace("`", "ˋ")
     limit = EMBED_TEXT_LIMIT - len("```\n\n```")
     if len(body) > limit:
         body = body[: limit - 1] + "…"
-    return discord.Embed(title=_clip(first, EMBED_TITLE_LIMIT) or "Stud Hi-Lo",
-                         description=f"```\n{body}\n```" if body else None,
-                         colour=FINISHED if board.final else PLAYING)
+    return _footed(discord.Embed(title=_clip(first, EMBED_TITLE_LIMIT) or "Stud Hi-Lo",
+                                 description=f"```\n{body}\n```" if body else None,
+                                 colour=FINISHED if board.final else PLAYING), board)
+
+
+def _footed(embed: discord.Embed, board: BoardView) -> discord.Embed:
+    if board.deck:
+        embed.set_footer(text=_clip(board.deck, EMBED_FOOTER_LIMIT))
+    return embed
 
 
 def clip_label(label: str) -> str:

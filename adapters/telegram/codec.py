@@ -156,18 +156,20 @@ def fit_alert(text: str) -> str:
     return head if room < 8 else head + "\n" + clip(rest, room)
 
 
-def compose(board: str, lines: Sequence[str], limit: int = MAX_TEXT) -> str:
-    """The board message as HTML: the board in a monospace block, the latest lines under it.
+def compose(board: str, lines: Sequence[str], limit: int = MAX_TEXT, *, footer: str = "") -> str:
+    """The board message as HTML: the board in a monospace block, ``footer`` (the deck's short
+    commitment) right under it, the latest lines under that.
 
     Oldest lines go first when the message would be too long (``limit``: 4096 characters
     for a text message, :data:`MAX_CAPTION` for a photo's caption); if the board alone is
     still too long, its text is cut inside the block (the HTML stays whole).
     """
-    body = f"<pre>{html.escape(board)}</pre>"
+    under = f"\n{html.escape(footer)}" if footer else ""
+    body = f"<pre>{html.escape(board)}</pre>{under}"
     if utf16_len(body) > limit:
-        room = limit - len("<pre></pre>")
+        room = limit - len("<pre></pre>") - utf16_len(under)
         while utf16_len(body) > limit and room > 0:
-            body = f"<pre>{html.escape(clip(board, room))}</pre>"
+            body = f"<pre>{html.escape(clip(board, room))}</pre>{under}"
             room -= 16
         return body
     kept = list(lines)

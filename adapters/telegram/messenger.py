@@ -3,7 +3,8 @@
 - One board message per hand, edited in place, with the legal actions as inline
   buttons (callback data ``s|call|12.7``: the table is the chat the button lives in).
   With the table's view "image" (the default) the message is a photo of the board with
-  the text board as its caption (1,024 characters: the oldest folded lines go first);
+  the text board as its caption (1,024 characters: the oldest folded lines go first), the
+  deck's short commitment under it;
   edits use editMessageMedia, or editMessageCaption when the picture did not change.
   With view "text" it is a text message; a change of view posts a new message.
   A hand's final board stays in the chat, and the next hand starts a new message.
@@ -133,10 +134,10 @@ class TelegramMessenger:
             state.lines = pending  # a new message or a new hand: the lines of this flush only
         else:
             state.lines = (state.lines + pending)[-50:]
-        # Every line of this flush is shown at least once (the start of a hand brings several at once:
-        # a seed's reveal, the next commitment, a new level, the deal); older ones give way.
+        # Every line of this flush is shown at least once (one flush may bring several at once: a hand's
+        # result with its seed, the cash-outs, a new level, the deal); older ones give way.
         shown = max(FINAL_LINES_SHOWN if board.final else LINES_SHOWN, len(pending))
-        text = compose(board.text, state.lines[-shown:], MAX_CAPTION if photo else MAX_TEXT)
+        text = compose(board.text, state.lines[-shown:], MAX_CAPTION if photo else MAX_TEXT, footer=board.deck)
         markup = self.keyboard(board.buttons, table.channel, self.table_translator(table))
         digest = hashlib.sha256(board.image).hexdigest() if board.image is not None else ""
         signature = (text, repr(markup.to_dict()), digest)

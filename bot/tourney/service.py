@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING, Final
 
 from ..commands import Command, Refusal
 from ..dealer import Runtime, cancel_timers
+from ..fairness import Revealed, revealed_seeds
 from ..fence import TableMoved, is_fenced
 from ..i18n import Translator
 from ..ledger import Transfer, seat_account
 from ..model import HandSetup, Seat, Table
 from ..names import display_name, unique_name
 from ..ports import BoardView, Button, Inbound, Reply
-from ..render import chips, chips_field
+from ..render import chips, chips_field, seconds_text
 from .schedule import DEFAULT_STACK, LEVELS, PACES, Clocking, level_stakes, place_out, places_paid, prizes
 from .store import Entrant, Tournament, TourneyRepo, chips_account
 
@@ -259,7 +260,7 @@ class Tourneys:
         if len(t.entrants) < 2:
             raise Refusal("refuse.two_needed")
         await self._start(rt, t)
-        return Reply(self._tr(msg)("reply.dealing"))
+        return Reply(self._tr(msg)("reply.dealing", seconds=seconds_text(self.bot.settings.next_hand_delay)))
 
     async def _start(self, rt: Runtime, t: Tournament) -> None:
         """Seats drawn, the same stack of tournament chips to each, level 1, the first hand."""
@@ -282,7 +283,7 @@ class Tourneys:
         await bot._say(rt, "tourney.starts", id=t.id, count=len(users), stack=t.stack, pool=chips_field(t.pool),
                        names=", ".join(t.entrants[u].name for u in users))
         await self._say_level(rt, t)
-        await bot._start_hand(rt)
+        await bot._start_hand(rt)  # the first hand's commitment on the board, its deal after the pause
 
     # ------------------------------------------------------------------ hooks (bot/dealer.py)
 
@@ -327,11 +328,14 @@ class Tourneys:
                 dict(out)[p.user]
             await self.repo.save_entrant(tx, t.id, e)
         winner: Entrant | None = None
+        revealed: list[Revealed] = []
         if alive - len(out) == 1:
             winner = t.alive()[0]
             winner.place, winner.shared, winner.prize = 1, 1, table_prizes[0]
             await self.repo.save_entrant(tx, t.id, winner)
             await self._finish(rt, t, tx, winner=winner, now=now)
+            # Its end is the table's stop: a 'config reveal=stop' table reveals every seed now (FAIRNESS.md).
+            revealed = await self.bot.fair.reveal_all(tx, table_id=rt.table.id)
         total = len(t.entrants)
 
         async def announce() -> None:
@@ -346,6 +350,8 @@ class Tourneys:
             if winner is not None:
                 await self.bot._say(rt, "tourney.winner", name=winner.name, prize=chips_field(winner.prize or 0))
                 await self.bot._say_text(rt, self._results_text(t, rt.tr))
+            if revealed:
+                await self.bot._say(rt, "fair.revealed_all", seeds=revealed_seeds(revealed))
 
         return announce
 

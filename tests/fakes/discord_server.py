@@ -104,6 +104,11 @@ class Posted:
         return "\n".join(p for p in parts if p)
 
     @property
+    def footer(self) -> str:
+        """The embed's footer (the board's: the deck's short commitment), or ''."""
+        return next((str(e["footer"].get("text", "")) for e in self.embeds if isinstance(e.get("footer"), dict)), "")
+
+    @property
     def custom_ids(self) -> list[str]:
         return [c["custom_id"] for row in self.components for c in row.get("components", []) if "custom_id" in c]
 
