@@ -167,7 +167,8 @@ def test_item2_a_sit_and_go_frozen_by_two_alexes_is_cancelled_after_kill_9(tmp_p
     proc.read_until(lambda s: s == "[ready]")
     for line in ("ann: tourney new seats=3 stack=1000 buyin=100 pace=turbo", "ann: register", "bob: register"):
         run(proc, line)
-    assert any(line.startswith("[table] Hand #1:") for line in run(proc, "ann: addbot Robo"))
+    assert any(line.startswith("[table] Deck #1 ") for line in run(proc, "ann: addbot Robo"))  # full: committed
+    assert any(line.startswith("[table] Hand #1:") for line in run(proc, "/sleep 5"))  # dealt after the pause
     proc.kill()  # mid-hand: it waits for ann or bob
     now(execute(db, "UPDATE seats SET name = 'Alex'"))
     now(execute(db, "UPDATE tourney_players SET name = 'Alex'"))

@@ -22,6 +22,7 @@ from telegram_harness import (
     BOB,
     CARD,
     DAN,
+    DECK,
     GROUP,
     NAMES,
     STRANGER,
@@ -30,6 +31,7 @@ from telegram_harness import (
     buttons,
     next_turn,
     open_table,
+    pass_the_pause,
     payload,
     press,
     say,
@@ -262,6 +264,8 @@ async def test_item2_two_alexes_and_hostile_names_fill_a_sit_and_go_that_deals_a
         await say(fake, 4101, "/tourney new seats=4 buyin=100 stack=500")
         for uid in users:
             await say(fake, uid, "/register")
+        await fake.wait_for(lambda: DECK.search(text_of(fake.board(GROUP))), what="hand #1's commitment")
+        await pass_the_pause()
         await fake.wait_for(lambda: any("Hand #1:" in t for t in fake.group_texts(GROUP)), what="the first deal")
         assert not any("appears twice" in t for uid in users for t in fake.private_texts(uid) + fake.group_texts(GROUP))
         names = dict(await rows(db, "SELECT user_id, name FROM tourney_players"))

@@ -182,7 +182,7 @@ async def test_item2_a_deal_that_fails_is_told_and_the_table_waits(tmp_path: Pat
         await t.say("ann", "new")
         for user in ("ann", "bob", "cat"):
             await t.say(user, "join 100")
-        await t.say("ann", "start")
+        await t.start("ann")  # hand 1 dealt after its commitment's pause
         begin_hand = Tx.begin_hand
 
         async def begin_and_fail(self: Tx, **kwargs: Any) -> int:
@@ -205,9 +205,9 @@ async def test_item2_a_deal_that_fails_is_told_and_the_table_waits(tmp_path: Pat
         assert "could not be dealt" not in await t.wait(600)  # it waits: no deal tried again by itself
         stack = rt.table.seat_of("cat").stack
         assert f"{stack}" in await t.say("cat", "leave") and rt.table.seat_of("cat") is None
-        assert "Hand #2 could not be dealt" in await t.say("bob", "start")  # tried again: fails again
+        assert "Hand #2 could not be dealt" in await t.start("bob")  # tried again: fails again
         monkeypatch.undo()
-        assert "Hand #2: ann, bob" in await t.say("bob", "start")
+        assert "Hand #2: ann, bob" in await t.start("bob")
         assert "called off" in await t.say("ann", "stop")
         report = await audit(t.store, replay=True)
         assert report.ok, report.summary()

@@ -284,7 +284,8 @@ def test_item2_two_entrants_named_alike_are_told_apart_and_dealt(tmp_path: Path)
             assert not any("appears twice" in x for x in out), out
             [seats] = [x for x in out if "Seats:" in x]
             assert sorted(seats.split("Seats: ")[1].rstrip(".").split(", ")) == ["Alex", "Alex2", "alex3"]
-            assert any(HAND.match(x) for x in out), out  # hand 1 is dealt
+            assert any(x.startswith("[table] Deck #1 ") for x in out), out  # committed, then dealt after the pause
+            assert any(HAND.match(x) for x in await s.say("/sleep 5"))  # hand 1 is dealt
             assert sorted(n for (n,) in await rows(db, "SELECT name FROM tourney_players")) == \
                 ["Alex", "Alex2", "alex3"]
             status = await s.say("ann: tourney")
@@ -305,7 +306,7 @@ def test_item2_empty_names_do_not_stop_a_sit_and_go(tmp_path: Path) -> None:
             await as_user(s, "u1", "", "register")
             out = await as_user(s, "u2", "\u200b\u2069", "register")
             assert any("Seats: " in x and "player" in x and "player2" in x for x in out), out
-            assert any(HAND.match(x) for x in out), out
+            assert any(HAND.match(x) for x in await s.say("/sleep 5"))
         assert (await audit_file(str(db))).ok
 
     asyncio.run(go())
@@ -366,7 +367,9 @@ def test_item2_a_failed_deal_is_told_and_the_creator_cancels_with_every_buy_in_b
             await s.say("ann: register")
             await s.say("bob: register")
             broken_deal(monkeypatch)
-            out = await s.say("ann: addbot Robo")  # full: it starts, and its first deal fails
+            out = await s.say("ann: addbot Robo")  # full: it starts and shows its first deck's commitment
+            assert any(x.startswith("[table] Deck #1 ") for x in out), out
+            out = await s.say("/sleep 5")  # after the pause its first deal fails
             assert any("Hand #1 could not be dealt" in x and "'stop'" in x for x in out), out
             assert not any("injected" in x for x in out), out  # logged, not shown
             [failed] = [r for r in caplog.records if "dealing hand #1 failed" in r.getMessage()]
@@ -406,11 +409,13 @@ def test_item2_after_a_failed_deal_and_a_restart_start_deals_and_cancel_calls_of
             await s.say("ann: addbot Robo")
             with monkeypatch.context() as patch:
                 broken_deal(patch)
-                assert any("could not be dealt" in x for x in await s.say("ann: addbot Dora"))
+                await s.say("ann: addbot Dora")
+                assert any("could not be dealt" in x for x in await s.say("/sleep 5"))
         async with Script(db) as s:  # a restart: the tournament is still there, waiting
             assert any("level 1" in x for x in await s.say("ann: tourney"))
             assert any("Only the table's creator" in x for x in await s.say("bob: start"))
-            out = await s.say("ann: start")
+            await s.say("ann: start")
+            out = await s.say("/sleep 5")
             assert any(HAND.match(x) for x in out), out
             await s.say("ann: sitout")  # her turns are taken at once: hands follow each other
             for _ in range(40):
