@@ -57,12 +57,14 @@ def test_a_turbo_sit_and_go_to_its_end(tmp_path: Path) -> None:
     assert (players["bot:max"][0], players["bot:dora"][0]) == (2, 3)
     outs = [(m.group(1), m.group(2)) for line in lines if (m := OUT.match(line))]
     assert ("Max", "2") in outs and ("Dora", "3") in outs
-    # 65/35 of the 400 in the pool, into the wallets; the places are 1..4.
+    # 65/35 of the 400 in the pool, into the wallets (a house bot's into the house's bankroll); places 1..4.
     assert sorted((p[0], p[1]) for p in players.values()) == [(1, 260), (2, 140), (3, 0), (4, 0)]
-    winner = next(u for u, p in players.items() if p[0] == 1)
-    second = next(u for u, p in players.items() if p[0] == 2)
-    assert wallets[winner] == 1160 and wallets[second] == 1040
-    assert sum(wallets.values()) == 4 * 1000  # wallet chips conserved across the tournament
+    [(house,)] = rows_now(db, "SELECT SUM(amount) FROM ledger_entries WHERE account = 'house:console:local'")
+    bots = [u for u in players if u != "ann"]
+    assert list(wallets) == ["ann"]  # house bots have no wallets
+    assert wallets["ann"] == 900 + players["ann"][1]
+    assert house == sum(players[u][1] - 100 for u in bots)  # their buy-ins out of it, their prizes into it
+    assert wallets["ann"] + house == 1000  # wallet chips conserved across the tournament
     assert hands[0] == hands[1] and tables == 0
     assert any(line.startswith("[table] 🏆 ") for line in lines)
     # No commitment is published for a hand that is never dealt (the last hand was #17).

@@ -133,6 +133,13 @@ async def record_hand(tx: Writer, *, hand: Hand, hand_id: int, community: str,
                                          players=[(p[1], p[2]) for p in players], finished_at=now))
 
 
+CASH_ONLY_MIGRATION = """
+DELETE FROM hand_players WHERE hand_id IN (SELECT h.id FROM hands h JOIN tournaments t ON t.table_id = h.table_id)
+"""
+"""The schema version after which the rows are of cash-table hands only: a sit-and-go's hands are played
+in tournament chips, which are not money (its players' results are its places and prizes)."""
+
+
 async def migrate(tx: Tx) -> None:
     """The schema version that adds ``hand_players``: the table, its indexes, and the rows of
     every hand settled before it, replayed from its stored hand file through the engine
