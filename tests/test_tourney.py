@@ -210,3 +210,41 @@ def test_levels_by_the_minute_on_the_manual_clock(tmp_path: Path) -> None:
         assert (await audit_file(str(db))).ok
 
     asyncio.run(go())
+
+
+def test_item11_top_counts_no_tournament_chips_while_a_sit_and_go_runs(tmp_path: Path) -> None:
+    """Issue 19 item 11: while a sit-and-go ran, ``top`` added its tournament chips to the wallet
+    (900 in the wallet and 1,500 tournament chips showed 2,400), and listed the house bot."""
+    db = tmp_path / "top.db"
+
+    async def go() -> None:
+        async with Script(db) as s:
+            await s.say("ann: tourney new seats=2 buyin=100")
+            await s.say("ann: register")
+            assert any("starts: 2 players" in x for x in await s.say("ann: addbot Robo"))
+            assert await rows(db, "SELECT status FROM tournaments") == [("running",)]
+            assert await s.say("ann: top") == ["[dm ann] 1. ann 900", "[ok] ann"]
+        report = await audit_file(str(db))
+        assert report.ok and report.issued == 1000, report.summary()
+
+    asyncio.run(go())
+
+
+def test_item11_stats_and_top_net_keep_a_sit_and_go_apart(tmp_path: Path) -> None:
+    """Tournament chips are not money: after a sit-and-go, ann's stats have no cash hands and a line
+    of her places, prizes and buy-ins; ``top net`` has nothing to rank (the bots are never ranked)."""
+    db = tmp_path / "sng.db"
+    asyncio.run(play_sng(db=str(db), seed=57, setup=SETUP))  # ann is out 4th of 4 (see the transcript test)
+
+    async def go() -> None:
+        async with Script(db) as s:
+            assert await s.say("ann: stats") == [
+                "[dm ann] ann has not played a hand at a cash table here yet.",
+                "[dm ann] Sit-and-gos played: 1; places: 4th ×1; prizes won: 0 chips; buy-ins paid: 100 chips",
+                "[ok] ann"]
+            assert await s.say("ann: top net all") == ["[dm ann] No hands were played here in that period.",
+                                                       "[ok] ann"]
+            assert await s.say("ann: top") == ["[dm ann] 1. ann 900", "[ok] ann"]
+            assert any("Nobody called Robo" in x for x in await s.say("ann: stats Robo"))
+
+    asyncio.run(go())
