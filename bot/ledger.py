@@ -138,7 +138,8 @@ class Transfer:
 
     kind: str
     """'grant' (a new wallet), 'refill', 'buy-in', 'cash-out', 'kick', 'closed' (table stopped),
-    'ante' and the actions ('bring-in', 'complete', 'bet', 'raise', 'call'), 'uncalled', 'win'."""
+    'ante' and the actions ('bring-in', 'complete', 'bet', 'raise', 'call'), 'uncalled', 'win';
+    'bot-wallet' (schema 12: a house bot's wallet closed into the house bots' bankroll)."""
     source: str
     dest: str
     amount: int

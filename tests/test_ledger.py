@@ -344,10 +344,12 @@ async def test_item8_twenty_rounds_of_addbot_and_kick_issue_no_chips(tmp_path: P
         await _script(t, "ann: new\nann: join")
         for n in range(20):
             assert "Farm" in await t.say("ann", f"addbot Farm{n}")
-            assert await _house(t) == -200  # its buy-in is out of the bankroll while it sits
-            assert "removed" in await t.say("ann", f"kick Farm{n}")
             report = await audit(t.store)
             assert report.ok and report.issued == 1000, report.summary()  # ann's wallet, nothing more
+            assert await _house(t) == -200  # the bot's buy-in is out of the bankroll while it sits
+            assert "removed" in await t.say("ann", f"kick Farm{n}")
+            report = await audit(t.store)
+            assert report.ok and report.issued == 1000, report.summary()
             assert await t.store.chip_total() == 1000 and await _house(t) == 0
         assert await _chips(t) == {"ann": (800, 200)}  # no bot has a wallet
         assert (await t.say("ann", "top")).splitlines() == ["[dm ann] 1. ann 1000"]

@@ -1,4 +1,9 @@
-"""One ``hand_players`` row per player per settled hand: what the stats add up.
+"""One ``hand_players`` row per player per settled cash-table hand: what the stats add up.
+
+A sit-and-go's hands have no rows (the settlement writes none; schema 13 removed the older
+ones): they are played in tournament chips, which are not money, and its players' results are
+their places and prizes (``tourney_players``). House bots have rows, but no wallet, so no
+ranking lists them (bot/stats/book.py).
 
 Definitions (one row is one player dealt into one settled hand; a voided hand has none):
 
