@@ -79,17 +79,17 @@ class Seating:
         now = self.bot.clock.now()
         today = datetime.fromtimestamp(now, UTC).date().isoformat()
         async with self.bot.store.atomic() as tx:
-            if is_bot:  # a house bot has no wallet: it buys in from the house's bankroll (bot/ledger.py)
+            if is_bot:  # a house bot has no wallet: it buys in from the house bots' bankroll (bot/ledger.py)
                 balance = default
             else:
                 balance = await tx.ensure_wallet(community=table.community, user=user, name=name,
                                                  balance=self.bot.settings.starting_balance, now=now)
-            if not is_bot and balance < min(minimum, self.bot.settings.starting_balance) \
-                    and await tx.refilled_on(community=table.community, user=user) != today \
-                    and not await _has_chips_elsewhere(tx, table.community, user):
-                await tx.refill(community=table.community, user=user, balance=self.bot.settings.starting_balance,
-                                day=today, now=now)
-                balance = self.bot.settings.starting_balance
+                if balance < min(minimum, self.bot.settings.starting_balance) \
+                        and await tx.refilled_on(community=table.community, user=user) != today \
+                        and not await _has_chips_elsewhere(tx, table.community, user):
+                    await tx.refill(community=table.community, user=user, balance=self.bot.settings.starting_balance,
+                                    day=today, now=now)
+                    balance = self.bot.settings.starting_balance
             buy_in = requested if requested is not None else min(balance, default)
             if buy_in < minimum:
                 raise Refusal("refuse.buy_in_min", minimum=minimum, chips=chips_field(balance))
