@@ -5,7 +5,8 @@ The console's script mode, as ``python -m adapters.console --script`` wires it (
 a temporary directory), plays one table of house bots hand after hand: time moves on
 by the pause between hands, the bots act at once, and a bot that goes broke is
 replaced by a new one (``addbot``), so the table never stops. Every chip is checked
-after every hand (the wallets and stacks add up to what the wallets were given).
+after every hand (the wallets, the stacks and the house bots' bankroll add up to what the wallets
+were given: nothing, when only house bots play).
 
 Every ``--every`` hands it samples the resident set size (``VmRSS`` of
 ``/proc/self/status``) and prints it; at the end, the growth after the first
@@ -108,7 +109,8 @@ async def soak(*, hands: int, every: int, warmup: int, db: str, out: Sink, seed:
 
 
 async def check_chips(session: ScriptSession) -> None:
-    """Between hands: every wallet and stack adds up to what the wallets were given (no refill happens)."""
+    """Between hands: every wallet and stack, with the house bots' bankroll (``Store.chip_total``), adds up
+    to what the wallets were given (no refill happens)."""
     wallets = (await session.store.fetch("SELECT COUNT(*) FROM wallets"))[0][0]
     total = await session.store.chip_total()
     if total != wallets * SETTINGS.starting_balance:

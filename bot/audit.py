@@ -3,9 +3,11 @@
 It checks that every transfer's entries add up to zero; that every wallet's balance and
 every seat's stack equal the sum of their account's entries, and that no account holds
 chips without a wallet or seat behind it; that every hand's pot is empty (its payouts
-equal what went into it) once the hand is over; and that the chips in wallets, seats and
-pots are exactly what the house has issued. With ``--replay`` it also replays every
-settled hand's hand file and checks each player's movements in the ledger against it.
+equal what went into it) once the hand is over; that the house bots' bankrolls
+(``house:<community>``) move chips only with house bots; and that the chips in wallets,
+seats, pots, tournament pools and the bankrolls are exactly what the house has issued.
+With ``--replay`` it also replays every settled hand's hand file and checks each player's
+movements in the ledger against it.
 ``studbot audit`` (or ``python -m bot.audit --db FILE``) prints the first discrepancy,
 naming the account and the hand, and exits 1; the bot logs the audit when it starts.
 """
@@ -23,7 +25,7 @@ from pathlib import Path
 from engine import HandFile, ReplayError, replay_hand, result_of
 
 from .config import Settings
-from .ledger import HOUSE, pot_account, seat_account
+from .ledger import BOT_WALLET, HOUSE, HOUSE_BANKROLL, pot_account, seat_account
 from .store import Store, open_store
 from .tourney.audit import tournament_problems
 
@@ -62,6 +64,10 @@ class AuditReport:
     """Settled hands replayed through the engine (``replay=True``)."""
     tournaments: int = 0
     """Sit-and-go tournaments checked (bot/tourney/audit.py)."""
+    bankrolls: int = 0
+    """Communities whose house bots have moved chips (a ``house:<community>`` account each)."""
+    bankroll: int = 0
+    """What those accounts hold together: below zero while the bots' buy-ins are out of them."""
 
     @property
     def ok(self) -> bool:
@@ -71,7 +77,9 @@ class AuditReport:
         figures = (f"{self.accounts} accounts, {self.transfers} transfers, {self.hands} settled hands"
                    + (f" ({self.replayed} replayed)" if self.replayed else "")
                    + (f", {self.tournaments} tournaments" if self.tournaments else "")
-                   + f", {self.issued} chips issued by the house")
+                   + f", {self.issued} chips issued by the house"
+                   + (f", house bots' bankrolls {self.bankroll:+d} at {self.bankrolls} communities"
+                      if self.bankrolls else ""))
         if self.ok:
             return f"audit passed: {figures}"
         more = len(self.discrepancies) - 1
@@ -105,7 +113,10 @@ async def audit(store: Store, *, replay: bool = False) -> AuditReport:
                                  f"transfer {r['id']} ({r['kind']}) entries add up to {int(r['total']):+d}, not 0"))
     held = {r["account"]: int(r["total"]) for r in await store.fetch(_BALANCES)}
     known: set[str] = {HOUSE}
-    in_play = 0
+    bankrolls = {account: total for account, total in held.items() if account.startswith(HOUSE_BANKROLL)}
+    known.update(bankrolls)
+    found += await _bankroll_problems(store)
+    in_play = sum(bankrolls.values())  # may be below zero: the house bots' buy-ins are out of it
     for r in await store.fetch(_HOLDERS):
         account = r["account"]
         known.add(account)
@@ -132,8 +143,8 @@ async def audit(store: Store, *, replay: bool = False) -> AuditReport:
     in_play += sum(total for account, total in held.items() if account not in known)
     issued = -held.get(HOUSE, 0)
     if in_play != issued:
-        found.append(Discrepancy(HOUSE, None, f"the house issued {issued} chips; wallets, seats and pots hold "
-                                              f"{in_play}"))
+        found.append(Discrepancy(HOUSE, None, f"the house issued {issued} chips; wallets, seats, pots and the house "
+                                              f"bots' bankrolls hold {in_play}"))
     problems_of_tournaments, tournaments = await tournament_problems(store)
     found += [Discrepancy(account, None, problem) for account, problem in problems_of_tournaments]
     replayed = 0
@@ -142,7 +153,41 @@ async def audit(store: Store, *, replay: bool = False) -> AuditReport:
         found += problems
     transfers = await store.fetch("SELECT COUNT(*) FROM ledger_transfers")
     return AuditReport(discrepancies=tuple(found), accounts=len(held), transfers=int(transfers[0][0]),
-                       issued=issued, hands=settled, replayed=replayed, tournaments=tournaments)
+                       issued=issued, hands=settled, replayed=replayed, tournaments=tournaments,
+                       bankrolls=len(bankrolls), bankroll=sum(bankrolls.values()))
+
+
+async def _bankroll_problems(store: Store) -> list[Discrepancy]:
+    """Every transfer into or out of a house bots' bankroll (``house:<community>``) must be a house
+    bot's: with the seat, at a table of that community, of a player with no wallet there (a house
+    bot has none), with the pool of a sit-and-go of that community that a house bot entered, or
+    (schema 12) the balance of a house bot's wallet of that community, closed into the bankroll."""
+    tables = {int(r["id"]): r["community"] for r in await store.fetch("SELECT id, community FROM tables")}
+    wallets = {(r["community"], r["user_id"]) for r in await store.fetch("SELECT community, user_id FROM wallets")}
+    with_bots = {int(r["id"]): r["community"] for r in await store.fetch(
+        "SELECT id, community FROM tournaments t WHERE EXISTS "
+        "(SELECT 1 FROM tourney_players p WHERE p.tournament_id = t.id AND p.is_bot = 1)")}
+    found: list[Discrepancy] = []
+    for r in await store.fetch(
+            "SELECT x.id, x.kind, h.account AS house, o.account AS other FROM ledger_entries h "
+            "JOIN ledger_transfers x ON x.id = h.transfer_id "
+            "JOIN ledger_entries o ON o.transfer_id = h.transfer_id AND o.account != h.account "
+            f"WHERE h.account LIKE '{HOUSE_BANKROLL}%' ORDER BY x.id"):
+        community = r["house"][len(HOUSE_BANKROLL):]
+        kind, _, rest = r["other"].partition(":")
+        if kind == "seat":
+            table, _, user = rest.partition(":")
+            ok = table.isdigit() and tables.get(int(table)) == community and (community, user) not in wallets
+        elif kind == "tournament":
+            ok = rest.isdigit() and with_bots.get(int(rest)) == community
+        elif kind == "wallet" and r["kind"] == BOT_WALLET:
+            ok = rest.startswith(f"{community}:") and (community, rest[len(community) + 1:]) not in wallets
+        else:
+            ok = False
+        if not ok:
+            found.append(Discrepancy(r["house"], None, f"transfer {r['id']} ({r['kind']}) moves the house bots' "
+                                                       f"chips to or from {r['other']}, which is no house bot's"))
+    return found
 
 
 async def _replayed(store: Store) -> tuple[list[Discrepancy], int]:

@@ -378,8 +378,9 @@ class Dealer:
             if reveal:
                 await self.fair.mark_revealed(tx, table_id=table.id, hand_no=setup.hand_no)
             await tx.post(transfers, now=now)
-            await record_hand(tx, hand=hand, hand_id=rt.hand_id, community=table.community, players=setup.players,
-                              now=now)
+            if table.tournament is None:  # the stats are of cash hands: tournament chips are not money
+                await record_hand(tx, hand=hand, hand_id=rt.hand_id, community=table.community,
+                                  players=setup.players, now=now)
             for seat in gone:
                 await tx.cash_out(table_id=table.id, community=table.community, user=seat.user,
                                   amount=seat.stack, kind="cash-out", now=now)

@@ -9,8 +9,13 @@ seat against its account.
 
 Accounts are named by what holds the chips:
 
-- ``house``: the issuer. Starting wallets and daily refills come from it, so its
-  balance is minus every chip ever issued.
+- ``house``: the issuer. Starting wallets and daily refills of players come from it, so its
+  balance is minus every chip ever issued. House bots are never issued chips.
+- ``house:<community>``: the house bots' bankroll at a community, like a bank account that may
+  be overdrawn: every house bot's buy-in comes from it and its cash-out goes back to it (and a
+  bot's sit-and-go buy-ins, refunds and prizes likewise). It starts at zero, so its balance
+  plus the chips its bots hold at cash tables is the house's net result there; adding and
+  kicking bots moves chips out and back, never issues any.
 - ``wallet:<community>:<user>``: a wallet (``wallets.balance``).
 - ``seat:<table id>:<user>``: a player's chips at a table (``seats.stack``, the
   start stack while a hand runs).
@@ -38,6 +43,10 @@ if TYPE_CHECKING:  # the store imports this module
     from .store import Tx
 
 HOUSE = "house"
+HOUSE_BANKROLL = "house:"
+"""The prefix of the house bots' bankrolls (:func:`house_account`)."""
+BOT_WALLET = "bot-wallet"
+"""The kind of the transfer that closed a house bot's wallet into its community's bankroll (schema 12)."""
 
 SCHEMA = """
 CREATE TABLE ledger_transfers (
@@ -75,6 +84,23 @@ async def migrate(tx: Tx) -> None:
                          + [(first, HOUSE, -sum(chips for _, chips in held))])
 
 
+async def close_bot_wallets(tx: Tx) -> None:
+    """The schema version that gives the house bots one bankroll per community (:func:`house_account`):
+    each house bot's wallet (``bot:<name>``, never seated as a player) is closed and what it held moves
+    into its community's bankroll, so that no bot has a wallet, ``top`` lists none, and the chips the
+    house issued for them stay accounted for (the audit passes before and after)."""
+    bots = await tx.all(
+        "SELECT community, user_id, balance FROM wallets w WHERE user_id LIKE 'bot:%' "
+        "AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.user_id = w.user_id AND s.is_bot = 0) "
+        "AND NOT EXISTS (SELECT 1 FROM tourney_players p WHERE p.user_id = w.user_id AND p.is_bot = 0) "
+        "ORDER BY community, user_id")
+    await post(tx, [Transfer(BOT_WALLET, wallet_account(r["community"], r["user_id"]), house_account(r["community"]),
+                             int(r["balance"]), memo="a house bot's wallet, closed into the house bots' bankroll")
+                    for r in bots if r["balance"]], at=time.time())
+    await tx.executemany("DELETE FROM wallets WHERE community = ? AND user_id = ?",
+                         [(r["community"], r["user_id"]) for r in bots])
+
+
 def wallet_account(community: str, user: str) -> str:
     """A wallet's account (a community is 'platform:id').
 
@@ -82,6 +108,15 @@ def wallet_account(community: str, user: str) -> str:
     'wallet:discord:42:7'
     """
     return f"wallet:{community}:{user}"
+
+
+def house_account(community: str) -> str:
+    """The house bots' bankroll at a community.
+
+    >>> house_account("discord:42")
+    'house:discord:42'
+    """
+    return f"{HOUSE_BANKROLL}{community}"
 
 
 def seat_account(table_id: int, user: str) -> str:
@@ -103,7 +138,8 @@ class Transfer:
 
     kind: str
     """'grant' (a new wallet), 'refill', 'buy-in', 'cash-out', 'kick', 'closed' (table stopped),
-    'ante' and the actions ('bring-in', 'complete', 'bet', 'raise', 'call'), 'uncalled', 'win'."""
+    'ante' and the actions ('bring-in', 'complete', 'bet', 'raise', 'call'), 'uncalled', 'win';
+    'bot-wallet' (schema 12: a house bot's wallet closed into the house bots' bankroll)."""
     source: str
     dest: str
     amount: int

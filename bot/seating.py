@@ -79,21 +79,25 @@ class Seating:
         now = self.bot.clock.now()
         today = datetime.fromtimestamp(now, UTC).date().isoformat()
         async with self.bot.store.atomic() as tx:
-            balance = await tx.ensure_wallet(community=table.community, user=user, name=name,
-                                             balance=self.bot.settings.starting_balance, now=now)
-            if balance < min(minimum, self.bot.settings.starting_balance) \
-                    and await tx.refilled_on(community=table.community, user=user) != today \
-                    and not await _has_chips_seated(tx, table.community, user):
-                await tx.refill(community=table.community, user=user, balance=self.bot.settings.starting_balance,
-                                day=today, now=now)
-                balance = self.bot.settings.starting_balance
+            if is_bot:  # a house bot has no wallet: it buys in from the house bots' bankroll (bot/ledger.py)
+                balance = default
+            else:
+                balance = await tx.ensure_wallet(community=table.community, user=user, name=name,
+                                                 balance=self.bot.settings.starting_balance, now=now)
+                if balance < min(minimum, self.bot.settings.starting_balance) \
+                        and await tx.refilled_on(community=table.community, user=user) != today \
+                        and not await _has_chips_elsewhere(tx, table.community, user):
+                    await tx.refill(community=table.community, user=user, balance=self.bot.settings.starting_balance,
+                                    day=today, now=now)
+                    balance = self.bot.settings.starting_balance
             buy_in = requested if requested is not None else min(balance, default)
             if buy_in < minimum:
                 raise Refusal("refuse.buy_in_min", minimum=minimum, chips=chips_field(balance))
             if buy_in > balance:
                 raise Refusal("refuse.buy_in_wallet", chips=chips_field(balance))
             seat = Seat(seat_no=seat_no, user=user, name=name, stack=buy_in, is_bot=is_bot)
-            await tx.buy_in(table_id=table.id, community=table.community, user=user, amount=buy_in, now=now)
+            await tx.buy_in(table_id=table.id, community=table.community, user=user, amount=buy_in, now=now,
+                            house=is_bot)
             await tx.save_seat(table.id, seat)
         table.seats[seat_no] = seat
         return seat
@@ -189,9 +193,15 @@ def _unique_name(table: Table, name: str) -> str:
     return unique_name(name, taken=[s.name for s in table.seats.values()])
 
 
-async def _has_chips_seated(tx: Tx, community: str, user: str) -> bool:
-    """Whether the user has chips at an open table of the community: read from the database, where
-    every process's tables are (a hand in progress counts at its start, as the seats in memory do)."""
-    row = await tx.one("SELECT 1 FROM seats s JOIN tables t ON t.id = s.table_id WHERE t.open = 1 "
-                       "AND t.community = ? AND s.user_id = ? AND s.stack > 0 LIMIT 1", (community, user))
+async def _has_chips_elsewhere(tx: Tx, community: str, user: str) -> bool:
+    """Whether the user, short in the wallet, still has chips in the community, and so is not broke:
+    at an open table (a hand in progress counts at its start, as the seats in memory do), or as a
+    sit-and-go's buy-in, registered or in play, or a prize won there and not paid yet (a place with
+    no prize is the buy-in lost). Read from the database, where every process's tables are."""
+    row = await tx.one(
+        "SELECT 1 FROM seats s JOIN tables t ON t.id = s.table_id WHERE t.open = 1 "
+        "AND t.community = ? AND s.user_id = ? AND s.stack > 0 "
+        "UNION ALL SELECT 1 FROM tourney_players p JOIN tournaments u ON u.id = p.tournament_id "
+        "WHERE u.community = ? AND p.user_id = ? AND u.status IN ('registering', 'running') "
+        "AND (p.place IS NULL OR p.prize > 0) LIMIT 1", (community, user, community, user))
     return row is not None

@@ -141,13 +141,14 @@ def ann_to_act(db: Db, channel: str) -> tuple[str, list[str]] | None:
 
 
 def bot_name(channel: str, n: int) -> str:
-    """Each house bot has a wallet of its own (one wallet could not buy in at every table)."""
+    """A name of its own for each house bot (they all buy in from the house bots' bankroll)."""
     return f"{channel.upper()}x{n}"
 
 
 def chip_surplus(db: Db) -> int:
     return int(db.read("SELECT (SELECT COALESCE(SUM(balance),0) - 1000 * COUNT(*) FROM wallets) + "
-                        "(SELECT COALESCE(SUM(stack),0) FROM seats)")[0][0])
+                        "(SELECT COALESCE(SUM(stack),0) FROM seats) + (SELECT COALESCE(SUM(amount),0) "
+                        "FROM ledger_entries WHERE account LIKE 'house:%')")[0][0])
 
 
 @pytest.fixture(params=["postgresql", "sqlite"])

@@ -445,11 +445,11 @@ async def test_broke_wallet_refills_once_a_day(tmp_path: Path) -> None:
 async def test_schema_is_versioned_and_reopens(tmp_path: Path) -> None:
     store = await Store.open(str(tmp_path / "s.db"))
     rows = await store.fetch("PRAGMA user_version")
-    assert rows[0][0] == store.schema_version == 11
+    assert rows[0][0] == store.schema_version == 13
     assert (await store.fetch("PRAGMA journal_mode"))[0][0] == "wal"
     await store.close()
     store = await Store.open(str(tmp_path / "s.db"))  # migrations run once
-    assert (await store.fetch("PRAGMA user_version"))[0][0] == 11
+    assert (await store.fetch("PRAGMA user_version"))[0][0] == 13
     await store.close()
 
 

@@ -115,9 +115,11 @@ class Process:
 
 
 def chip_surplus(db: Path) -> int:
-    """Chips in wallets and seats minus 1000 per wallet (every wallet starts with 1000; no refills here)."""
+    """Chips in wallets, seats and the house bots' bankroll minus 1000 per wallet (every wallet starts
+    with 1000; no refills here; house bots buy in from the bankroll, which starts at 0)."""
     [(surplus,)] = rows_now(db, "SELECT (SELECT COALESCE(SUM(balance),0) - 1000 * COUNT(*) FROM wallets) + "
-                                "(SELECT COALESCE(SUM(stack),0) FROM seats)")
+                                "(SELECT COALESCE(SUM(stack),0) FROM seats) + (SELECT COALESCE(SUM(amount),0) "
+                                "FROM ledger_entries WHERE account LIKE 'house:%')")
     return int(surplus)
 
 

@@ -52,13 +52,14 @@ async def _figures(db: Path) -> dict[str, int | str]:
         [in_play] = await one("SELECT COALESCE(SUM(stack), 0) FROM seats WHERE table_id = ?", (table_id,))
         [pool] = await one("SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE account = 'tournament:1'")
         wallets, count = await one("SELECT SUM(balance), COUNT(*) FROM wallets")
+        [house] = await one("SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE account LIKE 'house:%'")
         prizes = await one("SELECT COUNT(*), COALESCE(SUM(e.amount), 0) FROM ledger_transfers t JOIN ledger_entries e "
                            "ON e.transfer_id = t.id WHERE t.kind = 'prize' AND e.amount > 0")
         [hands] = await one("SELECT COUNT(*) FROM hands WHERE table_id = ?", (table_id,))
     finally:
         await store.close()
     return {"status": status, "players": players, "in_play": in_play, "pool": pool, "wallets": wallets or 0,
-            "wallet_count": count, "prizes": prizes[0], "prize_total": prizes[1], "hands": hands,
+            "house": house, "wallet_count": count, "prizes": prizes[0], "prize_total": prizes[1], "hands": hands,
             "alive": alive or 0}
 
 
@@ -124,7 +125,7 @@ def test_kill_9_during_a_sit_and_go_loses_nothing(tmp_path: Path, store_backend:
             assert f["in_play"] == players * STACK, f
         if f["status"] in ("registering", "running"):
             assert f["pool"] == players * BUYIN and f["prizes"] == 0, f
-        assert int(f["wallets"]) + int(f["pool"]) == 1000 * int(f["wallet_count"]), f
+        assert int(f["wallets"]) + int(f["pool"]) + int(f["house"]) == 1000 * int(f["wallet_count"]), f
         proc = Process(db, store_backend)
         absorb(proc.read_until(lambda s: s == "[ready]"))
         assert "audit passed" in proc.started_audited(), (kills, line)
@@ -143,11 +144,11 @@ def test_kill_9_during_a_sit_and_go_loses_nothing(tmp_path: Path, store_backend:
           f"{final['hands']} hands; at every kill while running: chips in play "
           f"{sorted({f['in_play'] for f in running})} = {PLAYERS} x {STACK}, prize pool "
           f"{sorted({f['pool'] for f in running})} = {PLAYERS} x {BUYIN}; at the end: {final['prizes']} prizes paid, "
-          f"{final['prize_total']} chips, pool {final['pool']}, wallets {final['wallets']} = "
-          f"{final['wallet_count']} x 1000; {cli.stdout.strip()}")
+          f"{final['prize_total']} chips, pool {final['pool']}, wallets {final['wallets']} and house bots' "
+          f"bankroll {final['house']} = {final['wallet_count']} x 1000; {cli.stdout.strip()}")
     assert kills >= KILLS and final["players"] == PLAYERS
     assert final["prizes"] == 3 and final["prize_total"] == PLAYERS * BUYIN and final["pool"] == 0
-    assert final["wallets"] == 1000 * int(final["wallet_count"])
+    assert int(final["wallets"]) + int(final["house"]) == 1000 * int(final["wallet_count"])
 
 
 def test_item2_a_sit_and_go_frozen_by_two_alexes_is_cancelled_after_kill_9(tmp_path: Path,
@@ -189,7 +190,7 @@ def test_item2_a_sit_and_go_frozen_by_two_alexes_is_cancelled_after_kill_9(tmp_p
     proc.kill()
     f = figures(db)
     assert f["status"] == "cancelled" and f["pool"] == 0 and f["in_play"] == 0 and f["prizes"] == 0, f
-    assert f["wallets"] == 1000 * int(f["wallet_count"]) and f["wallet_count"] == 3, f
+    assert f["wallets"] == 1000 * int(f["wallet_count"]) and f["wallet_count"] == 2 and f["house"] == 0, f
     report = asyncio.run(audit_file(str(db), replay=True))
     assert report.ok and report.tournaments == 1, report.summary()
     proc = Process(db, store_backend)

@@ -20,6 +20,7 @@ from test_console import Table
 
 from bot.audit import audit, audit_file
 from bot.ledger import HOUSE, Transfer, hand_transfers, net_by_account, seat_account, wallet_account
+from bot.ports import Inbound
 from bot.stats import rows as stats_rows
 from bot.store import MIGRATIONS, Store
 
@@ -46,6 +47,8 @@ async def _script(t: Table, lines: str) -> list[str]:
         line = line.strip()
         if line.startswith("/sleep"):
             await t.wait(float(line.split()[1]))
+        elif line.partition(":")[2].strip() == "start":  # the deck's commitment, then the deal after the pause
+            await t.start(line.partition(":")[0].strip())
         else:
             user, _, text = line.partition(":")
             await t.say(user.strip(), text.strip())
@@ -325,3 +328,94 @@ async def test_the_replaying_audit_catches_a_payout_to_the_wrong_player_that_bal
     report = await audit_file(str(db), replay=True)
     assert [d.account for d in report.discrepancies] == [seat_account(table_id, "ann"), seat_account(table_id, "bob")]
     assert report.replayed == 1
+
+
+async def _house(t: Table) -> int:
+    """What the house bots' bankroll at the console's community holds."""
+    [(total,)] = [tuple(r) for r in await t.store.fetch(
+        "SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE account = 'house:console:local'")]
+    return int(total)
+
+
+@pytest.mark.usefixtures("store_backend")
+@pytest.mark.asyncio
+async def test_item8_twenty_rounds_of_addbot_and_kick_issue_no_chips(tmp_path: Path) -> None:
+    """Issue 19 item 8: each new house bot was given a 1,000-chip wallet of its own. A bot buys in from
+    the house bots' bankroll and is cashed out back into it: nothing is issued, whatever the names."""
+    async with Table(tmp_path / "t.db", seed=SEED) as t:
+        await _script(t, "ann: new\nann: join")
+        for n in range(20):
+            assert "Farm" in await t.say("ann", f"addbot Farm{n}")
+            report = await audit(t.store)
+            assert report.ok and report.issued == 1000, report.summary()  # ann's wallet, nothing more
+            assert await _house(t) == -200  # the bot's buy-in is out of the bankroll while it sits
+            assert "removed" in await t.say("ann", f"kick Farm{n}")
+            report = await audit(t.store)
+            assert report.ok and report.issued == 1000, report.summary()
+            assert await t.store.chip_total() == 1000 and await _house(t) == 0
+        assert await _chips(t) == {"ann": (800, 200)}  # no bot has a wallet
+        assert (await t.say("ann", "top")).splitlines() == ["[dm ann] 1. ann 1000"]
+
+
+@pytest.mark.usefixtures("store_backend")
+@pytest.mark.asyncio
+async def test_item8_a_house_bots_winnings_go_to_the_house_and_never_to_a_leaderboard(tmp_path: Path) -> None:
+    """Hands against a house bot count for the player's own net; what the bot wins is the house's."""
+    async with Table(tmp_path / "t.db", seed=SEED) as t:
+        await _script(t, "ann: new\nann: join\nann: addbot Robo\nann: start")
+        for _ in range(3):
+            await t.call_down()
+            await t.wait(6)
+        await t.say("ann", "stop")
+        [(wallet,)] = [tuple(r) for r in await t.store.fetch("SELECT balance FROM wallets WHERE user_id = 'ann'")]
+        net = wallet - 1000
+        assert net != 0 and await _house(t) == -net  # what ann lost the house won, and the other way round
+        assert (await t.say("ann", "top")).splitlines() == [f"[dm ann] 1. ann {wallet}"]
+        top_net = (await t.say("ann", "top net all")).splitlines()
+        assert top_net[1:] == [f"[dm ann] 1. ann {'+' if net > 0 else '-'}{abs(net)} chips"], top_net
+        report = await audit(t.store, replay=True)
+        assert report.ok and report.issued == 1000 and report.bankroll == -net, report.summary()
+        assert "house bots' bankrolls" in report.summary()
+
+
+@pytest.mark.usefixtures("store_backend")
+@pytest.mark.asyncio
+async def test_item8_the_audit_refuses_house_chips_moved_to_a_players_seat(tmp_path: Path) -> None:
+    """The bankroll may only move chips with house bots: a player's buy-in from it is chips from nothing
+    for the player, and the audit names it, though every account balances."""
+    async with Table(tmp_path / "t.db", seed=SEED) as t:
+        await _script(t, "ann: new\nann: join")
+        async with t.store.atomic() as tx:
+            await tx.execute("UPDATE seats SET stack = stack + 50 WHERE user_id = 'ann'")
+            await tx.post([Transfer("buy-in", "house:console:local", seat_account(t.runtime.table.id, "ann"), 50)],
+                          now=0.0)
+        report = await audit(t.store)
+        assert [d.account for d in report.discrepancies] == ["house:console:local"], report.summary()
+        assert "no house bot's" in report.summary()
+
+
+async def _in(t: Table, channel: str, user: str, text: str) -> str:
+    """``user`` says ``text`` in another channel of the console's community; the answer."""
+    reply = await t.bot.handle(Inbound(platform="console", community="local", channel=channel, user=user, name=user,
+                                       text=text))
+    await t.clock.settle()
+    return reply.text
+
+
+@pytest.mark.usefixtures("store_backend")
+@pytest.mark.asyncio
+async def test_item10_no_refill_while_the_wallet_is_parked_in_a_sit_and_go_buy_in(tmp_path: Path) -> None:
+    """Issue 19 item 10: the whole wallet registered in a sit-and-go, a cash table refilled it (the
+    player was not broke: the buy-in comes back on unregistering), 2,000 chips out of 1,000."""
+    async with Table(tmp_path / "t.db", seed=SEED) as t:
+        await _in(t, "sng", "ann", "tourney new seats=3 buyin=1000")
+        assert "registered" in (await _in(t, "sng", "ann", "register")).lower()
+        assert await _chips(t) == {"ann": (0, 0)}
+        await t.say("ann", "new")
+        assert "The smallest buy-in here is 10 (the big bet); you have 0 chips" in await t.say("ann", "join")
+        assert await _chips(t) == {"ann": (0, 0)}
+        assert "1000 chips back" in await _in(t, "sng", "ann", "unregister")
+        assert await _chips(t) == {"ann": (1000, 0)}
+        report = await audit(t.store)
+        assert report.ok and report.issued == 1000, report.summary()
+

@@ -156,7 +156,9 @@ async def test_comings_and_goings_at_any_moment_keep_every_chip(tmp_path: Path, 
         replayed = await audit(t.store, replay=True)  # every settled hand's movements, against the engine's replay
         assert replayed.ok and replayed.replayed == hands, replayed.summary()
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text[-3000:]
-    assert kinds >= {"grant", "refill", "buy-in", "cash-out", "kick", "closed", "ante", "win", "uncalled"}, kinds
+    # House bots are never refilled (they have no wallets): on the shorter PostgreSQL run no player may go broke.
+    assert kinds >= {"grant", "buy-in", "cash-out", "kick", "closed", "ante", "win", "uncalled"}, kinds
+    assert "refill" in kinds or store_backend.postgresql, kinds
     assert all(mid_hand.values()), mid_hand
     print(f"\nfuzz: {lines} lines, {hands} hands, {report.transfers} transfers of {len(kinds)} kinds, "
           f"during hands: {mid_hand}; the audit passed after every line")

@@ -32,8 +32,8 @@ from bot.model import HandSetup
 from bot.ports import Inbound
 from bot.service import StudBot
 from bot.stats import rows as stats_rows
-from bot.stats.answers import stats_text
-from bot.stats.book import StatsBook
+from bot.stats.answers import stats_text, tourney_text
+from bot.stats.book import PlayerStats, StatsBook, TourneyStats
 from bot.stats.chart import net_png
 from bot.stats.rows import hand_lines, record_hand
 from bot.store import MIGRATIONS, Store
@@ -164,6 +164,53 @@ async def test_stats_after_scripted_hands_are_exact(tmp_path: Path) -> None:
         assert f"Итог: +{render.chips(33, RU)}" in theirs.text
         polish = await bot.handle(_ask("ann", "statystyki bob", locale="pl"))
         assert "Największa wygrana pula: 65 " in polish.text and "Rozdania: 5" in polish.text
+    finally:
+        await store.close()
+
+
+def test_item12_percentages_round_half_up() -> None:
+    """Issue 19 item 12: 26 of 80 is 32.5%, said 32% (Python's round() rounds half to even): 33%."""
+    stats = PlayerStats(hands=80, vpip=26, showdowns=8, won_showdowns=1, high_halves=1, low_halves=0, scoops=0,
+                        net=0, biggest_pot=0)
+    text = stats_text(stats, name="Ann", tr=EN)
+    assert "VPIP (chips put in by choice on third street): 26 (33%)" in text
+    assert "Showdowns: 8 seen, 1 won (13%)" in text  # 12.5%
+
+
+@LANGS
+def test_item11_a_players_sit_and_go_line_in_every_language(tr: Translator) -> None:
+    line = tourney_text(TourneyStats(played=3, places=((1, 2), (3, 1)), prizes=1300, buyins=300), tr=tr)
+    assert line == {
+        "en": "Sit-and-gos played: 3; places: 1st ×2, 3rd ×1; prizes won: 1300 chips; buy-ins paid: 300 chips",
+        "ru": f"Турниров сыграно: 3; места: 1-е ×2, 3-е ×1; выиграно призов: {render.chips(1300, RU)}; "
+              f"заплачено бай-инов: {render.chips(300, RU)}",
+        "pl": f"Rozegrane turnieje: 3; miejsca: 1. ×2, 3. ×1; wygrane nagrody: {render.chips(1300, PL)}; "
+              f"zapłacone wpisowe: {render.chips(300, PL)}"}[tr.lang]
+
+
+@pytest.mark.usefixtures("store_backend")
+@pytest.mark.asyncio
+async def test_item11_stats_keep_cash_hands_and_sit_and_gos_apart(tmp_path: Path) -> None:
+    """The cash stats as before, then the sit-and-go line: finished ones only (a cancelled one was
+    refunded, a running one is not over), places best first, prizes and buy-ins in wallet chips."""
+    store = await Store.open(str(tmp_path / "s.db"))
+    try:
+        await store_hands(store, scripted_hands())
+        async with store.atomic() as tx:
+            table_id = await tx.create_table(platform="console", community=COMMUNITY, channel="sng", creator="u-bob",
+                                             stakes=Stakes(), timer=30, now=T0)
+            for tid, status, place, prize in ((1, "finished", 3, 0), (2, "finished", 1, 130),
+                                              (3, "cancelled", None, None), (4, "running", None, None)):
+                await tx.execute(
+                    "INSERT INTO tournaments (id, table_id, platform, community, channel, creator, status, seats, "
+                    "stack, buyin, unit, length, pace, payout, created_at) VALUES (?, ?, 'console', ?, 'sng', 'u-bob', "
+                    "?, 2, 1500, 100, 'hands', 2, 'turbo', 'winner', ?)", (tid, table_id, COMMUNITY, status, T0))
+                await tx.execute("INSERT INTO tourney_players (tournament_id, user_id, name, seq, place, prize) "
+                                 "VALUES (?, 'u-bob', 'Bob', 1, ?, ?)", (tid, place, prize))
+        bob = await StatsBook(store).player(COMMUNITY, "u-bob")
+        reply = await _bot(store, ManualClock(T0 + 10)).handle(_ask("ann", "stats bob"))
+        assert reply.text == stats_text(bob, name="Bob", tr=EN) + (
+            "\nSit-and-gos played: 2; places: 1st ×1, 3rd ×1; prizes won: 130 chips; buy-ins paid: 200 chips")
     finally:
         await store.close()
 

@@ -63,12 +63,14 @@ def test_a_turbo_sit_and_go_to_its_end(tmp_path: Path) -> None:
     assert (players["bot:max"][0], players["bot:dora"][0]) == (2, 3)
     outs = [(m.group(1), m.group(2)) for line in lines if (m := OUT.match(line))]
     assert ("Max", "2") in outs and ("Dora", "3") in outs
-    # 65/35 of the 400 in the pool, into the wallets; the places are 1..4.
+    # 65/35 of the 400 in the pool, into the wallets (a house bot's into the house's bankroll); places 1..4.
     assert sorted((p[0], p[1]) for p in players.values()) == [(1, 260), (2, 140), (3, 0), (4, 0)]
-    winner = next(u for u, p in players.items() if p[0] == 1)
-    second = next(u for u, p in players.items() if p[0] == 2)
-    assert wallets[winner] == 1160 and wallets[second] == 1040
-    assert sum(wallets.values()) == 4 * 1000  # wallet chips conserved across the tournament
+    [(house,)] = rows_now(db, "SELECT SUM(amount) FROM ledger_entries WHERE account = 'house:console:local'")
+    bots = [u for u in players if u != "ann"]
+    assert list(wallets) == ["ann"]  # house bots have no wallets
+    assert wallets["ann"] == 900 + players["ann"][1]
+    assert house == sum(players[u][1] - 100 for u in bots)  # their buy-ins out of it, their prizes into it
+    assert wallets["ann"] + house == 1000  # wallet chips conserved across the tournament
     assert hands[0] == hands[1] and tables == 0
     assert any(line.startswith("[table] 🏆 ") for line in lines)
     # No commitment is published for a hand that is never dealt (the last hand was #17).
@@ -153,6 +155,13 @@ class Script:
 
 async def wallet(db: Path, user: str) -> int:
     [(balance,)] = await rows(db, "SELECT balance FROM wallets WHERE user_id = ?", (user,))
+    return int(balance)
+
+
+async def house(db: Path) -> int:
+    """The house bots' bankroll at the console's community."""
+    [(balance,)] = await rows(db, "SELECT COALESCE(SUM(amount), 0) FROM ledger_entries "
+                                  "WHERE account = 'house:console:local'")
     return int(balance)
 
 
@@ -296,6 +305,24 @@ def test_item2_two_entrants_named_alike_are_told_apart_and_dealt(tmp_path: Path)
     asyncio.run(go())
 
 
+def test_item11_top_counts_no_tournament_chips_while_a_sit_and_go_runs(tmp_path: Path) -> None:
+    """Issue 19 item 11: while a sit-and-go ran, ``top`` added its tournament chips to the wallet
+    (900 in the wallet and 1,500 tournament chips showed 2,400), and listed the house bot."""
+    db = tmp_path / "top.db"
+
+    async def go() -> None:
+        async with Script(db) as s:
+            await s.say("ann: tourney new seats=2 buyin=100")
+            await s.say("ann: register")
+            assert any("starts: 2 players" in x for x in await s.say("ann: addbot Robo"))
+            assert await rows(db, "SELECT status FROM tournaments") == [("running",)]
+            assert await s.say("ann: top") == ["[dm ann] 1. ann 900", "[ok] ann"]
+        report = await audit_file(str(db))
+        assert report.ok and report.issued == 1000, report.summary()
+
+    asyncio.run(go())
+
+
 def test_item2_empty_names_do_not_stop_a_sit_and_go(tmp_path: Path) -> None:
     """Two names with nothing visible in them ('' and zero-width junk): shown 'player' and 'player2'."""
     db = tmp_path / "empty.db"
@@ -384,8 +411,8 @@ def test_item2_a_failed_deal_is_told_and_the_creator_cancels_with_every_buy_in_b
             assert any("Only the table's creator" in x for x in await s.say("bob: stop"))
             out = await s.say("ann: tourney cancel")
             assert any("Sit-and-go #1 is cancelled; every buy-in goes back" in x for x in out), out
-            assert {u: await wallet(db, u) for u in ("ann", "bob", "bot:robo")} == \
-                {"ann": 1000, "bob": 1000, "bot:robo": 1000}
+            assert {u: await wallet(db, u) for u in ("ann", "bob")} == {"ann": 1000, "bob": 1000}
+            assert await house(db) == 0  # Robo's buy-in is back in the house's bankroll
             assert await rows(db, "SELECT status FROM tournaments") == [("cancelled",)]
             assert await rows(db, "SELECT COUNT(*) FROM seats") == [(0,)]
             assert any("Sit-and-go #1 was cancelled" in x for x in await s.say("ann: tourney"))
@@ -432,8 +459,7 @@ def test_item2_after_a_failed_deal_and_a_restart_start_deals_and_cancel_calls_of
             assert await rows(db, "SELECT COUNT(*) FROM tournaments WHERE status = 'running'") == [(1,)]
             out = await s.say("ann: stop")
             assert any("The hand in progress is called off; sit-and-go #1 is cancelled" in x for x in out), out
-            assert {u: await wallet(db, u) for u in ("ann", "bot:robo", "bot:dora")} == \
-                {"ann": 1000, "bot:robo": 1000, "bot:dora": 1000}
+            assert await wallet(db, "ann") == 1000 and await house(db) == 0  # the bots' buy-ins back to the house
             [(in_play,)] = await rows(db, "SELECT COALESCE(SUM(amount), 0) FROM ledger_entries "
                                           "WHERE account = 'tournament-chips:1'")
             assert in_play == 0
@@ -472,5 +498,25 @@ def test_item12_tourney_after_a_cancel_says_cancelled(tmp_path: Path, lang: str,
                 out = await s.say(asked)
                 assert any(said in x for x in out), out
                 assert not any("nobody placed" in x or "никто не занял" in x or "nikt jeszcze" in x for x in out)
+
+    asyncio.run(go())
+
+
+def test_item11_stats_and_top_net_keep_a_sit_and_go_apart(tmp_path: Path) -> None:
+    """Tournament chips are not money: after a sit-and-go, ann's stats have no cash hands and a line
+    of her places, prizes and buy-ins; ``top net`` has nothing to rank (the bots are never ranked)."""
+    db = tmp_path / "sng.db"
+    asyncio.run(play_sng(db=str(db), seed=57, setup=SETUP))  # ann is out 4th of 4 (see the transcript test)
+
+    async def go() -> None:
+        async with Script(db) as s:
+            assert await s.say("ann: stats") == [
+                "[dm ann] ann has not played a hand at a cash table here yet.",
+                "[dm ann] Sit-and-gos played: 1; places: 4th ×1; prizes won: 0 chips; buy-ins paid: 100 chips",
+                "[ok] ann"]
+            assert await s.say("ann: top net all") == ["[dm ann] No hands were played here in that period.",
+                                                       "[ok] ann"]
+            assert await s.say("ann: top") == ["[dm ann] 1. ann 900", "[ok] ann"]
+            assert any("Nobody called Robo" in x for x in await s.say("ann: stats Robo"))
 
     asyncio.run(go())

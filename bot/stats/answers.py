@@ -2,7 +2,8 @@
 
 ``stats`` is private: the asker's own stats, or another player's of the same community
 by name; with a picture of their net chips over their hands where the channel's table
-shows images (text alone elsewhere, and on the console).
+shows images (text alone elsewhere, and on the console). The hands are cash-table hands;
+sit-and-gos have a line of their own (places, prizes, buy-ins: tournament chips are not money).
 """
 
 from __future__ import annotations
@@ -11,18 +12,25 @@ import logging
 
 from .. import render
 from ..i18n import Translator, family
+from ..model import MAX_SEATS
 from ..ports import Clock, Reply
 from ..store import Store
-from .book import PERIODS, PlayerStats, StatsBook
+from .book import PERIODS, PlayerStats, StatsBook, TourneyStats
 from .chart import net_png
 
 log = logging.getLogger(__name__)
 
 _TOP_TITLES = family("stats.top", tuple(PERIODS))
+_PLACES = family("stats.place", range(1, MAX_SEATS + 1))
 
 
 def _percent(part: int, whole: int) -> int:
-    return round(100 * part / whole) if whole else 0
+    """``part`` of ``whole`` in whole percent, a half rounded up (in integers: no float, no banker's rounding).
+
+    >>> _percent(26, 80), _percent(1, 8), _percent(1, 3), _percent(0, 0)
+    (33, 13, 33, 0)
+    """
+    return (200 * part + whole) // (2 * whole) if whole else 0
 
 
 def signed_chips(n: int, tr: Translator) -> str:
@@ -37,6 +45,14 @@ def stats_text(stats: PlayerStats, *, name: str, tr: Translator) -> str:
               won=stats.won_showdowns, won_percent=_percent(stats.won_showdowns, stats.showdowns),
               high=stats.high_halves, low=stats.low_halves, scoops=stats.scoops, net=signed_chips(stats.net, tr),
               biggest=render.chips(stats.biggest_pot, tr))
+
+
+def tourney_text(stats: TourneyStats, *, tr: Translator) -> str:
+    """A player's sit-and-go line: how many, their places, the prizes won and the buy-ins paid."""
+    places = ", ".join(f"{tr(_PLACES[str(place)]) if str(place) in _PLACES else place} ×{count}"
+                       for place, count in stats.places)
+    return tr("stats.tourney", played=stats.played, places=places, prizes=render.chips(stats.prizes, tr),
+              buyins=render.chips(stats.buyins, tr))
 
 
 class StatsAnswers:
@@ -55,11 +71,14 @@ class StatsAnswers:
                 return Reply(tr("stats.nobody", name=asked), private=True, ok=False)
             user, name = player.user, player.name
         stats = await self.book.player(community, user)
-        if not stats.hands:
+        tourneys = await self.book.tourneys(community, user)
+        if not stats.hands and not tourneys.played:
             return Reply(tr("stats.none", name=name), private=True)
-        text = stats_text(stats, name=name, tr=tr)
+        text = stats_text(stats, name=name, tr=tr) if stats.hands else tr("stats.no_cash", name=name)
+        if tourneys.played:
+            text += "\n" + tourney_text(tourneys, tr=tr)
         picture = None
-        if image:
+        if image and stats.hands:
             try:
                 picture = net_png(await self.book.net_series(community, user), name=name, tr=tr)
             except Exception:  # the text is the answer; the picture is a bonus

@@ -1,4 +1,5 @@
-"""The stats queries: a player's totals, their net over their hands, and net winnings over a period.
+"""The stats queries: a player's totals, their net over their hands, and net winnings over a period
+(of cash-table hands: :mod:`bot.stats.rows`), and a player's sit-and-go results.
 
 Each query reads ``hand_players`` (:mod:`bot.stats.rows`) through a covering index: a
 player's rows, and every row of a community for ``top net all``, through
@@ -25,13 +26,19 @@ STATS_SQL: Final = (
 SERIES_SQL: Final = ("SELECT net FROM hand_players WHERE community = ? AND user_id = ? "
                      "ORDER BY finished_at, hand_id")
 _TOP_NET: Final = (
-    "SELECT p.user_id AS user_id, p.total AS total, COALESCE(w.name, p.user_id) AS name FROM "
+    "SELECT p.user_id AS user_id, p.total AS total, w.name AS name FROM "
     "(SELECT user_id, SUM(net) AS total FROM hand_players {index} WHERE community = ? AND finished_at >= ? "
-    "GROUP BY user_id) p LEFT JOIN wallets w ON w.community = ? AND w.user_id = p.user_id "
+    "GROUP BY user_id) p JOIN wallets w ON w.community = ? AND w.user_id = p.user_id "
     "ORDER BY total DESC, name LIMIT ?")
+"""Players only: a house bot has no wallet (bot/ledger.py), so its winnings are never ranked."""
 TOP_NET_SQL: Final = {period: _TOP_NET.format(index="INDEXED BY hand_players_period" if span else "")
                       for period, span in PERIODS.items()}
 """``top net`` over each period."""
+TOURNEY_SQL: Final = (
+    "SELECT p.place, COUNT(*), COALESCE(SUM(p.prize), 0), SUM(t.buyin) FROM tourney_players p "
+    "JOIN tournaments t ON t.id = p.tournament_id WHERE t.community = ? AND p.user_id = ? "
+    "AND t.status = 'finished' GROUP BY p.place ORDER BY p.place")
+"""A player's finished sit-and-gos, by place (cancelled ones were refunded; running ones are not over)."""
 FIND_SQL: Final = ("SELECT user_id, name FROM wallets WHERE community = ? AND lower(name) = lower(?) "
             "ORDER BY user_id")
 
@@ -52,6 +59,17 @@ class PlayerStats:
 
 
 @dataclass(frozen=True, slots=True)
+class TourneyStats:
+    """A player's finished sit-and-gos at one community: their results in wallet chips."""
+
+    played: int
+    places: tuple[tuple[int, int], ...]
+    """(place, how many times), best place first (a shared place counts as its best)."""
+    prizes: int
+    buyins: int
+
+
+@dataclass(frozen=True, slots=True)
 class Player:
     user: str
     name: str
@@ -66,6 +84,11 @@ class StatsBook:
     async def player(self, community: str, user: str) -> PlayerStats:
         rows = await self.store.fetch(STATS_SQL, (community, user))
         return PlayerStats(*(int(v) for v in rows[0]))
+
+    async def tourneys(self, community: str, user: str) -> TourneyStats:
+        rows = [tuple(int(v) for v in r) for r in await self.store.fetch(TOURNEY_SQL, (community, user))]
+        return TourneyStats(played=sum(r[1] for r in rows), places=tuple((r[0], r[1]) for r in rows),
+                            prizes=sum(r[2] for r in rows), buyins=sum(r[3] for r in rows))
 
     async def net_series(self, community: str, user: str) -> list[int]:
         """The player's net of each hand, in the order the hands ended."""

@@ -1,4 +1,9 @@
-"""One ``hand_players`` row per player per settled hand: what the stats add up.
+"""One ``hand_players`` row per player per settled cash-table hand: what the stats add up.
+
+A sit-and-go's hands have no rows (the settlement writes none; schema 13 removed the older
+ones): they are played in tournament chips, which are not money, and its players' results are
+their places and prizes (``tourney_players``). House bots have rows, but no wallet, so no
+ranking lists them (bot/stats/book.py).
 
 Definitions (one row is one player dealt into one settled hand; a voided hand has none):
 
@@ -131,6 +136,13 @@ async def record_hand(tx: Writer, *, hand: Hand, hand_id: int, community: str,
     ``players``: the hand's setup players (seat_no, user, name, stack), by engine seat."""
     await tx.executemany(INSERT, rows_of(hand, hand_id=hand_id, community=community,
                                          players=[(p[1], p[2]) for p in players], finished_at=now))
+
+
+CASH_ONLY_MIGRATION = """
+DELETE FROM hand_players WHERE hand_id IN (SELECT h.id FROM hands h JOIN tournaments t ON t.table_id = h.table_id)
+"""
+"""The schema version after which the rows are of cash-table hands only: a sit-and-go's hands are played
+in tournament chips, which are not money (its players' results are its places and prizes)."""
 
 
 async def migrate(tx: Tx) -> None:

@@ -23,7 +23,7 @@ from engine import Stakes
 
 from .. import fence, ledger
 from ..i18n import DEFAULT_LANGUAGE, language_of
-from ..ledger import HOUSE, Transfer, seat_account, wallet_account
+from ..ledger import HOUSE, HOUSE_BANKROLL, Transfer, house_account, seat_account, wallet_account
 from ..model import VIEWS, HandSetup, Seat, Table
 from .batch import CommitStats, Committer, StoreConflict
 
@@ -241,9 +241,12 @@ class Store(ABC):
         return (rows[0]["balance"], rows[0]["refilled_on"]) if rows else None
 
     async def leaderboard(self, community: str, limit: int = 10) -> list[tuple[str, int]]:
+        """``top``: the players' wallets (house bots have none), with the chips they have at open cash
+        tables; tournament chips are not wallet chips, and a sit-and-go's buy-ins are in its pool."""
         rows = await self.fetch(
             """SELECT w.name AS name, w.balance + COALESCE((SELECT SUM(s.stack) FROM seats s JOIN tables t
-                   ON t.id = s.table_id WHERE t.open = 1 AND t.community = w.community AND s.user_id = w.user_id), 0)
+                   ON t.id = s.table_id WHERE t.open = 1 AND t.community = w.community AND s.user_id = w.user_id
+                   AND NOT EXISTS (SELECT 1 FROM tournaments u WHERE u.table_id = t.id)), 0)
                    AS total
                FROM wallets w WHERE w.community = ? ORDER BY total DESC, name LIMIT ?""",
             (community, limit),
@@ -262,9 +265,12 @@ class Store(ABC):
         return rows[0]["hand_file"] if rows else None
 
     async def chip_total(self) -> int:
-        """Every chip the database knows: wallets and table stacks (hands in progress count at their start)."""
+        """Every chip the database knows: wallets and table stacks (hands in progress count at their start),
+        and the house bots' bankrolls (below zero while their buy-ins are at the tables): what was issued."""
         rows = await self.fetch(
-            "SELECT (SELECT COALESCE(SUM(balance), 0) FROM wallets) + (SELECT COALESCE(SUM(stack), 0) FROM seats)")
+            "SELECT (SELECT COALESCE(SUM(balance), 0) FROM wallets) + (SELECT COALESCE(SUM(stack), 0) FROM seats) "
+            "+ (SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE account IN "
+            f"(SELECT DISTINCT '{HOUSE_BANKROLL}' || community FROM tables))")
         return int(rows[0][0])
 
 
@@ -407,20 +413,30 @@ class Tx:
         await self.post([Transfer("refill", HOUSE, wallet_account(community, user), balance - row["balance"])],
                         now=now)
 
-    async def buy_in(self, *, table_id: int, community: str, user: str, amount: int, now: float) -> None:
+    async def buy_in(self, *, table_id: int, community: str, user: str, amount: int, now: float,
+                     house: bool = False) -> None:
         """Take ``amount`` from the wallet to the seat's account (the seat row is the caller's to save);
-        the CHECK refuses a negative balance."""
-        await self._move_wallet(community=community, user=user, delta=-amount)
-        await self.post([Transfer("buy-in", wallet_account(community, user), seat_account(table_id, user), amount)],
-                        now=now)
+        the CHECK refuses a negative balance. A house bot (``house``) has no wallet: its buy-in
+        comes from the house's bankroll at the community (:func:`~bot.ledger.house_account`)."""
+        if house:
+            source = house_account(community)
+        else:
+            await self._move_wallet(community=community, user=user, delta=-amount)
+            source = wallet_account(community, user)
+        await self.post([Transfer("buy-in", source, seat_account(table_id, user), amount)], now=now)
 
     async def cash_out(self, *, table_id: int, community: str, user: str, amount: int, kind: str, now: float) -> None:
-        """Give a seat's ``amount`` back to the wallet (the seat row is the caller's to remove).
+        """Give a seat's ``amount`` back to the wallet (the seat row is the caller's to remove, after
+        this: a house bot's seat, as its row says, goes back to the house's bankroll instead).
         ``kind``: 'cash-out' (leaving, or busted), 'kick', or 'closed' (the table stopped)."""
         if amount:
-            await self._move_wallet(community=community, user=user, delta=amount)
-            await self.post([Transfer(kind, seat_account(table_id, user), wallet_account(community, user), amount)],
-                            now=now)
+            seat = await self.one("SELECT is_bot FROM seats WHERE table_id = ? AND user_id = ?", (table_id, user))
+            if seat is not None and seat["is_bot"]:
+                dest = house_account(community)
+            else:
+                await self._move_wallet(community=community, user=user, delta=amount)
+                dest = wallet_account(community, user)
+            await self.post([Transfer(kind, seat_account(table_id, user), dest, amount)], now=now)
 
     async def _move_wallet(self, *, community: str, user: str, delta: int) -> None:
         await self.execute(

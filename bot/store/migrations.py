@@ -102,4 +102,8 @@ MIGRATIONS: list[Migration] = [
     leases.MIGRATION,
     # 11: update ids a platform delivered, each applied once (bot/updates.py).
     updates.MIGRATION,
+    # 12: house bots have no wallets: each community's bots buy in from one bankroll (bot/ledger.py).
+    ledger.close_bot_wallets,
+    # 13: the stats count cash-table hands only; a sit-and-go's results are its places (bot/stats/rows.py).
+    stats_rows.CASH_ONLY_MIGRATION,
 ]

@@ -2,12 +2,14 @@
 prize pool holds exactly the buy-ins of its players until it ends and nothing after; its
 chips in play are players x starting stack, all at its table while it runs and all returned
 when it ends (finished, or cancelled after its start); and every prize recorded was paid once,
-to its winner, and none before the end (none at all when it is cancelled)."""
+to its winner (a house bot's to the house's bankroll), and none before the end (none at all when it
+is cancelled)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..ledger import house_account, wallet_account
 from .store import chips_account, pool_account
 
 if TYPE_CHECKING:
@@ -21,8 +23,8 @@ async def tournament_problems(store: Store) -> tuple[list[tuple[str, str]], int]
     for t in tournaments:
         tid, status = t["id"], t["status"]
         pool, mint = pool_account(tid), chips_account(tid)
-        players = await store.fetch("SELECT user_id, place, prize FROM tourney_players WHERE tournament_id = ?",
-                                    (tid,))
+        players = await store.fetch("SELECT user_id, is_bot, place, prize FROM tourney_players "
+                                    "WHERE tournament_id = ?", (tid,))
         count = len(players)
 
         async def balance(account: str) -> int:
@@ -62,12 +64,18 @@ async def tournament_problems(store: Store) -> tuple[list[tuple[str, str]], int]
             by_wallet: dict[str, list[int]] = {}
             for wallet, amount in paid:
                 by_wallet.setdefault(wallet, []).append(amount)
+            owed: dict[str, list[int]] = {}  # a house bot's prize goes to the house's bankroll, one for all bots
             for p in players:
-                wallet = f"wallet:{t['community']}:{p['user_id']}"
-                got = by_wallet.pop(wallet, [])
+                wallet = house_account(t["community"]) if p["is_bot"] else wallet_account(t["community"], p["user_id"])
                 prize = p["prize"] or 0
-                if p["place"] is None or got != ([prize] if prize else []):
-                    found.append((wallet, f"tournament {tid}: place {p['place']} with prize {prize} was paid {got}"))
+                owed.setdefault(wallet, []).extend([prize] if prize else [])
+                if p["place"] is None:
+                    found.append((wallet, f"tournament {tid}: {p['user_id']} has no place"))
+            for wallet, prizes_owed in owed.items():
+                got = by_wallet.pop(wallet, [])
+                if sorted(got) != sorted(prizes_owed):
+                    found.append((wallet, f"tournament {tid}: places with prizes {sorted(prizes_owed)} "
+                                          f"were paid {sorted(got)}"))
             for wallet, got in by_wallet.items():
                 found.append((wallet, f"tournament {tid} paid {got} to a wallet with no place"))
             if sum(p["prize"] or 0 for p in players) != t["buyin"] * count:

@@ -185,11 +185,12 @@ class Tourneys:
         entrant = Entrant(user=user, name=name, is_bot=is_bot, seq=max((e.seq for e in t.entrants.values()),
                                                                          default=0) + 1)
         async with bot.store.atomic() as tx:
-            balance = await tx.ensure_wallet(community=t.community, user=user, name=name,
-                                             balance=bot.settings.starting_balance, now=now)
+            balance = t.buyin if is_bot else await tx.ensure_wallet(  # a house bot: from the house's bankroll
+                community=t.community, user=user, name=name, balance=bot.settings.starting_balance, now=now)
             if balance < t.buyin:
                 raise Refusal("tourney.refuse_wallet", buyin=chips_field(t.buyin), chips=chips_field(balance))
-            await self.repo.move_wallet(tx, t=t, user=user, amount=t.buyin, kind="tourney-buy-in", now=now)
+            await self.repo.move_wallet(tx, t=t, user=user, amount=t.buyin, kind="tourney-buy-in", now=now,
+                                        house=is_bot)
             await self.repo.save_entrant(tx, t.id, entrant)
         t.entrants[user] = entrant
         await bot._say(rt, "tourney.registers", name=name, id=t.id, count=len(t.entrants), seats=t.seats,
@@ -235,7 +236,8 @@ class Tourneys:
             for seat in table.seats.values():
                 await tx.remove_seat(table.id, seat.seat_no)
             for e in t.entrants.values():
-                await self.repo.move_wallet(tx, t=t, user=e.user, amount=-t.buyin, kind="tourney-refund", now=now)
+                await self.repo.move_wallet(tx, t=t, user=e.user, amount=-t.buyin, kind="tourney-refund", now=now,
+                                            house=e.is_bot)
             await self.repo.save(tx, replace(t, status="cancelled"), now=now)
             await tx.close_table(table.id)
             revealed = await bot.fair.reveal_all(tx, table_id=table.id)  # finished hands only
@@ -368,7 +370,7 @@ class Tourneys:
             del table.seats[seat.seat_no]
         for e in sorted(t.entrants.values(), key=lambda e: (e.place or 0, e.seq)):
             await self.repo.move_wallet(tx, t=t, user=e.user, amount=-(e.prize or 0), kind="prize", now=now,
-                                        memo=f"tournament {t.id} place {e.place}")
+                                        memo=f"tournament {t.id} place {e.place}", house=e.is_bot)
         t.status = "finished"
         await self.repo.save(tx, t, now=now)
         table.running, table.next_hand_at = False, None

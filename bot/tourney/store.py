@@ -1,10 +1,11 @@
 """A tournament's state in memory and its rows in the database (its own repository over the Store).
 
 Ledger accounts (see :mod:`bot.ledger`): ``tournament:<id>`` is the prize pool, in wallet
-chips (buy-ins in, refunds and prizes out). Tournament chips are another unit: they are
-issued at the start from ``tournament-chips:<id>`` (whose balance is minus the chips in
-play) to the players' seats at the tournament's table (``seat:<table>:<user>``), move through
-the hands' pots like any chips, and go back to it from the winner's seat when it ends.
+chips (buy-ins in, refunds and prizes out; a house bot's from and to ``house:<community>``).
+Tournament chips are another unit: they are issued at the start from ``tournament-chips:<id>``
+(whose balance is minus the chips in play) to the players' seats at the tournament's table
+(``seat:<table>:<user>``), move through the hands' pots like any chips, and go back to it from
+the winner's seat when it ends.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..ledger import Transfer
+from ..ledger import Transfer, house_account, wallet_account
 
 if TYPE_CHECKING:
     from ..store import Store, Tx
@@ -153,15 +154,20 @@ class TourneyRepo:
 
     @staticmethod
     async def move_wallet(tx: Tx, *, t: Tournament, user: str, amount: int, kind: str, now: float,
-                          memo: str = "") -> None:
+                          memo: str = "", house: bool = False) -> None:
         """``amount`` wallet chips between the user's wallet and the prize pool: positive from the
         wallet into the pool (a buy-in), negative back out (a refund, a prize). The wallet's
-        CHECK refuses a balance below zero."""
+        CHECK refuses a balance below zero. A house bot (``house``) has no wallet: its chips
+        come from and go back to the house's bankroll at the community."""
         if not amount:
             return
-        await tx.execute("UPDATE wallets SET balance = balance - ? WHERE community = ? AND user_id = ?",
-                         (amount, t.community, user))
-        wallet, pool = f"wallet:{t.community}:{user}", pool_account(t.id)
+        if house:
+            wallet = house_account(t.community)
+        else:
+            await tx.execute("UPDATE wallets SET balance = balance - ? WHERE community = ? AND user_id = ?",
+                             (amount, t.community, user))
+            wallet = wallet_account(t.community, user)
+        pool = pool_account(t.id)
         transfer = Transfer(kind, wallet, pool, amount, memo=memo) if amount > 0 \
             else Transfer(kind, pool, wallet, -amount, memo=memo)
         await tx.post([transfer], now=now)
