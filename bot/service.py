@@ -139,6 +139,10 @@ class StudBot(Dealer):
             else:
                 self._arm_turn(rt)
             await self._publish(rt)
+        elif rt.table.closing:  # stopped during a hand that is over: close as its settlement would have
+            async with self.store.atomic() as tx:
+                revealed = await self._close_table(tx, rt)
+            await self._closed(rt, revealed)
         elif rt.table.running and rt.table.next_hand_at is not None:
             self._arm_next_hand(rt, rt.table.next_hand_at)
 
@@ -308,6 +312,8 @@ class StudBot(Dealer):
         return Reply(self._tr(msg)("reply.opened"))
 
     async def _cmd_start(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        if rt.table.closing:  # stopped during this hand: the owner's 'start' keeps the table open
+            return await self._keep_open(rt, msg)
         if rt.hand is not None and not rt.hand.is_over:
             raise Refusal("refuse.playing")
         if rt.table.running:
@@ -321,26 +327,33 @@ class StudBot(Dealer):
         return Reply(self._tr(msg)("reply.dealing"))
 
     async def _cmd_stop(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        """Close the table and give every stack back; during a hand, once it ends: it plays out as
+        usual (a stop must not call off a hand its owner is losing), then its settlement closes the
+        table. Said once: a second stop meanwhile changes nothing."""
         self._require_owner(rt, msg)
-        cancel_timers(rt)
         table = rt.table
+        tr = self._tr(msg)
+        if rt.hand is not None and not rt.hand.is_over:
+            if not table.closing:
+                table.closing = True
+                async with self.store.atomic() as tx:
+                    await tx.save_table(table)
+                await self._say(rt, "line.closes_after")
+            return Reply(tr("reply.closes_after"), private=True)
+        cancel_timers(rt)
         async with self.store.atomic() as tx:
-            if rt.hand_id is not None and rt.hand is not None and not rt.hand.is_over:
-                await tx.void_hand(hand_id=rt.hand_id, now=self.clock.now())
-            for seat in table.seats.values():
-                await tx.cash_out(table_id=table.id, community=table.community, user=seat.user, amount=seat.stack,
-                                  kind="closed", now=self.clock.now())
-                await tx.remove_seat(table.id, seat.seat_no)
-            await tx.close_table(table.id)
-            revealed = await self.fair.reveal_all(tx, table_id=table.id)  # finished hands only
-        voided = rt.hand is not None and not rt.hand.is_over
-        rt.closed = True
-        del self.tables[f"{table.platform}:{table.channel}"]
-        await self._say(rt, "line.closed_voided" if voided else "line.closed")
-        if revealed:
-            await self._say(rt, "fair.revealed_all", seeds="\n".join(
-                f"#{r.hand_no}: {r.server_seed} (SHA-256 {r.commitment})" for r in revealed))
-        return Reply(self._tr(msg)("reply.closed"))
+            revealed = await self._close_table(tx, rt)
+        await self._closed(rt, revealed)
+        return Reply(tr("reply.closed"))
+
+    async def _keep_open(self, rt: Runtime, msg: Inbound) -> Reply:
+        """'start' while a stop waits for the hand to end: the owner calls the stop off."""
+        self._require_owner(rt, msg)  # anyone else would undo the owner's stop
+        rt.table.closing = False
+        async with self.store.atomic() as tx:
+            await tx.save_table(rt.table)
+        await self._say(rt, "line.stays_open")
+        return Reply(self._tr(msg)("reply.stays_open"), private=True)
 
     async def _cmd_config(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         self._require_owner(rt, msg)

@@ -102,4 +102,10 @@ MIGRATIONS: list[Migration] = [
     leases.MIGRATION,
     # 11: update ids a platform delivered, each applied once (bot/updates.py).
     updates.MIGRATION,
+    # 12: a kick or a stop during a hand takes effect when the hand ends (bot/seating.py, bot/dealer.py):
+    # the seat kicked plays the hand out, the table stopped closes after it; kept across a restart.
+    """
+    ALTER TABLE seats ADD COLUMN kicked INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE tables ADD COLUMN closing INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
