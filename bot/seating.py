@@ -1,4 +1,4 @@
-"""Seats: sitting down (``join``, ``addbot``) with the buy-in and the daily refill,
+"""Seats: sitting down (``join``, ``addbot``: the owner's) with the buy-in and the daily refill,
 getting up (``leave``, ``kick``; mid-hand the seat is cashed out when the hand settles, and a
 player kicked mid-hand plays it out first), and sitting out and coming back (``sitout``, ``back``).
 
@@ -101,6 +101,7 @@ class Seating:
         return seat
 
     async def addbot(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        self.bot._require_owner(rt, msg)  # a bot is the owner's to seat: it may start a game or take a name
         table = rt.table
         if table.closing:
             raise Refusal("refuse.closing")

@@ -19,6 +19,7 @@ from backends import Backend, execute, rows, rows_now
 from discord_harness import (
     ANN,
     BOB,
+    CAT,
     NAMES,
     ROOT,
     action_buttons,
@@ -62,6 +63,29 @@ async def test_big_numbers_are_refused_for_what_they_are(fake: FakeDiscord, tmp_
         assert "Seated with 200 chips" in await say(fake, BOB, "join")
         await asyncio.sleep(0.2)
         assert "99999" not in fake.lines() and "Table set to" not in fake.lines()
+    finally:
+        await bot.stop()
+
+
+async def test_item9_addbot_by_anyone_but_the_owner_is_refused(fake: FakeDiscord, tmp_path: Path) -> None:
+    """Issue 19 item 9: anyone could seat house bots at a cash table (filling it, taking an absent
+    player's name). Only the table's creator or an admin may; anyone else is told so, nothing changes."""
+    db = tmp_path / "stud.db"
+    bot = await start_bot(fake, db)
+    try:
+        assert "Table open" in await say(fake, ANN, "new")
+        assert "Seated" in await say(fake, ANN, "join")
+        for options in ({}, {"name": "Dora"}):
+            answer = await say(fake, BOB, "addbot", **options)
+            assert answer == "Only the table's creator or an admin can do that.", answer
+        await asyncio.sleep(0.2)
+        assert "House bot" not in fake.lines()
+        assert rows_now(db, "SELECT user_id FROM seats") == [(str(ANN),)]
+        assert rows_now(db, "SELECT COUNT(*) FROM wallets WHERE user_id LIKE 'bot:%'") == [(0,)]
+        interaction = await fake.slash(CAT, "addbot", admin=True, name="Dora")  # an admin may
+        assert "Dora is seated" in await interaction.answer()
+        assert "Robo is seated" in await say(fake, ANN, "addbot", name="Robo")  # and the creator
+        await until(lambda: "House bot Robo sits down" in fake.lines(), what="the creator's bot")
     finally:
         await bot.stop()
 

@@ -106,6 +106,7 @@ class Tourneys:
         t = self.of(rt)
         name = command.name
         if name == "addbot":
+            self.bot._require_owner(rt, msg)  # a bot entrant fills seats: it may start the sit-and-go
             base = str(command.args[0]) if command.args else f"Bot{len(t.entrants) + 1}"
             taken = {e.name.lower() for e in t.entrants.values()}
             if command.args and base.lower() in taken:
