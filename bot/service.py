@@ -312,8 +312,8 @@ class StudBot(Dealer):
         return Reply(self._tr(msg)("reply.opened"))
 
     async def _cmd_start(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        if rt.table.closing:  # stopped during this hand: the owner's 'start' keeps the table open
-            return await self._keep_open(rt, msg)
+        if rt.table.closing:  # stopped during this hand: a stop is final, as it always was
+            raise Refusal("refuse.closing")
         if rt.hand is not None and not rt.hand.is_over:
             raise Refusal("refuse.playing")
         if rt.table.running:
@@ -345,15 +345,6 @@ class StudBot(Dealer):
             revealed = await self._close_table(tx, rt)
         await self._closed(rt, revealed)
         return Reply(tr("reply.closed"))
-
-    async def _keep_open(self, rt: Runtime, msg: Inbound) -> Reply:
-        """'start' while a stop waits for the hand to end: the owner calls the stop off."""
-        self._require_owner(rt, msg)  # anyone else would undo the owner's stop
-        rt.table.closing = False
-        async with self.store.atomic() as tx:
-            await tx.save_table(rt.table)
-        await self._say(rt, "line.stays_open")
-        return Reply(self._tr(msg)("reply.stays_open"), private=True)
 
     async def _cmd_config(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         self._require_owner(rt, msg)

@@ -349,17 +349,20 @@ async def test_item3_stop_during_hand_closes_the_table_after_it(tmp_path: Path) 
 
 
 @pytest.mark.asyncio
-async def test_item3_start_by_the_owner_calls_a_pending_stop_off(tmp_path: Path) -> None:
+async def test_item3_a_pending_stop_is_final(tmp_path: Path) -> None:
+    """A stop waits for the hand, but is not undone meanwhile: 'start' is refused (as every command
+    that would add to the table) and the table closes when the hand ends."""
     async with Table(tmp_path / "t.db") as t:
         await _two_players(t)
         await t.say("ann", "start")
         await t.say("ann", "stop")
-        assert "creator or an admin" in await t.say("bob", "start")  # nobody else undoes the owner's stop
+        for user in ("ann", "bob"):
+            assert "The table closes after this hand; once it has, 'new' opens another." in await t.say(user, "start")
         assert t.runtime.table.closing
-        out = await t.say("ann", "start")
-        assert "[table] The stop is called off: the table stays open." in out
-        await t.call_down()
-        assert not t.runtime.closed and "Hand #2" in await t.wait(5)
+        rt = t.runtime
+        await t.call_down(rt)
+        assert rt.closed and "Hand #2" not in await t.wait(5)
+        assert "opens a Seven Card Stud Hi-Lo table" in await t.say("ann", "new")  # another table, at once
 
 
 @pytest.mark.asyncio
