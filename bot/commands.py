@@ -181,10 +181,12 @@ def parse(text: str) -> Command:
         return Command(name=name, args=(min(count, 20),))
     if name in ("hand", "export"):
         return _hand_command(name, rest, usage)
-    if name == "seed":  # the rest of the line as typed: a seed may hold spaces
-        if not rest:
+    if name == "seed":  # the rest of the line as typed: a seed may hold spaces, and '@1.2' is part of it
+        lead = len(text.split()) - len(words) + 1  # 'seed', or 'stud seed'
+        typed = text.strip().split(None, lead)
+        if len(typed) <= lead:
             return Command(name=name)
-        raw = text.strip().split(None, len(text.strip().split()) - len(rest))[-1]
+        raw = typed[lead]
         try:
             return Command(name=name, args=(check_player_seed(raw),))
         except PlayerSeedError:

@@ -27,7 +27,7 @@ from engine.handfile import hand_file_of
 from . import delivery, images, render, results
 from .commands import Refusal
 from .config import Settings
-from .fairness import Fairness, deck_line, short_hex
+from .fairness import Fairness, Revealed, deck_line, revealed_seeds, short_hex
 from .fence import LeaseLost, TableMoved
 from .i18n import Translator, language_of, translator
 from .ledger import Transfer, hand_transfers, net_by_account, seat_account
@@ -176,6 +176,8 @@ class Dealer:
     deliveries: delivery.Deliveries
     hooks: TableHooks
     cluster: TableGuard | None
+    tables: dict[str, Runtime]
+    """The tables held here, by "platform:channel"."""
 
     def translator_for(self, *, platform: str, user: str, locale: str | None = None) -> Translator:
         """The language to write to ``user`` in: the one they chose with 'lang', else their
@@ -359,11 +361,13 @@ class Dealer:
         summary = results.summary_of(hand)
         now = self.clock.now()
         # Every seat dealt in, if its player still holds it, with its stack at the end; those
-        # leaving, kicked or busted are cashed out now, once, in the settlement's transaction.
+        # leaving, kicked or busted are cashed out now, once, in the settlement's transaction
+        # (and, if the table was stopped during the hand, every seat: the table closes with it).
         held = [replace(seat, stack=hand.stacks[es]) for es in range(len(setup.players))
                 if (seat := rt.seat_in_hand(es)) is not None]
-        gone = [seat for seat in held if seat.leaving or seat.stack == 0]
-        stay = [seat for seat in held if not (seat.leaving or seat.stack == 0)]
+        gone = [seat for seat in held if seat.leaving or seat.kicked or seat.stack == 0]
+        stay = [seat for seat in held if not (seat.leaving or seat.kicked or seat.stack == 0)]
+        closing = table.closing and table.tournament is None
         transfers = hand_transfers(hand, hand_id=rt.hand_id,
                                    account=lambda es: seat_account(table.id, setup.players[es][1]))
         _check_settlement(hand, transfers, setup=setup, table_id=table.id)
@@ -383,16 +387,17 @@ class Dealer:
                                   players=setup.players, now=now)
             for seat in gone:
                 await tx.cash_out(table_id=table.id, community=table.community, user=seat.user,
-                                  amount=seat.stack, kind="cash-out", now=now)
+                                  amount=seat.stack, kind="kick" if seat.kicked else "cash-out", now=now)
                 await tx.remove_seat(table.id, seat.seat_no)
                 del table.seats[seat.seat_no]
             for seat in stay:
                 await tx.save_seat(table.id, seat)
                 table.seats[seat.seat_no] = seat
             after = await self.hooks.settled(rt, tx, setup=setup, stacks=hand.stacks, now=now)
-            if table.running and len(table.ready_seats()) >= 2:
+            if table.running and len(table.ready_seats()) >= 2 and not closing:
                 table.next_hand_at = now + self.settings.next_hand_delay
             await tx.save_table(table)
+            revealed = await self._close_table(tx, rt) if closing else []
             # The next hand's seed, committed now and shown on this result's board, if a next hand is coming
             # (otherwise at the next deal): no commitment is published for a hand never dealt. Last: on
             # PostgreSQL its round trip takes every statement held back before it, none is left for the commit.
@@ -406,16 +411,41 @@ class Dealer:
             self.fair.stored(table_id=table.id, committed=committed)
         for seat in gone:
             if seat.stack:
-                await self._say(rt, "line.cashes_out", name=seat.name,
+                await self._say(rt, "line.kicked_with" if seat.kicked else "line.cashes_out", name=seat.name,
                                 chips=render.chips(seat.stack, rt.tr))
             else:
                 await self._say(rt, "line.busted", name=seat.name)
         if after is not None:
             await after()
+        if closing:
+            await self._closed(rt, revealed)
+            return
         if table.next_hand_at is not None:
             self._arm_next_hand(rt, table.next_hand_at)
         elif table.running:
             await self._say(rt, "line.waiting_join")
+
+    async def _close_table(self, tx: Tx, rt: Runtime) -> list[Revealed]:
+        """Close the table in ``tx`` (a stop between hands, or the settlement of the hand a stop came
+        during): every seat cashed out to its wallet, and every finished hand's seed not yet revealed
+        (a table with ``config reveal=stop``) revealed. Then :meth:`_closed`, once committed."""
+        table = rt.table
+        now = self.clock.now()
+        for seat in table.seats.values():
+            await tx.cash_out(table_id=table.id, community=table.community, user=seat.user, amount=seat.stack,
+                              kind="closed", now=now)
+            await tx.remove_seat(table.id, seat.seat_no)
+        await tx.close_table(table.id)
+        return await self.fair.reveal_all(tx, table_id=table.id)  # finished hands only
+
+    async def _closed(self, rt: Runtime, revealed: Sequence[Revealed]) -> None:
+        """The close committed: the table leaves memory (its timers stopped) and says so."""
+        cancel_timers(rt)
+        rt.closed = True
+        self.tables.pop(f"{rt.table.platform}:{rt.table.channel}", None)
+        await self._say(rt, "line.closed")
+        if revealed:
+            await self._say(rt, "fair.revealed_all", seeds=revealed_seeds(list(revealed)))
 
     async def _maybe_schedule_next(self, rt: Runtime) -> None:
         table = rt.table

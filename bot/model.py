@@ -24,7 +24,10 @@ class Seat:
     is_bot: bool = False
     sitting_out: bool = False
     leaving: bool = False
-    """Cash out when the hand in progress ends."""
+    """Cash out when the hand in progress ends (checked or folded meanwhile)."""
+    kicked: bool = False
+    """Kicked during the hand in progress: plays it out as usual (turn, timer, choices), then is
+    removed and cashed out by its settlement."""
     timeouts: int = 0
     unreachable: bool = False
     """Private messages fail: cards only on request ('cards')."""
@@ -51,6 +54,8 @@ class Table:
     tournament: int | None = None
     """The sit-and-go played at this table (bot/tourney), if any: its players cannot leave, and
     those sitting out are dealt in (and fold at once when facing a bet), so that it always ends."""
+    closing: bool = False
+    """Stopped during a hand: the hand plays out, then its settlement closes the table."""
 
     def seat_of(self, user: str) -> Seat | None:
         return next((s for s in self.seats.values() if s.user == user), None)
@@ -65,7 +70,8 @@ class Table:
     def ready_seats(self) -> list[Seat]:
         """Seats that will be dealt into the next hand."""
         return [s for _, s in sorted(self.seats.items())
-                if s.stack > 0 and (not s.sitting_out or self.tournament is not None) and not s.leaving]
+                if s.stack > 0 and (not s.sitting_out or self.tournament is not None)
+                and not (s.leaving or s.kicked)]
 
 
 @dataclass

@@ -1,6 +1,6 @@
-"""Seats: sitting down (``join``, ``addbot``) with the buy-in and the daily refill, getting
-up (``leave``, ``kick``; mid-hand the seat is cashed out when the hand settles), and
-sitting out and coming back (``sitout``, ``back``).
+"""Seats: sitting down (``join``, ``addbot``: the owner's) with the buy-in and the daily refill,
+getting up (``leave``, ``kick``; mid-hand the seat is cashed out when the hand settles, and a
+player kicked mid-hand plays it out first), and sitting out and coming back (``sitout``, ``back``).
 
 :class:`Seating` is a collaborator of :class:`~bot.service.StudBot` (it holds one and
 routes these commands here, the table's lock held); every change is committed to SQLite
@@ -48,6 +48,8 @@ class Seating:
         table = rt.table
         if table.seat_of(msg.user) is not None:
             raise Refusal("refuse.seated", code="already_seated")
+        if table.closing:
+            raise Refusal("refuse.closing")
         seat_no = table.free_seat()
         if seat_no is None:
             raise Refusal("refuse.full")
@@ -103,7 +105,10 @@ class Seating:
         return seat
 
     async def addbot(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        self.bot._require_owner(rt, msg)  # a bot is the owner's to seat: it may start a game or take a name
         table = rt.table
+        if table.closing:
+            raise Refusal("refuse.closing")
         seat_no = table.free_seat()
         if seat_no is None:
             raise Refusal("refuse.full")
@@ -138,15 +143,16 @@ class Seating:
             # Dealt into the hand in progress (folded or not): the seat's chips are known only when
             # it ends, so the seat is kept and cashed out then, once, by the settlement.
             folded = hand.folded[es]
+            if kicked:
+                return await self._kick_after(rt, seat, msg, folded=folded)
             if not seat.leaving:
                 seat.leaving = True
                 async with self.bot.store.atomic() as tx:
                     await tx.save_seat(rt.table.id, seat)
-                await self.bot._say(rt, "line.kicked_after" if kicked else "line.leaves_after", name=seat.name)
+                await self.bot._say(rt, "line.leaves_after", name=seat.name)
                 if hand.actor == es:
                     await self.bot._apply(rt, hand.default_action(), by_timeout=False)
-            return Reply(self.bot._tr(msg)(("reply.kicked_after_folded" if folded else "reply.kicked_after") if kicked
-                                           else "reply.leaving_folded" if folded else "reply.leaving"), private=True)
+            return Reply(self.bot._tr(msg)("reply.leaving_folded" if folded else "reply.leaving"), private=True)
         async with self.bot.store.atomic() as tx:
             await tx.cash_out(table_id=rt.table.id, community=rt.table.community, user=seat.user, amount=seat.stack,
                               kind="kick" if kicked else "cash-out", now=self.bot.clock.now())
@@ -159,6 +165,25 @@ class Seating:
         if kicked:
             return Reply(tr("reply.kicked", name=seat.name, chips=render.chips(seat.stack, tr)), private=True)
         return Reply(tr("reply.cashed_out", chips=render.chips(seat.stack, tr)), private=True)
+
+    async def _kick_after(self, rt: Runtime, seat: Seat, msg: Inbound, *, folded: bool) -> Reply:
+        """A kick during a hand the player was dealt into: it takes effect when the hand ends. Until
+        then nothing changes for them (their turn, timer and choices: a kick must not decide a pot);
+        the settlement removes the seat and cashes it out. A second kick changes nothing."""
+        if not (seat.kicked or seat.leaving):
+            seat.kicked = True
+            async with self.bot.store.atomic() as tx:
+                await tx.save_seat(rt.table.id, seat)
+            await self.bot._say(rt, "line.kicked_after", name=seat.name)
+            if not seat.is_bot and not seat.unreachable:  # told privately too, in their language
+                tr = self.bot.translator_for(platform=rt.table.platform, user=seat.user)
+                try:
+                    await self.bot.messenger.send_private(platform=rt.table.platform, user=seat.user,
+                                                          text=tr("dm.kicked_after"))
+                except Exception:  # output never stops the table: the table was told
+                    log.exception("table %s: telling %s of the kick failed", rt.table.id, seat.user)
+        return Reply(self.bot._tr(msg)("reply.kicked_after_folded" if folded else "reply.kicked_after"),
+                     private=True)
 
     async def sitout(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         seat = self.bot._seat(rt, msg)

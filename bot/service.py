@@ -30,7 +30,7 @@ from .cluster import Cluster, is_conflict
 from .commands import ACTIONS, Command, Refusal, UsageError, command_word, help_text, parse, rules_text, usage_text
 from .config import Settings
 from .dealer import Dealer, Runtime, cancel_timers
-from .fairness import Fairness, record_lines, revealed_seeds, verdict_text
+from .fairness import Fairness, record_lines, verdict_text
 from .fence import LeaseLost, TableMoved, is_fenced
 from .history import History
 from .i18n import EN, LANGUAGE_NAMES, Translator, family, language_of, translator
@@ -140,6 +140,10 @@ class StudBot(Dealer):
             else:
                 self._arm_turn(rt)
             await self._publish(rt)
+        elif rt.table.closing:  # stopped during a hand that is over: close as its settlement would have
+            async with self.store.atomic() as tx:
+                revealed = await self._close_table(tx, rt)
+            await self._closed(rt, revealed)
         elif rt.table.running and rt.table.next_hand_at is not None:
             # The next hand's stored commitment shown again (a crash may have come before it was shown at
             # all), and its deal after the table's pause from now.
@@ -313,6 +317,8 @@ class StudBot(Dealer):
         return Reply(self._tr(msg)("reply.opened"))
 
     async def _cmd_start(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        if rt.table.closing:  # stopped during this hand: a stop is final, as it always was
+            raise Refusal("refuse.closing")
         if rt.hand is not None and not rt.hand.is_over:
             raise Refusal("refuse.playing")
         if rt.table.running:
@@ -324,25 +330,24 @@ class StudBot(Dealer):
         return Reply(self._tr(msg)("reply.dealing", seconds=render.seconds_text(self.settings.next_hand_delay)))
 
     async def _cmd_stop(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        """Close the table and give every stack back; during a hand, once it ends: it plays out as
+        usual (a stop must not call off a hand its owner is losing), then its settlement closes the
+        table. Said once: a second stop meanwhile changes nothing."""
         self._require_owner(rt, msg)
-        cancel_timers(rt)
         table = rt.table
+        tr = self._tr(msg)
+        if rt.hand is not None and not rt.hand.is_over:
+            if not table.closing:
+                table.closing = True
+                async with self.store.atomic() as tx:
+                    await tx.save_table(table)
+                await self._say(rt, "line.closes_after")
+            return Reply(tr("reply.closes_after"), private=True)
+        cancel_timers(rt)
         async with self.store.atomic() as tx:
-            if rt.hand_id is not None and rt.hand is not None and not rt.hand.is_over:
-                await tx.void_hand(hand_id=rt.hand_id, now=self.clock.now())
-            for seat in table.seats.values():
-                await tx.cash_out(table_id=table.id, community=table.community, user=seat.user, amount=seat.stack,
-                                  kind="closed", now=self.clock.now())
-                await tx.remove_seat(table.id, seat.seat_no)
-            await tx.close_table(table.id)
-            revealed = await self.fair.reveal_all(tx, table_id=table.id)  # finished hands only
-        voided = rt.hand is not None and not rt.hand.is_over
-        rt.closed = True
-        del self.tables[f"{table.platform}:{table.channel}"]
-        await self._say(rt, "line.closed_voided" if voided else "line.closed")
-        if revealed:
-            await self._say(rt, "fair.revealed_all", seeds=revealed_seeds(revealed))
-        return Reply(self._tr(msg)("reply.closed"))
+            revealed = await self._close_table(tx, rt)
+        await self._closed(rt, revealed)
+        return Reply(tr("reply.closed"))
 
     async def _cmd_config(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         self._require_owner(rt, msg)

@@ -29,13 +29,14 @@ def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Opener:
 
 
 def drop_tables_after(version: int) -> str:
-    """DROP statements for the tables the migrations after ``version`` create: with them a database is
-    again as a build of that version left it (for the tests that migrate such a database)."""
+    """DROP statements for the tables and columns the migrations after ``version`` create: with them a
+    database is again as a build of that version left it (for the tests that migrate such a database)."""
     from bot.store import MIGRATIONS
 
-    created = [name for script in MIGRATIONS[version:] if isinstance(script, str)
-               for name in re.findall(r"CREATE TABLE (\w+)", script)]
-    return "".join(f"DROP TABLE {name}; " for name in reversed(created))
+    created = [f"ALTER TABLE {m[1]} DROP COLUMN {m[2]}" if m[1] else f"DROP TABLE {m[3]}"
+               for script in MIGRATIONS[version:] if isinstance(script, str)
+               for m in re.finditer(r"ALTER TABLE (\w+) ADD COLUMN (\w+)|CREATE TABLE (\w+)", script)]
+    return "".join(f"{statement}; " for statement in reversed(created))
 
 
 def stakes() -> Stakes:

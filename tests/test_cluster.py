@@ -31,6 +31,7 @@ from cluster_helpers import (
     reference_run,
     stored,
 )
+from old_builds import before_schema_14
 from store_fixtures import opener
 
 from bot import leases
@@ -252,6 +253,7 @@ async def test_a_version_9_database_with_a_hand_in_progress_migrates_and_plays_o
     from bot import store as store_module
 
     monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:9])
+    before_schema_14(monkeypatch)  # the seats and tables of the build of version 9
     clock = ManualClock(start=START)
     old = await open_instance(opener, clock=clock, instance=None)
     assert old.store.schema_version == 9

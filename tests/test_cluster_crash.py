@@ -266,7 +266,7 @@ def test_kill_9_of_one_of_two_processes_20_times(tmp_path: Path, db: Db) -> None
         if channel in HUMAN_TABLES:
             answer(rng.choice(live), channel, "ann", "leave")
     assert not db.read("SELECT 1 FROM seats s JOIN tables t ON t.id = s.table_id WHERE t.open = 1 "
-                        "AND s.leaving = 0")
+                        "AND s.leaving = 0 AND s.kicked = 0")
     end = time.monotonic() + 120
     while db.read("SELECT 1 FROM hands WHERE status = 'playing'") and time.monotonic() < end:
         play(0.2, live)

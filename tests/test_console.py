@@ -17,6 +17,7 @@ import pytest
 from backends import Backend, execute
 
 from adapters.console.chat import ConsoleChat, ConsoleMessenger
+from bot.audit import audit
 from bot.clock import ManualClock
 from bot.config import Settings
 from bot.ledger import HOUSE, Transfer, wallet_account
@@ -81,10 +82,11 @@ class Table:
     def runtime(self):  # type: ignore[no-untyped-def]
         return self.bot.tables["console:main"]
 
-    async def call_down(self) -> None:
-        """Play the hand in progress to its end: bring in, call, check."""
+    async def call_down(self, rt: Any = None) -> None:
+        """Play the hand in progress (of ``rt``, a table that may close meanwhile) to its end: bring in,
+        call, check."""
         for _ in range(60):
-            hand = self.runtime.hand
+            hand = (rt or self.runtime).hand
             if hand is None or hand.is_over:
                 return
             player, legal, _ = self.to_act()
@@ -234,7 +236,7 @@ async def test_sitout_back_leave_kick_stop(tmp_path: Path) -> None:
         assert "not seated" in await t.say("cat", "leave")
         total = await t.store.chip_total()
         assert "bob is removed from the table after this hand" in await t.say("ann", "kick bob")
-        # bob is folded or checked when his turn comes, and cashed out when the hand ends.
+        # bob plays the hand out, and is cashed out when it ends.
         await t.call_down()
         assert "bob" not in [s.name for s in t.runtime.table.seats.values()]
         assert await t.store.chip_total() == total
@@ -244,16 +246,151 @@ async def test_sitout_back_leave_kick_stop(tmp_path: Path) -> None:
         assert "There is no table" in await t.say("ann", "board")
 
 
+async def _ann_bets(t: Table) -> str:
+    """Play the hand passively until ann may bet (complete, bet or raise), and let her: the output."""
+    for _ in range(60):
+        player, legal, _ = t.to_act()
+        bets = [o.split(" ")[0] for o in legal.split(" · ") if o.split(" ")[0] in ("complete", "bet", "raise")]
+        if player == "ann" and bets:
+            return await t.say("ann", bets[0])
+        await t.say(player, "bring-in" if "bring-in" in legal else "check" if "check" in legal else "call")
+    raise AssertionError("ann never gets to bet")
+
+
+async def _kick_transfers(t: Table, user: str) -> list[int]:
+    """The amounts of the 'kick' transfers into ``user``'s wallet."""
+    rows = await t.store.fetch(
+        "SELECT e.amount FROM ledger_transfers x JOIN ledger_entries e ON e.transfer_id = x.id "
+        "WHERE x.kind = 'kick' AND e.account = ?", (wallet_account("console:local", user),))
+    return [r["amount"] for r in rows]
+
+
 @pytest.mark.asyncio
-async def test_stop_mid_hand_gives_every_stack_back(tmp_path: Path) -> None:
+async def test_item3_kick_during_hand_takes_effect_after_the_hand(tmp_path: Path) -> None:
+    """Issue 19 item 3: 'ann: bet', 'ann: kick bob' used to fold bob at once and give ann the pot.
+    Now bob keeps his turn, his timer and his choices; he is told he goes after the hand; the hand
+    ends normally and only then is he removed, his stack cashed out to his wallet."""
     async with Table(tmp_path / "t.db") as t:
         await _two_players(t)
         await t.start()
-        player, _, _ = t.to_act()
-        await t.say(player, "complete")
-        assert "called off" in await t.say("ann", "stop")
-        assert await t.store.wallet("console:local", "ann") == (1000, None)
-        assert await t.store.wallet("console:local", "bob") == (1000, None)
+        await _ann_bets(t)
+        player, legal, token = t.to_act()
+        assert player == "bob" and "fold" in legal
+        timer = t.runtime.turn_timer
+        out = await t.say("ann", "kick bob")
+        assert "[table] bob is removed from the table after this hand." in out
+        assert "[dm bob] You will be removed from the table after this hand." in out
+        assert "[dm ann] They play this hand out as usual" in out
+        assert "bob folds" not in out and not t.runtime.hand.is_over
+        assert t.to_act() == (player, legal, token)  # still his turn, with the same choices
+        assert t.runtime.turn_timer is timer and t.runtime.deadline is not None  # and the same timer
+        assert (await t.say("ann", "kick bob")).count("[table]") == 0  # a second kick: nothing new
+        assert "ran out of time" not in await t.wait(59)
+        assert "bob calls" in await t.say("bob", "call")  # his own choice
+        await t.call_down()
+        hand = t.runtime.hand
+        assert hand is not None and hand.is_over
+        final = hand.stacks[t.runtime.engine_seat("bob")]
+        assert "bob" not in [s.name for s in t.runtime.table.seats.values()]
+        assert await t.store.wallet("console:local", "bob") == (900 + final, None)
+        assert await _kick_transfers(t, "bob") == ([final] if final else [])
+        assert any(f"bob is removed from the table with {final} chips" in line for line in t.out) or not final
+        assert (await audit(t.store)).ok
+        assert "Hand #2" not in await t.wait(10)  # ann alone: no next hand
+
+
+@pytest.mark.asyncio
+async def test_item3_kick_of_a_player_who_folded_or_left_waits_for_the_hand_too(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        await t.say("cat", "join 100")
+        await t.start()
+        await _ann_bets(t)
+        player, _legal, _ = t.to_act()
+        await t.say(player, "fold")
+        folded = player
+        assert "Their chips go back to their wallet when the hand ends." in await t.say("ann", f"kick {folded}")
+        assert folded in [s.name for s in t.runtime.table.seats.values()]
+        await t.call_down()
+        final = t.runtime.hand.stacks[t.runtime.engine_seat(folded)]
+        assert folded not in [s.name for s in t.runtime.table.seats.values()]
+        assert await t.store.wallet("console:local", folded) == (900 + final, None)
+        assert await _kick_transfers(t, folded) == [final]
+        assert (await audit(t.store)).ok
+
+
+@pytest.mark.asyncio
+async def test_item3_stop_during_hand_closes_the_table_after_it(tmp_path: Path) -> None:
+    """Issue 19 item 3: a stop used to void the hand in progress (one its owner was losing). Now
+    the hand plays out; its settlement closes the table and gives every stack back."""
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        await t.say("cat", "join 100")
+        await t.say("cat", "sitout")  # seated, not dealt in: cashed out by the close too
+        await t.start()
+        await _ann_bets(t)
+        player, legal, token = t.to_act()
+        assert "creator or an admin" in await t.say("bob", "stop")
+        out = await t.say("ann", "stop")
+        assert "[table] The table closes after this hand" in out and "called off" not in out
+        assert "[dm ann] The table closes when this hand ends." in out
+        assert (await t.say("ann", "stop")).count("[table]") == 0  # a second stop: nothing new
+        assert t.to_act() == (player, legal, token) and not t.runtime.hand.is_over
+        assert "closes after this hand" in await t.say("dan", "join")
+        assert "closes after this hand" in await t.say("ann", "addbot")
+        await t.say(player, "call")
+        rt = t.runtime
+        await t.call_down(rt)
+        assert rt.hand is not None and rt.hand.is_over and rt.closed
+        assert "[table] The table is closed and every stack is back in its wallet." in t.out
+        assert "console:main" not in t.bot.tables
+        assert "There is no table" in await t.say("ann", "board")
+        hands = await t.store.fetch("SELECT status FROM hands")
+        assert [h["status"] for h in hands] == ["done"]  # played out, not voided
+        wallets = [(await t.store.wallet("console:local", u)) for u in ("ann", "bob", "cat")]
+        assert sum(w[0] for w in wallets if w is not None) == 3000 and wallets[2] == (1000, None)
+        assert not await t.store.fetch("SELECT 1 FROM seats")
+        assert (await audit(t.store)).ok
+        assert "Hand #2" not in await t.wait(10)
+
+
+@pytest.mark.asyncio
+async def test_item3_a_pending_stop_is_final(tmp_path: Path) -> None:
+    """A stop waits for the hand, but is not undone meanwhile: 'start' is refused (as every command
+    that would add to the table) and the table closes when the hand ends."""
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        await t.start()
+        await t.say("ann", "stop")
+        for user in ("ann", "bob"):
+            assert "The table closes after this hand; once it has, 'new' opens another." in await t.say(user, "start")
+        assert t.runtime.table.closing
+        rt = t.runtime
+        await t.call_down(rt)
+        assert rt.closed and "Hand #2" not in await t.wait(5)
+        assert "opens a Seven Card Stud Hi-Lo table" in await t.say("ann", "new")  # another table, at once
+
+
+@pytest.mark.asyncio
+async def test_item3_pending_kick_and_stop_survive_a_restart(tmp_path: Path) -> None:
+    clock = ManualClock()
+    async with Table(tmp_path / "t.db", clock=clock) as t:
+        await _two_players(t)
+        await t.say("cat", "join 100")
+        await t.start()
+        await _ann_bets(t)
+        await t.say("ann", "kick bob")
+        await t.say("ann", "stop")
+        to_act = t.to_act()[:2]
+    async with Table(tmp_path / "t.db", clock=clock) as t:  # a new process on the same database
+        bob = t.runtime.table.seat_named("bob")
+        assert bob is not None and bob.kicked and t.runtime.table.closing
+        assert t.to_act()[:2] == to_act
+        rt = t.runtime
+        await t.call_down(rt)
+        assert rt.closed and "console:main" not in t.bot.tables
+        assert await _kick_transfers(t, "bob") or await t.store.wallet("console:local", "bob") == (900, None)
+        assert not await t.store.fetch("SELECT 1 FROM seats") and (await audit(t.store)).ok
 
 
 @pytest.mark.asyncio
@@ -445,11 +582,11 @@ async def test_broke_wallet_refills_once_a_day(tmp_path: Path) -> None:
 async def test_schema_is_versioned_and_reopens(tmp_path: Path) -> None:
     store = await Store.open(str(tmp_path / "s.db"))
     rows = await store.fetch("PRAGMA user_version")
-    assert rows[0][0] == store.schema_version == 13
+    assert rows[0][0] == store.schema_version == 14
     assert (await store.fetch("PRAGMA journal_mode"))[0][0] == "wal"
     await store.close()
     store = await Store.open(str(tmp_path / "s.db"))  # migrations run once
-    assert (await store.fetch("PRAGMA user_version"))[0][0] == 13
+    assert (await store.fetch("PRAGMA user_version"))[0][0] == 14
     await store.close()
 
 

@@ -263,3 +263,64 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path, store_backend: Ba
         assert done.returncode == 0 and done.stdout.startswith("fair: "), (number, done.stdout, done.stderr)
     assert checked == len(files), "a hand was dealt whose commitment was never shown"
     assert any("crash & burn" in seed for text in files for _, seed in json.loads(text)["fair"]["player_seeds"])
+
+
+def test_item3_a_pending_kick_and_stop_survive_kill_9(tmp_path: Path, store_backend: Backend) -> None:
+    """Issue 19 item 3, killed: a kick and a stop during a hand are stored before they are
+    acknowledged, and a SIGKILL does not lose them: after the restart the kicked player still has
+    his turn and his choices, the hand ends normally, then he is cashed out and the table closes."""
+    db = tmp_path / "pending.db"
+    prompts: list[tuple[str, str, str]] = []
+
+    def absorb(lines: list[str]) -> str:
+        prompts.extend((m.group(1), m.group(2), m.group(3)) for line in lines if (m := PROMPT.match(line)))
+        return "\n".join(lines)
+
+    def run(line: str) -> str:
+        proc.send(line)
+        return absorb(proc.read_until(lambda s: s in (f"[ok] {line.split(':')[0]}", f"[ok] {line}")))
+
+    def passive(legal: str) -> str:
+        options = [o.split(" ")[0] for o in legal.split(" · ")]
+        return next(o for o in ("bring-in", "check", "call") if o in options)
+
+    proc = Process(db, store_backend)
+    absorb(proc.read_until(lambda s: s == "[ready]"))
+    for line in ("ann: new", "ann: join 300", "bob: join 300", "cat: join 300", "ann: start", "/sleep 5"):
+        run(line)  # the first deck's commitment at 'start', its deal after the pause
+    for _ in range(60):  # ann bets as soon as she may; the others bring in, check or call
+        player, legal, token = prompts[-1]
+        bets = [o.split(" ")[0] for o in legal.split(" · ") if o.split(" ")[0] in ("complete", "bet", "raise")]
+        if player == "ann" and bets:
+            run(f"ann: {bets[0]} @{token}")
+            break
+        run(f"{player}: {passive(legal)} @{token}")
+    facing = prompts[-1][:2]
+    assert facing[0] != "ann" and "fold" in facing[1]
+    kicked = facing[0]
+    assert f"[table] {kicked} is removed from the table after this hand." in run(f"ann: kick {kicked}")
+    assert "[table] The table closes after this hand" in run("ann: stop")
+    assert rows_now(db, "SELECT user_id, kicked FROM seats WHERE kicked = 1") == [(kicked, 1)]
+    assert rows_now(db, "SELECT closing, open FROM tables") == [(1, 1)]
+    proc.kill()
+    assert asyncio.run(audit_file(str(db))).ok
+    proc = Process(db, store_backend)
+    absorb(proc.read_until(lambda s: s == "[ready]"))
+    assert "audit passed" in proc.started_audited()
+    assert prompts[-1][:2] == facing  # his turn and his choices, after the restart too
+    said = run(f"{kicked}: call @{prompts[-1][2]}")
+    assert f"{kicked} calls" in said
+    for _ in range(60):
+        [(playing,)] = rows_now(db, "SELECT COUNT(*) FROM hands WHERE status = 'playing'")
+        if not playing:
+            break
+        player, legal, token = prompts[-1]
+        said += run(f"{player}: {passive(legal)} @{token}")
+    assert "[table] The table is closed and every stack is back in its wallet." in said
+    proc.close()
+    assert rows_now(db, "SELECT status FROM hands") == [("done",)]
+    assert rows_now(db, "SELECT open, closing FROM tables") == [(0, 1)]
+    assert rows_now(db, "SELECT COUNT(*) FROM seats") == [(0,)]
+    [(kicks,)] = rows_now(db, "SELECT COUNT(*) FROM ledger_transfers WHERE kind = 'kick'")
+    assert kicks == 1 or f"{kicked} leaves the table, out of chips" in said
+    assert chip_surplus(db) == 0 and asyncio.run(audit_file(str(db))).ok

@@ -31,7 +31,7 @@ HUMANS = ("ann", "bob")
 PLAYERS, STACK, BUYIN = 6, 1000, 100
 SETUP = [f"ann: tourney new seats={PLAYERS} pace=turbo stack={STACK} buyin={BUYIN} payout=50/30/20",
          "ann: register", "bob: register", "ann: addbot Robo", "ann: addbot Dora", "ann: addbot Max",
-         "bob: addbot Eve"]
+         "ann: addbot Eve"]
 
 
 def figures(db: Path) -> dict[str, int | str]:

@@ -148,10 +148,14 @@ async def test_reveal_stop_keeps_seeds_hidden_until_the_table_stops(tmp_path: Pa
             assert json.loads(await _hand_file(db, no))["fair"]["server_seed"] is None
         assert "still hidden" in await t.say("bob", "verify 1")
         start = len(t.out)
-        await t.say("ann", "stop")
+        assert "closes after this hand" in await t.say("ann", "stop")  # hand 3 is played out first (item 3)
+        assert not REVEALED.search("\n".join(t.out[start:])) and "SHA-256" not in "\n".join(t.out[start:])
+        rt = t.runtime
+        await t.call_down(rt)
+        assert rt.closed
         said = "\n".join(t.out[start:])
         revealed = dict(re.findall(r"#(\d+): ([0-9a-f]{64}) \(SHA-256 [0-9a-f]{64}\)", said))
-        assert set(revealed) == {"1", "2"}  # both finished hands, all together; never hand 3, still being played
+        assert set(revealed) == {"1", "2", "3"}  # every finished hand, all together, once the last one ends
         for no, seed in revealed.items():
             assert short(hashlib.sha256(bytes.fromhex(seed)).hexdigest()) == commitments[no]
             text = await _hand_file(db, int(no))
@@ -159,7 +163,7 @@ async def test_reveal_stop_keeps_seeds_hidden_until_the_table_stops(tmp_path: Pa
             path = tmp_path / f"h{no}.json"
             path.write_text(text, encoding="utf-8")
             assert _verify_cli(path).returncode == 0
-        assert await rows(db, "SELECT revealed FROM fair_seeds WHERE hand_no = 3") == [(0,)]
+        assert await rows(db, "SELECT revealed FROM fair_seeds WHERE hand_no = 4") == []  # none committed after
 
 
 @pytest.mark.asyncio
@@ -219,6 +223,18 @@ async def test_the_seed_command(tmp_path: Path) -> None:
         assert t.runtime.fair.player_seeds == (("ann", "two  spaces é"), ("bob", "later"))
         assert "verify N" in await t.say("ann", "verify")
         assert "no finished hand #9" in await t.say("ann", "verify 9")
+
+
+@pytest.mark.asyncio
+async def test_item12_seed_text_is_kept_as_typed(tmp_path: Path) -> None:
+    """Issue 19 item 12: 'seed abc @1.2' stored "@1.2" (the last word, read as a button's turn token).
+    The seed is the whole rest of the line after 'seed', as typed."""
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        for typed, kept in (("seed abc @1.2", "abc @1.2"), ("stud seed  x  @3.4", "x  @3.4"), ("seed @1.2", "@1.2"),
+                            ("/seed@studbot lucky 7", "lucky 7")):
+            assert f'Your seed is now "{kept}"' in await t.say("ann", typed)
+            assert (await t.bot.fair.player_seeds(t.runtime.table.id))["ann"] == kept
 
 
 @pytest.mark.asyncio

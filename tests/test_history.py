@@ -229,6 +229,24 @@ async def test_export_writes_both_formats_for_the_asker_at_the_printed_paths(tmp
         assert all(watched.up[name] == [str(c) for c in hand.up_cards(s)] for s, name in enumerate(hand.names))
 
 
+async def test_item12_a_user_named_dot_dot_exports_inside_exports(tmp_path: Path) -> None:
+    """Issue 19 item 12: on the console a user named '..' wrote their exports beside the database,
+    outside exports/. Each user's folder is one safe path component, another for every user."""
+    async with Chat(tmp_path) as chat:
+        await seat_three(chat)
+        await chat.play_hand()
+        exports = (tmp_path / "exports").resolve()
+        folders = {}
+        for user in ("..", ".", "../..", "a/b", "a%2Fb", "a_b", "bob"):
+            paths = saved(await chat.say(user, "export"), user)
+            assert [p.name for p in paths] == ["stud-hand-1.txt", "stud-hand-1.phh", "stud-hand-1.json"], user
+            assert all(p.is_file() and p.resolve().parent.parent == exports for p in paths), (user, paths)
+            folders[user] = paths[0].parent
+        assert len(set(folders.values())) == len(folders)  # one folder per user
+        assert folders["bob"].name == "bob"
+        assert not [p for p in tmp_path.rglob("stud-hand-*") if exports not in p.resolve().parents]
+
+
 async def test_export_last_n_keeps_each_name_and_seat_across_its_hands(tmp_path: Path) -> None:
     async with Chat(tmp_path, seed=5) as chat:
         await seat_three(chat)

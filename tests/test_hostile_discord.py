@@ -19,16 +19,19 @@ from backends import Backend, execute, rows, rows_now
 from discord_harness import (
     ANN,
     BOB,
+    CAT,
     NAMES,
     ROOT,
     action_buttons,
     actor,
     next_board,
     passive,
+    press,
     say,
     start_and_deal,
     start_bot,
     table_of_three,
+    title,
     token,
     until,
 )
@@ -63,6 +66,76 @@ async def test_big_numbers_are_refused_for_what_they_are(fake: FakeDiscord, tmp_
         assert "Seated with 200 chips" in await say(fake, BOB, "join")
         await asyncio.sleep(0.2)
         assert "99999" not in fake.lines() and "Table set to" not in fake.lines()
+    finally:
+        await bot.stop()
+
+
+async def test_item3_a_kick_does_not_fold_the_player_facing_a_bet(fake: FakeDiscord, tmp_path: Path) -> None:
+    """Issue 19 item 3 on Discord: Ann completes, Bob faces it, Ann kicks Bob. He used to be folded at
+    once and Ann took the pot; now his buttons stay, he is told privately, he calls, the hand ends
+    normally, and only then is he removed with his stack."""
+    db = tmp_path / "stud.db"
+    bot = await start_bot(fake, db)
+    try:
+        assert "Table open" in await say(fake, ANN, "new")
+        assert "Seated" in await say(fake, ANN, "join")
+        assert "Seated" in await say(fake, BOB, "join")
+        await start_and_deal(fake)
+        last: str | None = None
+        for _ in range(30):  # passive until Ann may bet, then she does
+            board = await next_board(fake, last)
+            buttons, who, last = action_buttons(board), actor(board), token(board)
+            bets = [b for b in ("complete", "bet", "raise") if b in buttons]
+            await press(fake, who, buttons[bets[0]] if who == ANN and bets else passive(buttons))
+            if who == ANN and bets:
+                break
+        board = await next_board(fake, last)
+        facing = action_buttons(board)
+        assert actor(board) == BOB and "fold" in facing and "call" in facing
+        answer = await say(fake, ANN, "kick", name="Bob")
+        await until(lambda: "Bob is removed from the table after this hand." in fake.lines(), what="the kick line")
+        await asyncio.sleep(0.3)
+        board = fake.board()
+        assert "Bob folds" not in fake.lines()
+        assert board is not None and actor(board) == BOB and action_buttons(board) == facing  # his turn still
+        assert "They play this hand out as usual" in answer
+        await until(lambda: any("removed from the table after this hand" in t for t in fake.dms.get(BOB, [])),
+                    what="Bob told privately")
+        last = token(board)
+        await press(fake, BOB, facing["call"])
+        while True:
+            board = await next_board(fake, last)
+            if "showdown" in title(board):
+                break
+            last = token(board)
+            await press(fake, actor(board), passive(action_buttons(board)))
+        await until(lambda: "Bob is removed from the table with" in fake.lines()
+                    or "Bob leaves the table, out of chips" in fake.lines(), what="Bob removed after the hand")
+        assert "Bob calls" in fake.lines()
+        assert rows_now(db, "SELECT user_id FROM seats") == [(str(ANN),)]
+    finally:
+        await bot.stop()
+
+
+async def test_item9_addbot_by_anyone_but_the_owner_is_refused(fake: FakeDiscord, tmp_path: Path) -> None:
+    """Issue 19 item 9: anyone could seat house bots at a cash table (filling it, taking an absent
+    player's name). Only the table's creator or an admin may; anyone else is told so, nothing changes."""
+    db = tmp_path / "stud.db"
+    bot = await start_bot(fake, db)
+    try:
+        assert "Table open" in await say(fake, ANN, "new")
+        assert "Seated" in await say(fake, ANN, "join")
+        for options in ({}, {"name": "Dora"}):
+            answer = await say(fake, BOB, "addbot", **options)
+            assert answer == "Only the table's creator or an admin can do that.", answer
+        await asyncio.sleep(0.2)
+        assert "House bot" not in fake.lines()
+        assert rows_now(db, "SELECT user_id FROM seats") == [(str(ANN),)]
+        assert rows_now(db, "SELECT COUNT(*) FROM wallets WHERE user_id LIKE 'bot:%'") == [(0,)]
+        interaction = await fake.slash(CAT, "addbot", admin=True, name="Dora")  # an admin may
+        assert "Dora is seated" in await interaction.answer()
+        assert "Robo is seated" in await say(fake, ANN, "addbot", name="Robo")  # and the creator
+        await until(lambda: "House bot Robo sits down" in fake.lines(), what="the creator's bot")
     finally:
         await bot.stop()
 

@@ -21,6 +21,7 @@ from telegram_harness import (
     ANN,
     BOB,
     CARD,
+    CAT,
     DAN,
     DECK,
     GROUP,
@@ -176,6 +177,28 @@ async def test_item7_a_valid_link_seats_no_one_who_is_not_in_the_group(fake: Fak
         await fake.wait_for(lambda: any(t.startswith("Seated with 200 chips.") for t in fake.private_texts(DAN)),
                             what="Dan seated")
         assert served.runtime().table.seat_of(str(DAN)) is not None
+
+
+async def test_item9_a_non_player_cannot_fill_a_sit_and_go_with_bots(fake: FakeBotAPI, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19 item 9: someone who is not even registered filled a sit-and-go with house bots and so
+    started it, although 'start' is refused to them. Only its creator or an admin may add bots."""
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        for uid in (ANN, BOB, CAT):
+            await say(fake, uid, "/start", chat=uid)
+        await say(fake, ANN, "/stud tourney new seats=2")
+        await say(fake, BOB, "/register")
+        t = served.bots[0].tourneys.of(served.runtime())
+        await say(fake, CAT, "/stud addbot")
+        assert last_group_message(fake)["text"] == "Only the table's creator or an admin can do that."
+        await say(fake, CAT, "/stud addbot Ann")
+        assert last_group_message(fake)["text"] == "Only the table's creator or an admin can do that."
+        assert t.status == "registering" and list(t.entrants) == [str(BOB)]
+        assert served.runtime().hand is None and not served.runtime().table.seats
+        fake.admins.add((GROUP, CAT))  # an admin may
+        await say(fake, CAT, "/stud addbot Robo")
+        await fake.wait_for(lambda: t.status == "running", what="the sit-and-go to start")
+        assert sorted(t.entrants) == sorted([str(BOB), "bot:robo"])
 
 
 async def test_names_built_to_disturb_stay_inside_themselves(fake: FakeBotAPI, tmp_path: Path,

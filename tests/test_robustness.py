@@ -99,9 +99,9 @@ def _next_line(rng: random.Random, t: Table, creator: str) -> tuple[str, str]:
         return creator, "addbot"
     if roll < 0.60:
         return creator, "start"
-    if roll < 0.604:
+    if roll < 0.61:  # closed (after its hand), then a day may pass: broke players are refilled at the next join
         return creator, "stop"
-    if roll < 0.62:  # stakes change for the next hand (big ones bust players, who then get refills)
+    if roll < 0.626:  # stakes change for the next hand (big ones bust players, who then get refills)
         return creator, rng.choice(["config ante=1 bring_in=2 small=5 big=10",
                                     "config ante=5 bring_in=10 small=25 big=50",
                                     "config ante=0 bring_in=5 small=20 big=40 timer=10"])
@@ -156,9 +156,8 @@ async def test_comings_and_goings_at_any_moment_keep_every_chip(tmp_path: Path, 
         replayed = await audit(t.store, replay=True)  # every settled hand's movements, against the engine's replay
         assert replayed.ok and replayed.replayed == hands, replayed.summary()
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text[-3000:]
-    # House bots are never refilled (they have no wallets): on the shorter PostgreSQL run no player may go broke.
-    assert kinds >= {"grant", "buy-in", "cash-out", "kick", "closed", "ante", "win", "uncalled"}, kinds
-    assert "refill" in kinds or store_backend.postgresql, kinds
+    # House bots are never refilled (they have no wallets): the refills are of players gone broke.
+    assert kinds >= {"grant", "buy-in", "cash-out", "kick", "closed", "ante", "win", "uncalled", "refill"}, kinds
     assert all(mid_hand.values()), mid_hand
     print(f"\nfuzz: {lines} lines, {hands} hands, {report.transfers} transfers of {len(kinds)} kinds, "
           f"during hands: {mid_hand}; the audit passed after every line")
@@ -210,6 +209,8 @@ async def test_item2_a_deal_that_fails_is_told_and_the_table_waits(tmp_path: Pat
         assert "Hand #2 could not be dealt" in await t.start("bob")  # tried again: fails again
         monkeypatch.undo()
         assert "Hand #2: ann, bob" in await t.start("bob")
-        assert "called off" in await t.say("ann", "stop")
+        assert "closes after this hand" in await t.say("ann", "stop")  # item 3: the hand is played out first
+        await t.call_down(rt)
+        assert rt.closed
         report = await audit(t.store, replay=True)
         assert report.ok, report.summary()

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from old_builds import before_schema_14
 from store_fixtures import T0, Opener, new_table, opener, stakes
 from test_console import Table
 
@@ -144,11 +145,11 @@ async def test_both_backends_read_back_the_same_rows(tmp_path: Path, pg_database
 async def test_a_new_database_is_at_the_latest_version_and_reopens(opener: Opener) -> None:
     store = await opener()
     try:
-        assert store.schema_version == len(MIGRATIONS) == 13
+        assert store.schema_version == len(MIGRATIONS) == 14
         if store.dialect == "sqlite":
-            assert (await store.fetch("PRAGMA user_version"))[0][0] == 13
+            assert (await store.fetch("PRAGMA user_version"))[0][0] == 14
         else:
-            assert (await store.fetch("SELECT version FROM schema_version"))[0]["version"] == 13
+            assert (await store.fetch("SELECT version FROM schema_version"))[0]["version"] == 14
         tables = {"wallets", "tables", "seats", "hands", "actions", "user_langs", "ledger_transfers",
                   "ledger_entries", "pending_answers", "tournaments", "tourney_players", "fair_seeds",
                   "fair_player_seeds", "fair_tables", "hand_players", "table_leases", "inbox", "platform_updates"}
@@ -169,6 +170,7 @@ async def test_a_previous_version_migrates_with_a_hand_in_progress(opener: Opene
     """Version 8 (before the stats rows) with a settled hand and one in progress: the new build
     backfills the settled hand's stats rows and the hand in progress carries on."""
     monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS[:8])
+    before_schema_14(monkeypatch)  # the seats and tables of the build of version 8
 
     async def before_stats(*args: object, **kw: object) -> None:
         """The build of version 8 wrote no stats rows."""
@@ -254,6 +256,7 @@ async def test_a_database_before_the_ledger_gets_opening_balances(opener: Opener
     """Version 4 (before the ledger) with wallets and a seat: the ledger opens with their balances
     (the function migration of bot/ledger.py, on each backend) and the audit passes."""
     monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS[:4])
+    before_schema_14(monkeypatch)
     store = await opener()
     try:
         table_id = await new_table(store)

@@ -9,7 +9,7 @@ short commitment is printed as a line of its own whenever it changes.
 
 from __future__ import annotations
 
-import re
+import hashlib
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -121,9 +121,30 @@ class ConsoleChat:
             self.messenger.write(f"[dm {user}] {line}")
         if reply.files and reply.private:
             tr = self.bot.translator_for(platform=PLATFORM, user=user)
-            folder = self.files_dir / (re.sub(r"[^\w.-]+", "_", user) or "user")
+            folder = user_folder(self.files_dir, user)
             folder.mkdir(parents=True, exist_ok=True)
             for file in reply.files:
                 path = folder / file.name
                 path.write_bytes(file.data)
                 self.messenger.write(f"[dm {user}] {tr('adapters.file_saved', path=str(path.resolve()))}")
+
+
+_KEPT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+_LONGEST = 100
+"""Characters of a user's folder name at most (file systems allow 255 bytes)."""
+
+
+def user_folder(root: Path, user: str) -> Path:
+    """The folder under ``root`` for the files of ``user`` (exports): one path component per user,
+    the same for the same user and another for any other, whatever the name ('..', 'a/b', '.'):
+    ASCII letters, digits, '_' and '-' are kept, any other character is written as %XX of its
+    UTF-8 bytes ('..' is '%2E%2E'); a name too long for a file system is cut and ends with '~' and
+    a hash of it. Raises ValueError if the folder were not inside ``root`` (it cannot be)."""
+    name = "".join(ch if ch in _KEPT else "".join(f"%{b:02X}" for b in ch.encode()) for ch in user) or "%"
+    if len(name) > _LONGEST:
+        name = name[:_LONGEST - 17] + "~" + hashlib.sha256(user.encode()).hexdigest()[:16]
+    base = root.resolve()
+    folder = (base / name).resolve()
+    if folder.parent != base:
+        raise ValueError(f"the files of {user!r} would be written outside {base}")
+    return folder

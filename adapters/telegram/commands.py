@@ -21,7 +21,7 @@ from .codec import clip
 
 log = logging.getLogger(__name__)
 
-OWNER_COMMANDS: Final = frozenset({"config", "kick", "stop", "start", "tourney"})
+OWNER_COMMANDS: Final = frozenset({"config", "kick", "stop", "start", "tourney", "addbot"})
 """Commands that may need the sender's admin rights ('start' and 'tourney start' of a sit-and-go too)."""
 SHORT_COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
                          "top", "stats", "history", "hand", "export", "seed", "verify", "rules", "help", "lang",

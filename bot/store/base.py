@@ -358,9 +358,9 @@ class Tx:
     async def save_table(self, table: Table) -> None:
         await self.execute(
             "UPDATE tables SET stakes = ?, timer = ?, running = ?, hand_no = ?, board_ref = ?, next_hand_at = ?, "
-            "view = ?, lang = ? WHERE id = ?",
+            "view = ?, lang = ?, closing = ? WHERE id = ?",
             (_stakes_json(table.stakes), table.timer, int(table.running), table.hand_no, table.board_ref,
-             table.next_hand_at, table.view, table.lang, table.id),
+             table.next_hand_at, table.view, table.lang, int(table.closing), table.id),
         )
 
     async def save_user_lang(self, *, platform: str, user: str, lang: str, chosen: bool) -> None:
@@ -375,12 +375,12 @@ class Tx:
     async def save_seat(self, table_id: int, seat: Seat) -> None:
         await self.execute(
             "INSERT INTO seats (table_id, seat_no, user_id, name, stack, is_bot, sitting_out, leaving, timeouts, "
-            "unreachable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat_no) DO UPDATE SET "
-            "user_id = excluded.user_id, name = excluded.name, stack = excluded.stack, is_bot = excluded.is_bot, "
+            "unreachable, kicked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat_no) DO UPDATE "
+            "SET user_id = excluded.user_id, name = excluded.name, stack = excluded.stack, is_bot = excluded.is_bot, "
             "sitting_out = excluded.sitting_out, leaving = excluded.leaving, timeouts = excluded.timeouts, "
-            "unreachable = excluded.unreachable",
+            "unreachable = excluded.unreachable, kicked = excluded.kicked",
             (table_id, seat.seat_no, seat.user, seat.name, seat.stack, int(seat.is_bot), int(seat.sitting_out),
-             int(seat.leaving), seat.timeouts, int(seat.unreachable)),
+             int(seat.leaving), seat.timeouts, int(seat.unreachable), int(seat.kicked)),
         )
 
     async def remove_seat(self, table_id: int, seat_no: int) -> None:
@@ -484,7 +484,7 @@ def _table(row: Row) -> Table:
         creator=row["creator"], stakes=Stakes.from_dict(json.loads(row["stakes"])), timer=row["timer"],
         running=bool(row["running"]), hand_no=row["hand_no"], board_ref=row["board_ref"],
         next_hand_at=row["next_hand_at"], view=row["view"] if row["view"] in VIEWS else "image",
-        lang=language_of(row["lang"]) or DEFAULT_LANGUAGE,
+        lang=language_of(row["lang"]) or DEFAULT_LANGUAGE, closing=bool(row["closing"]),
     )
 
 
@@ -492,5 +492,5 @@ def _seat(row: Row) -> Seat:
     return Seat(
         seat_no=row["seat_no"], user=row["user_id"], name=row["name"], stack=row["stack"], is_bot=bool(row["is_bot"]),
         sitting_out=bool(row["sitting_out"]), leaving=bool(row["leaving"]), timeouts=row["timeouts"],
-        unreachable=bool(row["unreachable"]),
+        unreachable=bool(row["unreachable"]), kicked=bool(row["kicked"]),
     )

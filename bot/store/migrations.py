@@ -106,4 +106,10 @@ MIGRATIONS: list[Migration] = [
     ledger.close_bot_wallets,
     # 13: the stats count cash-table hands only; a sit-and-go's results are its places (bot/stats/rows.py).
     stats_rows.CASH_ONLY_MIGRATION,
+    # 14: a kick or a stop during a hand takes effect when the hand ends (bot/seating.py, bot/dealer.py):
+    # the seat kicked plays the hand out, the table stopped closes after it; kept across a restart.
+    """
+    ALTER TABLE seats ADD COLUMN kicked INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE tables ADD COLUMN closing INTEGER NOT NULL DEFAULT 0;
+    """,
 ]

@@ -109,6 +109,7 @@ class Tourneys:
         t = self.of(rt)
         name = command.name
         if name == "addbot":  # named as a cash table names its bots: shown cleaned, unlike any entrant
+            self.bot._require_owner(rt, msg)  # a bot entrant fills seats: it may start the sit-and-go
             base = str(command.args[0]) if command.args else f"Bot{len(t.entrants) + 1}"
             wanted = display_name(base) or "player"
             bot_name = unique_name(base, taken=[e.name for e in t.entrants.values()])
