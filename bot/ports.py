@@ -36,6 +36,10 @@ class Inbound:
     community_locale: str | None = None
     """The server's or group's language, if the platform knows it (Discord's guild locale): a new
     table's public language."""
+    update_id: int | None = None
+    """The platform's id of the delivery that brought it, where the platform retries deliveries
+    (Telegram's webhook ``update_id``): the action it makes is stored with it marked done, so that a
+    retry of it is never applied twice (bot/updates.py)."""
 
 
 @dataclass(frozen=True, slots=True)

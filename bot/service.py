@@ -24,7 +24,7 @@ from dataclasses import replace
 from engine import Action, EngineError, HandFile, IllegalActionError, Stakes, StakesError
 from engine.verify import verify_hand_file
 
-from . import delivery, render, results
+from . import delivery, render, results, updates
 from .audit import audit
 from .cluster import Cluster, is_conflict
 from .commands import ACTIONS, Command, Refusal, UsageError, command_word, help_text, parse, rules_text, usage_text
@@ -200,7 +200,7 @@ class StudBot(Dealer):
         """Answer one command, in the sender's language. Never raises: bad input and bugs become replies."""
         if self.stopping:
             return Reply(self._tr(msg)("refuse.stopping"), private=True, ok=False, code="stopping")
-        with self.work.track():
+        with self.work.track(), updates.applying(msg.platform, msg.update_id):
             if self.cluster is not None:  # here, or at the process holding the table
                 return await self.cluster.handle(msg)
             return await self._handle(msg)

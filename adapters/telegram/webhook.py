@@ -8,13 +8,18 @@ Telegram's secret token, derived from the bot token so that every worker knows i
 An update is handled *before* the worker answers 200, so a worker that dies mid-update leaves
 Telegram to send it again; and every update id is claimed in the database first
 (:class:`bot.updates.UpdateLog`), so that a retry of an update already handled, by this worker or
-any other, is answered without being applied twice. A retry that arrives while another delivery
-is still applying it waits for that one (up to :data:`BUSY_WAIT` seconds, else 503: Telegram
-tries again later).
+any other, is answered without being applied twice. The player's action an update makes is stored
+with the update marked done, in one transaction (``Inbound.update_id``): a worker killed after it
+leaves the update done. A retry that arrives while another delivery is still applying it waits for
+that one (up to :data:`BUSY_WAIT` seconds, else 503: Telegram tries again later); a worker renews
+its claim while it applies the update, so the claim of a dead one is taken over within the lease
+(``STUDBOT_LEASE_SECONDS``) and the retry applied then.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import logging
 from typing import Any, Final
@@ -24,6 +29,7 @@ from aiohttp import web
 from telegram import Update
 from telegram.ext import Application
 
+from bot import killpoints
 from bot.config import Settings
 from bot.store import Store
 from bot.updates import Claim, UpdateLog
@@ -52,7 +58,7 @@ class WebhookWorker:
         self.settings = settings
         self.url = settings.telegram_webhook_url
         self.secret = webhook_secret(settings.telegram_token)
-        self.updates = UpdateLog(store, platform=platform)
+        self.updates = UpdateLog(store, platform=platform, ttl=float(settings.lease_seconds))
         self.allowed_updates = allowed_updates
         self.applied = 0
         """Updates this worker applied."""
@@ -93,18 +99,35 @@ class WebhookWorker:
         if not isinstance(update_id, int) or isinstance(update_id, bool):
             return web.Response(status=400, text="no update_id")
         claim = await self.updates.claim(update_id)
-        if claim is Claim.BUSY:
-            if not await self.updates.wait_done(update_id, timeout=BUSY_WAIT):
+        if claim is Claim.BUSY:  # until the delivery applying it is done, or found dead (its claim not renewed)
+            claim = await self.updates.settle(update_id, timeout=BUSY_WAIT)
+            if claim is Claim.BUSY:
                 return web.Response(status=503, text="being handled; try again")
-            claim = Claim.DONE
         if claim is Claim.DONE:
             self.duplicates += 1
             log.info("telegram update %d delivered again: already handled, not applied twice", update_id)
             return web.Response(text="ok")
+        killpoints.reached("webhook.claimed")
+        keeping = asyncio.get_running_loop().create_task(self._keep(update_id))
         try:
             await self.app.process_update(Update.de_json(data, self.app.bot))
         except Exception:  # a bug in a handler: logged, and not retried forever
             log.exception("telegram update %d failed", update_id)
+        finally:
+            keeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await keeping
+        killpoints.reached("webhook.applied")
         await self.updates.done(update_id)
         self.applied += 1
         return web.Response(text="ok")
+
+    async def _keep(self, update_id: int) -> None:
+        """Renew this worker's claim of the update while it applies it (a forwarded command may wait for
+        its table's holder longer than the claim lives): only a dead worker's claim is taken over."""
+        while True:
+            await asyncio.sleep(self.updates.ttl / 3)
+            try:
+                await self.updates.keep(update_id)
+            except Exception:
+                log.exception("renewing the claim of telegram update %d failed", update_id)
