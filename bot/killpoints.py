@@ -10,7 +10,9 @@ The points:
 
 - ``webhook.claimed``: a webhook worker claimed an update, before it applies it;
 - ``webhook.applied``: it applied the update, before it marks it done;
-- ``inbox.applied``: a table's holder ran a forwarded command, before it writes the answer.
+- ``inbox.applied``: a table's holder ran a forwarded command, before it writes the answer;
+- ``board.posted``: the outbox showed a board under a new reference (a new message), before the
+  core stores it.
 """
 
 from __future__ import annotations

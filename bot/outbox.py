@@ -19,9 +19,10 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from . import killpoints
 from .ports import BoardView, Messenger, TableAddress, confirming, deferring
 
 log = logging.getLogger(__name__)
@@ -127,10 +128,15 @@ class Coalescer:
     """Gathers a table's board edits and public lines; sends them at most once per ``interval``."""
 
     def __init__(self, inner: Messenger, *, interval: float = 1.0,
-                 monotonic: Callable[[], float] = time.monotonic) -> None:
+                 monotonic: Callable[[], float] = time.monotonic,
+                 moved: Callable[[TableAddress, str], Awaitable[None]] | None = None) -> None:
         self.inner = inner
         self.interval = interval
         self._monotonic = monotonic
+        self.moved = moved
+        """Told at once when a flush shows a table's board under a new reference (the messenger posted a
+        new message, say, for the next hand): the core stores it before anything else happens, so that
+        a restart or a takeover finds the newest board (bot.service.StudBot.board_moved)."""
         self._tables: dict[str, _Pending] = {}
 
     def _state(self, table: TableAddress) -> _Pending:
@@ -229,6 +235,12 @@ class Coalescer:
                 ref = await self.inner.publish_board(table=state.table, board=board, ref=state.ref)
                 state.posted = ref
                 state.shown = (ref, board)
+                if ref is not None and ref != state.ref and self.moved is not None:
+                    killpoints.reached("board.posted")
+                    try:
+                        await self.moved(state.table, ref)
+                    except Exception:  # stored at the table's next change instead
+                        log.exception("storing the new board of %s failed", state.table.key)
         finally:
             state.sending = False
         if lines or board is not None:

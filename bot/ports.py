@@ -60,7 +60,7 @@ class Reply:
     ok: bool = True
     code: str = ""
     """What happened, for adapters that act on it (the text is in the user's language):
-    'seated', 'already_seated', 'unreachable', or ''."""
+    'seated', 'already_seated', 'unreachable', 'turn_over' (a button of a turn already played), or ''."""
     files: tuple[Attachment, ...] = ()
     """Files for the sender (only with ``private``): Discord attaches them to the ephemeral answer,
     Telegram sends them as documents in the private chat, the console writes them and prints the paths."""

@@ -37,7 +37,7 @@ from .i18n import EN, LANGUAGE_NAMES, Translator, family, language_of, translato
 from .lifecycle import Work
 from .model import VIEWS, Seat, Table
 from .names import display_name
-from .ports import Clock, Inbound, Messenger, Reply
+from .ports import Clock, Inbound, Messenger, Reply, TableAddress
 from .seating import Handler, Seating
 from .stats.answers import StatsAnswers
 from .store import Store
@@ -175,6 +175,21 @@ class StudBot(Dealer):
                 if rt.hand is not None and not rt.hand.is_over and es is not None:
                     await self._send_cards(rt, es)
         return changed
+
+    async def board_moved(self, table: TableAddress, ref: str) -> None:
+        """A messenger that shows boards in the background (bot/outbox.py) showed the table's board under a
+        new reference (Telegram: a new message for the next hand): stored at once, not at the table's next
+        change, so that a restart or a takeover edits the newest board, never the one before it."""
+        rt = self.tables.get(table.key)
+        if rt is None or rt.closed or rt.table.board_ref == ref:
+            return
+        rt.table.board_ref = ref
+        with self._fenced(rt):
+            try:
+                async with self.store.atomic() as tx:
+                    await tx.save_board_ref(rt.table.id, ref)
+            except LeaseLost:
+                self._lost(rt)
 
     async def close(self, *, grace: float = STOP_GRACE) -> None:
         """Stop, in order, before the store closes: refuse new commands (with a friendly
@@ -446,7 +461,7 @@ class StudBot(Dealer):
         if es is None:
             raise Refusal("refuse.not_in_hand")
         if command.turn is not None and command.turn != rt.turn:
-            raise Refusal("refuse.turn_over")
+            raise Refusal("refuse.turn_over", code="turn_over")
         if hand.actor != es:
             raise Refusal("refuse.not_your_turn", name=rt.names[hand.actor] if hand.actor is not None else "?")
         action = Action.from_str(command.name)

@@ -133,6 +133,9 @@ class Db:
                                "WHERE t.channel = ? AND t.open = 1", str(chat))
         return str(rows[0][0]) if rows else None
 
+    async def holder_is(self, chat: int, owner: str) -> bool:
+        return await self.holder(chat) == owner
+
     async def to_act(self, chat: int) -> tuple[int, str, list[str]] | None:
         """Who is to act at the chat's hand in progress (their user id), the turn token, their legal actions."""
         rows = await self.read("SELECT h.id, h.setup, h.hand_no FROM hands h JOIN tables t ON t.id = h.table_id "

@@ -27,6 +27,7 @@ from telegram import (
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from bot import delivery
 from bot.commands import ALIASES
 from bot.i18n import Translator
 from bot.ports import Inbound, Reply
@@ -119,6 +120,9 @@ class TelegramInbound:
                 await _answer(query, fit_alert(reply.text), show_alert=True)
             return
         reply = await self.bot.handle(self._inbound(chat_id, channel, user, command, update_id=self._key(update)))
+        if reply.code == "turn_over" and isinstance(message, Message):  # maybe an old board's button: retire it
+            await self.messenger.retire_old(chat_id, message.message_id, board_ref=await delivery.board_ref_of(
+                self.bot.store, platform=PLATFORM, channel=channel))
         url = self.messenger.link(channel, join=False)
         if command == "join" and reply.ok and uid in self.messenger.unreachable and url:
             await _answer(query, url=url)  # seated, but the cards cannot reach them: open the private chat
