@@ -109,6 +109,8 @@ class _Pending:
     ref: str | None = None
     posted: str | None = None
     """The board message as the platform last answered (a post, or an edit that moved it)."""
+    replaced: str | None = None
+    """The reference that ``posted`` replaced: the core still passing it has not heard of the new one."""
     lines: list[str] = field(default_factory=list)
     last_flush: float = float("-inf")
     timer: asyncio.TimerHandle | None = None
@@ -150,7 +152,7 @@ class Coalescer:
         if ref is None:  # a new message: send what is pending first, then post at once
             await self._flush(state)
             new_ref = await self.inner.publish_board(table=table, board=board, ref=None)
-            state.posted = new_ref
+            state.posted, state.replaced = new_ref, None
             state.shown = (new_ref, board)
             state.last_flush = self._monotonic()
             return new_ref
@@ -162,7 +164,10 @@ class Coalescer:
 
     def _hold(self, state: _Pending, board: BoardView | Callable[[], BoardView], ref: str, *,
               now: bool) -> str | None:
-        state.board, state.ref = board, state.posted or ref
+        # The newest reference: the one posted here if the core is only behind it; the core's own if it
+        # knows another (another process showed the table meanwhile, and this one took it back since).
+        posted = state.posted
+        state.board, state.ref = board, posted if posted is not None and ref in (posted, state.replaced) else ref
         self._schedule(state, now=now)
         return state.ref
 
@@ -233,6 +238,8 @@ class Coalescer:
                 state.tally.done(len(lines), ok=True)
             if board is not None:
                 ref = await self.inner.publish_board(table=state.table, board=board, ref=state.ref)
+                if ref != state.ref:
+                    state.replaced = state.ref
                 state.posted = ref
                 state.shown = (ref, board)
                 if ref is not None and ref != state.ref and self.moved is not None:
