@@ -322,16 +322,16 @@ class Cluster:
             if time.monotonic() - last_check < self.lease / 3:
                 continue
             last_check = time.monotonic()
-            if await self._holder_dead(table_id):
-                if status == "new" and await leases.cancel(store, inbox_id):
-                    await leases.forget(store, inbox_id)
-                    return Reply("", ok=False, code=MOVED)  # nobody took it: route it again
-                if status == "taken":  # taken by a process that died: it may or may not have been done
-                    await leases.forget(store, inbox_id)
-                    if msg.update_id is not None and await UpdateLog(store, platform=msg.platform).is_done(
-                            msg.update_id):
-                        return Reply("")  # its action was stored, with its update marked done (bot/updates.py)
-                    return Reply(self.bot._tr(msg)("cluster.moved"), private=True, ok=False, code="moved_midway")
+            if status == "new" and await self._holder_dead(table_id) and await leases.cancel(store, inbox_id):
+                await leases.forget(store, inbox_id)
+                return Reply("", ok=False, code=MOVED)  # nobody took it: route it again
+            # taken by a process that died (or lost the table: its lease may be another's already, even this
+            # process's, taken over meanwhile): it may or may not have been done
+            if status == "taken" and await leases.taker_gone(store, inbox_id=inbox_id, now=self.bot.clock.now()):
+                await leases.forget(store, inbox_id)
+                if msg.update_id is not None and await UpdateLog(store, platform=msg.platform).is_done(msg.update_id):
+                    return Reply("")  # its action was stored, with its update marked done (bot/updates.py)
+                return Reply(self.bot._tr(msg)("cluster.moved"), private=True, ok=False, code="moved_midway")
             if time.monotonic() - started > FORWARD_TIMEOUT:
                 if await leases.cancel(store, inbox_id):
                     await leases.forget(store, inbox_id)
