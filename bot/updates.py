@@ -9,7 +9,7 @@ marked done. A delivery of an id already in the table is a duplicate:
 
 - done: answered at once and not applied again (:attr:`Claim.DONE`);
 - claimed but not done, recently (:attr:`Claim.BUSY`): another delivery is applying it now;
-  the caller waits for it (:meth:`UpdateLog.wait_done`), and tells Telegram to retry later if
+  the caller waits for it (:meth:`UpdateLog.settle`), and tells Telegram to retry later if
   it does not finish;
 - claimed but not done for the claim's time to live (the worker's lease, :data:`CLAIM_TTL` by
   default: the worker died while applying it, since a live worker renews its claim every third

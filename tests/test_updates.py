@@ -129,3 +129,19 @@ async def test_item14_an_action_marks_its_update_done_in_its_own_transaction_and
     assert (await inst.bot.handle(replace(msg(user, action), update_id=43))).ok
     assert await inst.store.fetch("SELECT 1 FROM platform_updates WHERE update_id = 43") == []
     await close(inst)
+
+
+async def test_item14_a_live_workers_renewed_claim_is_not_taken_over_and_a_waiting_retry_settles(
+        stores: tuple[Store, Store]) -> None:
+    clock = Clock()
+    a, b = (UpdateLog(s, platform="telegram", clock=clock, ttl=2.0) for s in stores)
+    assert await a.claim(5) is Claim.NEW
+    for _ in range(3):  # a works on it for 4.5 s, renewing its claim every 1.5 s
+        clock.now += 1.5
+        await a.keep(5)
+        assert await b.claim(5) is Claim.BUSY
+    clock.now += 2.5  # ... then dies: within its ttl the retry is applied elsewhere
+    assert await b.settle(5, timeout=1) is Claim.RETAKEN
+    assert await a.settle(5, timeout=0.2) is Claim.BUSY  # b applies it now
+    await b.done(5)
+    assert await a.settle(5, timeout=1) is Claim.DONE
