@@ -180,11 +180,12 @@ class TelegramMessenger:
         return _ref(message_id, board.hand_no), True
 
     async def retire_old(self, chat_id: int, message_id: int, *, board_ref: str | None) -> None:
-        """A button of an old turn was pressed on ``message_id``: if that message is not the table's board
-        (``board_ref``, as stored) but an older one whose buttons a crash left live-looking (a board posted
-        by a process that died before storing it), its buttons go."""
+        """A button of an old turn was pressed on ``message_id``: if that message is older than the table's
+        board (``board_ref``, as stored; message ids grow in a chat, and a board just posted may not be
+        stored yet) it is one whose buttons a crash left live-looking (a board posted by a process that
+        died before storing it): its buttons go."""
         current, _ = _parse_ref(board_ref)
-        if current is not None and current != message_id:
+        if current is not None and message_id < current:
             await self._retire(chat_id, message_id)
 
     async def _retire(self, chat_id: int, message_id: int) -> None:
