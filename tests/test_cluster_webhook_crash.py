@@ -3,7 +3,9 @@
 Issue 19, item 14: a retried update must never be applied twice, and a dead worker's claim must not
 hold a player's press for a minute. Each test opens a heads-up table at worker ``w1`` (which holds
 it), kills a worker with SIGKILL at a named point of the code while it handles a typed action
-(``/stud check``: no turn in it) and then sends Telegram's retry of that update to the other worker:
+(``/stud check`` or the like: no turn in it) and then sends Telegram's retry of that update to the
+other worker (the lease is 2 s; before the fix such a retry waited 20 s for a 503, and was applied
+again after 60 s):
 
 - killed after the action was committed, before the update was marked done (the worker that holds
   the table, or the one that forwarded it there): the update is done already (its mark commits with
@@ -13,7 +15,10 @@ it), kills a worker with SIGKILL at a named point of the code while it handles a
 - killed after claiming the update, before applying it: the retry is applied within the lease
   (the dead worker's claim expires then), once.
 
-Item 15 (the board after a takeover) is tested here too, with the same workers.
+Item 15: the holder killed right after posting the next hand's board (a new message), before
+storing its reference: the new holder never edits the previous hand's message; it posts the board
+anew, takes the buttons off the previous message, and a played turn's button on the orphaned one
+is refused and taken off.
 """
 
 from __future__ import annotations
@@ -65,9 +70,9 @@ async def open_table(fake: FakeBotAPI, db: Db, at: Worker) -> tuple[int, str, st
     """Ann and Bob at a table opened through ``at`` (which holds it), the first hand dealt: who is to act,
     the turn and a typed action they may take."""
     for uid in (ANN, BOB):
-        await fake.delivered(command(fake, uid, uid, "/start", to=at))
+        assert await delivered(fake, command(fake, uid, uid, "/start", to=at)) == 200
     for uid, text in ((ANN, "/stud new"), (ANN, "/stud join 300"), (BOB, "/stud join 300"), (ANN, "/stud start")):
-        await fake.delivered(command(fake, GROUP, uid, text, to=at))
+        assert await delivered(fake, command(fake, GROUP, uid, text, to=at)) == 200
     turn = await wait_for(lambda: db.to_act(GROUP), what="the first hand")
     uid, token, legal = turn
     return uid, token, next(a for a in TYPED if a in legal)
@@ -102,7 +107,7 @@ async def test_item14_a_typed_action_whose_worker_dies_before_marking_it_done_is
         assert await db.actions(GROUP) == [*before, (hand_no, seq, action)]
         assert await db.update_done(update), "the action was committed without its update's done mark"
         status, took = await post(fake, update, w2.hook)  # Telegram's retry, to the other worker
-        assert status == 200 and took < LEASE, (status, took, w2.tail())
+        assert status == 200 and took < 2 * LEASE, (status, took, w2.tail())
         assert await db.actions(GROUP) == [*before, (hand_no, seq, action)]  # not applied again
         # the table goes on at w2 (its holder died): the next player's typed action is stored
         nxt = await wait_for(lambda: db.to_act(GROUP), what="the next turn")
@@ -123,7 +128,7 @@ async def test_item14_a_typed_action_whose_forwarding_worker_dies_after_the_hold
         assert await db.actions(GROUP) == [*before, (hand_no, seq, action)]
         assert await db.update_done(update), "the holder committed the action without its update's done mark"
         status, took = await post(fake, update, w1.hook)
-        assert status == 200 and took < LEASE, (status, took, w1.tail())
+        assert status == 200 and took < 2 * LEASE, (status, took, w1.tail())
         assert await db.actions(GROUP) == [*before, (hand_no, seq, action)]
 
 
@@ -154,7 +159,7 @@ async def test_item14_a_dead_workers_claim_holds_the_retry_no_longer_than_the_le
         await w1.died()  # claimed, not applied
         assert await db.actions(GROUP) == before and await db.update_done(update) is False
         status, took = await post(fake, update, w2.hook)  # the retry: served once the claim and lease expire
-        assert status == 200 and took < 3 * LEASE + 1, (status, took, w2.tail())
+        assert status == 200 and took < 4 * LEASE + 2, (status, took, w2.tail())
         hand_no, seq = (int(x) for x in token.split("."))
         assert await db.actions(GROUP) == [*before, (hand_no, seq, action)]
         assert await db.update_done(update)
