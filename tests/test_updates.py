@@ -138,7 +138,7 @@ async def test_item14_a_live_workers_renewed_claim_is_not_taken_over_and_a_waiti
     assert await a.claim(5) is Claim.NEW
     for _ in range(3):  # a works on it for 4.5 s, renewing its claim every 1.5 s
         clock.now += 1.5
-        await a.keep(5)
+        await a.keep({5, 6})
         assert await b.claim(5) is Claim.BUSY
     clock.now += 2.5  # ... then dies: within its ttl the retry is applied elsewhere
     assert await b.settle(5, timeout=1) is Claim.RETAKEN

@@ -65,6 +65,9 @@ class WebhookWorker:
         self.duplicates = 0
         """Deliveries of updates already applied (here or by another worker), not applied again."""
         self._runner: web.AppRunner | None = None
+        self._applying: set[int] = set()
+        """Updates this worker is applying now (their claims renewed)."""
+        self._keeping: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         web_app = web.Application()
@@ -74,6 +77,7 @@ class WebhookWorker:
         host, port = self.settings.telegram_webhook_listen, self.settings.telegram_webhook_port
         await web.TCPSite(runner, host, port).start()
         self._runner = runner
+        self._keeping = asyncio.get_running_loop().create_task(self._keep(), name="webhook-claims")
         if self.settings.telegram_webhook_register:
             await self.app.bot.set_webhook(url=self.url, secret_token=self.secret,
                                            allowed_updates=self.allowed_updates,
@@ -84,6 +88,11 @@ class WebhookWorker:
                      host, port, self.url)
 
     async def stop(self) -> None:
+        if self._keeping is not None:
+            self._keeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keeping
+            self._keeping = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -108,26 +117,25 @@ class WebhookWorker:
             log.info("telegram update %d delivered again: already handled, not applied twice", update_id)
             return web.Response(text="ok")
         killpoints.reached("webhook.claimed")
-        keeping = asyncio.get_running_loop().create_task(self._keep(update_id))
+        self._applying.add(update_id)  # its claim renewed while it is applied
         try:
             await self.app.process_update(Update.de_json(data, self.app.bot))
         except Exception:  # a bug in a handler: logged, and not retried forever
             log.exception("telegram update %d failed", update_id)
         finally:
-            keeping.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await keeping
+            self._applying.discard(update_id)
         killpoints.reached("webhook.applied")
         await self.updates.done(update_id)
         self.applied += 1
         return web.Response(text="ok")
 
-    async def _keep(self, update_id: int) -> None:
-        """Renew this worker's claim of the update while it applies it (a forwarded command may wait for
-        its table's holder longer than the claim lives): only a dead worker's claim is taken over."""
+    async def _keep(self) -> None:
+        """Renew the claims of the updates this worker is applying, every third of their time to live (a
+        forwarded command may wait for its table's holder longer than that): only a dead worker's claim
+        is ever taken over."""
         while True:
             await asyncio.sleep(self.updates.ttl / 3)
             try:
-                await self.updates.keep(update_id)
+                await self.updates.keep(set(self._applying))
             except Exception:
-                log.exception("renewing the claim of telegram update %d failed", update_id)
+                log.exception("renewing the claims of %d telegram updates failed", len(self._applying))
