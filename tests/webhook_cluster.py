@@ -58,8 +58,8 @@ class Worker:
         })
         if kill_at is not None:
             env.update({"STUDBOT_KILL_AT": kill_at, "STUDBOT_KILL_ARMED": str(self.armed)})
-        with self.log.open("w") as err:
-            self.proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "webhook_worker.py")], cwd=ROOT,
+        with self.log.open("w") as err:  # run in the test's directory: no .env of the checkout is read
+            self.proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "webhook_worker.py")], cwd=log_dir,
                                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, env=env)
 
     async def listening(self, timeout: float = 30.0) -> None:
