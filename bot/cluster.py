@@ -23,7 +23,8 @@ timers (turn timeouts, house bots, the next deal). The database is the arbiter:
   action for a turn: a conflict is answered as a stale turn and the table reloaded.
 
 A forwarded command is run at most once: if its holder dies after taking it and before
-answering, the sender answers that the table moved (the player sends it again).
+answering, the sender answers that the table moved (the player sends it again), unless the
+command came in a platform update that its action marked done (bot/updates.py): then it was done.
 Without ``STUDBOT_INSTANCE`` none of this runs: one process holds every table.
 """
 
@@ -37,13 +38,14 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
 
-from . import leases
+from . import killpoints, leases
 from .commands import UsageError, parse
 from .dealer import Runtime, cancel_timers
 from .fence import Fence, LeaseLost, TableMoved, fenced
 from .fence import active as active_fence
 from .i18n import DEFAULT_LANGUAGE, language_of
 from .ports import Inbound, Reply, TimerHandle
+from .updates import UpdateLog, applying
 
 if TYPE_CHECKING:
     from .service import StudBot
@@ -320,13 +322,16 @@ class Cluster:
             if time.monotonic() - last_check < self.lease / 3:
                 continue
             last_check = time.monotonic()
-            if await self._holder_dead(table_id):
-                if status == "new" and await leases.cancel(store, inbox_id):
-                    await leases.forget(store, inbox_id)
-                    return Reply("", ok=False, code=MOVED)  # nobody took it: route it again
-                if status == "taken":  # taken by a process that died: it may or may not have been done
-                    await leases.forget(store, inbox_id)
-                    return Reply(self.bot._tr(msg)("cluster.moved"), private=True, ok=False, code="moved_midway")
+            if status == "new" and await self._holder_dead(table_id) and await leases.cancel(store, inbox_id):
+                await leases.forget(store, inbox_id)
+                return Reply("", ok=False, code=MOVED)  # nobody took it: route it again
+            # taken by a process that died (or lost the table: its lease may be another's already, even this
+            # process's, taken over meanwhile): it may or may not have been done
+            if status == "taken" and await leases.taker_gone(store, inbox_id=inbox_id, now=self.bot.clock.now()):
+                await leases.forget(store, inbox_id)
+                if msg.update_id is not None and await UpdateLog(store, platform=msg.platform).is_done(msg.update_id):
+                    return Reply("")  # its action was stored, with its update marked done (bot/updates.py)
+                return Reply(self.bot._tr(msg)("cluster.moved"), private=True, ok=False, code="moved_midway")
             if time.monotonic() - started > FORWARD_TIMEOUT:
                 if await leases.cancel(store, inbox_id):
                     await leases.forget(store, inbox_id)
@@ -370,10 +375,12 @@ class Cluster:
                     pass
             with self.bot.work.track():
                 try:
-                    reply = await self._local(msg, forwarded=True)
+                    with applying(msg.platform, msg.update_id):  # the sender's update: marked with its action
+                        reply = await self._local(msg, forwarded=True)
                 except Exception:
                     log.exception("%s: forwarded command %r failed", self.owner, msg.text)
                     reply = Reply(self.bot._tr(msg)("error.bug"), private=True, ok=False)
+                killpoints.reached("inbox.applied")
                 with fenced(None):
                     try:
                         await leases.done(self.bot.store, inbox_id=inbox_id, reply=reply)

@@ -24,7 +24,7 @@ from engine.cards import CARD_TEXTS, Card
 from engine.events import CardDealt, CommunityCardDealt, Event
 from engine.handfile import hand_file_of
 
-from . import delivery, images, render, results
+from . import delivery, images, render, results, updates
 from .commands import Refusal
 from .config import Settings
 from .fairness import Fairness, Revealed, deck_line, revealed_seeds, short_hex
@@ -270,14 +270,25 @@ class Dealer:
         deadline = now + table.timer
         seq, seat_no = len(hand.actions), rt.seat_no(es)
         timeouts = (seat.timeouts + 1 if by_timeout else 0) if seat is not None else 0
-        if seat is not None and timeouts != seat.timeouts:
-            seat.timeouts = timeouts
-            if timeouts >= 2:
-                seat.sitting_out = True
+        key = None if by_timeout else updates.active()  # the platform update that brought it, if any
+        if key is not None and key.marked:  # a second action in one command (never the player's)
+            key = None
+        if key is not None or (seat is not None and timeouts != seat.timeouts):
             async with self.store.atomic() as tx:
+                # the update's done mark commits with its action: a retry of it finds it done
+                if key is not None and not await updates.mark_applied(tx, key):
+                    raise Refusal("refuse.applied_already", code="applied_already")
                 await tx.add_action(hand_id=rt.hand_id, seq=seq, action=action.value, seat_no=seat_no,
                                     by_timeout=by_timeout, now=now, deadline=deadline)
-                await tx.save_seat(table.id, seat)
+                if seat is not None and timeouts != seat.timeouts:
+                    await tx.save_seat(table.id, replace(seat, timeouts=timeouts,
+                                                         sitting_out=seat.sitting_out or timeouts >= 2))
+            if key is not None:
+                key.marked = True
+            if seat is not None and timeouts != seat.timeouts:
+                seat.timeouts = timeouts
+                if timeouts >= 2:
+                    seat.sitting_out = True
         else:  # the usual case: one INSERT, its own transaction, one round trip
             await self.store.record_action(hand_id=rt.hand_id, seq=seq, action=action.value, seat_no=seat_no,
                                            by_timeout=by_timeout, now=now, deadline=deadline)

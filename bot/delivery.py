@@ -214,6 +214,13 @@ async def channel_community(store: Store, *, platform: str, channel: str) -> str
     return str(rows[0]["community"]) if rows else None
 
 
+async def board_ref_of(store: Store, *, platform: str, channel: str) -> str | None:
+    """The reference of the board message of the channel's open table, as stored (whichever process holds it)."""
+    rows = await store.fetch("SELECT board_ref FROM tables WHERE platform = ? AND channel = ? AND open = 1",
+                             (platform, channel))
+    return str(rows[0]["board_ref"]) if rows and rows[0]["board_ref"] is not None else None
+
+
 async def action_taken(store: Store, *, platform: str, channel: str, turn: str, user: str) -> bool:
     """Whether ``user`` acted at the turn ``turn`` ('12.7': hand 12, its decision 7) of the channel's table."""
     hand_no, _, seq = turn.partition(".")

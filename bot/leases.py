@@ -153,6 +153,18 @@ async def claim(store: Store, *, owner: str) -> list[tuple[int, int, Inbound]]:
     return sorted((int(r["id"]), int(r["table_id"]), Inbound(**json.loads(r["inbound"]))) for r in rows)
 
 
+async def taker_gone(store: Store, *, inbox_id: int, now: float) -> bool:
+    """Whether the process that took a forwarded command no longer holds its table (it died, or lost the
+    lease): then nobody will answer it."""
+    rows = await store.fetch(
+        "SELECT i.taken_by, l.owner, l.expires_at FROM inbox i LEFT JOIN table_leases l ON l.table_id = i.table_id "
+        "WHERE i.id = ?", (inbox_id,))
+    if not rows:
+        return True
+    row = rows[0]
+    return row["owner"] is None or row["owner"] != row["taken_by"] or float(row["expires_at"]) < now
+
+
 async def waiting(store: Store, *, owner: str) -> bool:
     """Whether a command waits for one of ``owner``'s tables (a cheap read before :func:`claim`)."""
     rows = await store.fetch(

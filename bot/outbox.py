@@ -19,9 +19,10 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from . import killpoints
 from .ports import BoardView, Messenger, TableAddress, confirming, deferring
 
 log = logging.getLogger(__name__)
@@ -108,6 +109,8 @@ class _Pending:
     ref: str | None = None
     posted: str | None = None
     """The board message as the platform last answered (a post, or an edit that moved it)."""
+    replaced: str | None = None
+    """The reference that ``posted`` replaced: the core still passing it has not heard of the new one."""
     lines: list[str] = field(default_factory=list)
     last_flush: float = float("-inf")
     timer: asyncio.TimerHandle | None = None
@@ -127,10 +130,15 @@ class Coalescer:
     """Gathers a table's board edits and public lines; sends them at most once per ``interval``."""
 
     def __init__(self, inner: Messenger, *, interval: float = 1.0,
-                 monotonic: Callable[[], float] = time.monotonic) -> None:
+                 monotonic: Callable[[], float] = time.monotonic,
+                 moved: Callable[[TableAddress, str], Awaitable[None]] | None = None) -> None:
         self.inner = inner
         self.interval = interval
         self._monotonic = monotonic
+        self.moved = moved
+        """Told at once when a flush shows a table's board under a new reference (the messenger posted a
+        new message, say, for the next hand): the core stores it before anything else happens, so that
+        a restart or a takeover finds the newest board (bot.service.StudBot.board_moved)."""
         self._tables: dict[str, _Pending] = {}
 
     def _state(self, table: TableAddress) -> _Pending:
@@ -144,7 +152,7 @@ class Coalescer:
         if ref is None:  # a new message: send what is pending first, then post at once
             await self._flush(state)
             new_ref = await self.inner.publish_board(table=table, board=board, ref=None)
-            state.posted = new_ref
+            state.posted, state.replaced = new_ref, None
             state.shown = (new_ref, board)
             state.last_flush = self._monotonic()
             return new_ref
@@ -156,7 +164,10 @@ class Coalescer:
 
     def _hold(self, state: _Pending, board: BoardView | Callable[[], BoardView], ref: str, *,
               now: bool) -> str | None:
-        state.board, state.ref = board, state.posted or ref
+        # The newest reference: the one posted here if the core is only behind it; the core's own if it
+        # knows another (another process showed the table meanwhile, and this one took it back since).
+        posted = state.posted
+        state.board, state.ref = board, posted if posted is not None and ref in (posted, state.replaced) else ref
         self._schedule(state, now=now)
         return state.ref
 
@@ -227,8 +238,16 @@ class Coalescer:
                 state.tally.done(len(lines), ok=True)
             if board is not None:
                 ref = await self.inner.publish_board(table=state.table, board=board, ref=state.ref)
+                if ref != state.ref:
+                    state.replaced = state.ref
                 state.posted = ref
                 state.shown = (ref, board)
+                if ref is not None and ref != state.ref and self.moved is not None:
+                    killpoints.reached("board.posted")
+                    try:
+                        await self.moved(state.table, ref)
+                    except Exception:  # stored at the table's next change instead
+                        log.exception("storing the new board of %s failed", state.table.key)
         finally:
             state.sending = False
         if lines or board is not None:

@@ -36,6 +36,10 @@ class Inbound:
     community_locale: str | None = None
     """The server's or group's language, if the platform knows it (Discord's guild locale): a new
     table's public language."""
+    update_id: int | None = None
+    """The platform's id of the delivery that brought it, where the platform retries deliveries
+    (Telegram's webhook ``update_id``): the action it makes is stored with it marked done, so that a
+    retry of it is never applied twice (bot/updates.py)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +60,7 @@ class Reply:
     ok: bool = True
     code: str = ""
     """What happened, for adapters that act on it (the text is in the user's language):
-    'seated', 'already_seated', 'unreachable', or ''."""
+    'seated', 'already_seated', 'unreachable', 'turn_over' (a button of a turn already played), or ''."""
     files: tuple[Attachment, ...] = ()
     """Files for the sender (only with ``private``): Discord attaches them to the ephemeral answer,
     Telegram sends them as documents in the private chat, the console writes them and prints the paths."""

@@ -24,7 +24,7 @@ from dataclasses import replace
 from engine import Action, EngineError, HandFile, IllegalActionError, Stakes, StakesError
 from engine.verify import verify_hand_file
 
-from . import delivery, render, results
+from . import delivery, render, results, updates
 from .audit import audit
 from .cluster import Cluster, is_conflict
 from .commands import ACTIONS, Command, Refusal, UsageError, command_word, help_text, parse, rules_text, usage_text
@@ -37,7 +37,7 @@ from .i18n import EN, LANGUAGE_NAMES, Translator, family, language_of, translato
 from .lifecycle import Work
 from .model import VIEWS, Seat, Table
 from .names import display_name
-from .ports import Clock, Inbound, Messenger, Reply
+from .ports import Clock, Inbound, Messenger, Reply, TableAddress
 from .seating import Handler, Seating
 from .stats.answers import StatsAnswers
 from .store import Store
@@ -183,6 +183,21 @@ class StudBot(Dealer):
                     await self._send_cards(rt, es)
         return changed
 
+    async def board_moved(self, table: TableAddress, ref: str) -> None:
+        """A messenger that shows boards in the background (bot/outbox.py) showed the table's board under a
+        new reference (Telegram: a new message for the next hand): stored at once, not at the table's next
+        change, so that a restart or a takeover edits the newest board, never the one before it."""
+        rt = self.tables.get(table.key)
+        if rt is None or rt.closed or rt.table.board_ref == ref:
+            return
+        rt.table.board_ref = ref
+        with self._fenced(rt):
+            try:
+                async with self.store.atomic() as tx:
+                    await tx.save_board_ref(rt.table.id, ref)
+            except LeaseLost:
+                self._lost(rt)
+
     async def close(self, *, grace: float = STOP_GRACE) -> None:
         """Stop, in order, before the store closes: refuse new commands (with a friendly
         answer), cancel every timer (house bots act on timers), and wait up to ``grace``
@@ -207,7 +222,7 @@ class StudBot(Dealer):
         """Answer one command, in the sender's language. Never raises: bad input and bugs become replies."""
         if self.stopping:
             return Reply(self._tr(msg)("refuse.stopping"), private=True, ok=False, code="stopping")
-        with self.work.track():
+        with self.work.track(), updates.applying(msg.platform, msg.update_id):
             if self.cluster is not None:  # here, or at the process holding the table
                 return await self.cluster.handle(msg)
             return await self._handle(msg)
@@ -455,7 +470,7 @@ class StudBot(Dealer):
         if es is None:
             raise Refusal("refuse.not_in_hand")
         if command.turn is not None and command.turn != rt.turn:
-            raise Refusal("refuse.turn_over")
+            raise Refusal("refuse.turn_over", code="turn_over")
         if hand.actor != es:
             raise Refusal("refuse.not_your_turn", name=rt.names[hand.actor] if hand.actor is not None else "?")
         action = Action.from_str(command.name)

@@ -322,3 +322,37 @@ async def test_a_user_reachable_again_at_one_instance_is_told_at_the_holder(pg_d
     assert [r["unreachable"] for r in rows] == [0] and not seat.unreachable
     assert dms  # the cards, from the holder
     await close(a, b)
+
+
+@pytest.mark.asyncio
+async def test_item14_a_forwarded_command_taken_by_a_holder_that_dies_is_answered_when_the_sender_takes_the_table(
+        opener: Opener, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The holder took the command and died before answering; the sender's own sweep takes the table over
+    before its wait looks at the lease (which is then live again, and its own): answered within the
+    lease, not after the 60 s a forwarded command may wait."""
+    clock, a, b = await pair(opener)
+    await heads_up(a, clock)
+    rt = a.bot.tables[KEY]
+    assert rt.hand is not None and rt.hand.actor is not None and rt.setup is not None
+    user, turn = rt.setup.players[rt.hand.actor][1], rt.turn
+    action = next(a.value for a in rt.hand.legal_actions() if a.value != "fold")
+    assert a.bot.cluster is not None
+    never = asyncio.Event()
+
+    async def stuck(msg: object, *, forwarded: bool = False) -> None:
+        await never.wait()  # taken, and never answered
+
+    monkeypatch.setattr(a.bot.cluster, "_local", stuck)
+    press = asyncio.create_task(b.bot.handle(msg(user, f"{action} @{turn}")))
+    for _ in range(100):
+        await asyncio.sleep(0.02)
+        rows = await b.store.fetch("SELECT status FROM inbox")
+        if rows and rows[0]["status"] == "taken":
+            break
+    assert [r["status"] for r in rows] == ["taken"]
+    die(a)
+    await clock.advance(SETTINGS.lease_seconds * 4 / 3 + 0.1)  # w2's sweep takes the table
+    assert KEY in b.bot.tables
+    reply = await asyncio.wait_for(press, 10)
+    assert not reply.ok and reply.code == "moved_midway", reply
+    await close(a, b)

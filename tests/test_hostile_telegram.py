@@ -34,6 +34,7 @@ from telegram_harness import (
     open_table,
     pass_the_pause,
     payload,
+    play_out,
     press,
     say,
     start_and_deal,
@@ -307,3 +308,30 @@ async def test_item2_two_alexes_and_hostile_names_fill_a_sit_and_go_that_deals_a
         assert sorted(b for (b,) in await rows(db, "SELECT balance FROM wallets")) == [1000] * 4
         report = await audit(served.bot.store)
         assert report.ok and report.tournaments == 1, report.summary()
+
+
+async def test_item15_a_played_turns_button_on_an_old_board_is_refused_and_that_boards_buttons_go(
+        fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board message that is not the table's board any more (a crash can leave one with live-looking
+    buttons: bot/outbox.py) answers a press of a played turn with "That turn is over", and loses its
+    buttons; the same press on the table's board is answered alike, and its buttons stay."""
+    async with Served(fake, tmp_path / "t.db", monkeypatch, next_hand_delay=1) as served:
+        await open_table(fake, (ANN, BOB))
+        await say(fake, ANN, "/join")
+        await say(fake, BOB, "/join")
+        await say(fake, ANN, "/stud start")
+        await play_out(fake)
+        old = fake.board(GROUP)
+        await fake.wait_for(lambda: fake.board(GROUP)["message_id"] != old["message_id"]
+                            and turn_of(fake.board(GROUP)) is not None, what="hand 2's board")
+        current = fake.board(GROUP)
+        played = f"s|call|{served.runtime().table.hand_no - 1}.0"  # a turn of hand 1, long played
+        answer = await press(fake, BOB, data=played, message_id=current["message_id"])
+        assert answer["text"] == "That turn is over."
+        await asyncio.sleep(0.3)
+        assert buttons(fake.messages[(GROUP, current["message_id"])])  # the table's board keeps them
+        answer = await press(fake, BOB, data=played, message_id=old["message_id"])
+        assert answer["text"] == "That turn is over."
+        await fake.wait_for(lambda: not buttons(fake.messages[(GROUP, old["message_id"])]),
+                            what="the old board's buttons to go")
+        assert buttons(fake.messages[(GROUP, current["message_id"])])

@@ -240,3 +240,41 @@ async def test_a_waiting_flush_goes_at_once_for_a_final_board_or_a_drain_and_nev
     assert inner.calls[3:] == [("say", "ann wins")]
     await asyncio.sleep(0.3)  # the wait cut short sends nothing more
     assert len(inner.calls) == 4
+
+
+class Poster(Recorder):
+    """Edits a board in place, but shows a board whose text starts with 'next' as a new message."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refs: list[str | None] = []
+
+    async def publish_board(self, *, table: TableAddress, board: BoardView, ref: str | None) -> str | None:
+        self.refs.append(ref)
+        self.calls.append(("board", board.text))
+        return f"m{len(self.calls)}" if ref is None or board.text.startswith("next") else ref
+
+
+@pytest.mark.asyncio
+async def test_item15_a_new_message_a_flush_posts_is_told_at_once_and_a_stale_post_never_overrides_the_cores_ref(
+        ) -> None:
+    inner = Poster()
+    moved: list[tuple[str, str]] = []
+
+    async def told(table: TableAddress, ref: str) -> None:
+        moved.append((table.key, ref))
+
+    out = Coalescer(inner, interval=0.05, moved=told)
+    ref = await out.publish_board(table=T, board=view("b0"), ref=None)
+    assert ref == "m1" and moved == []  # a post the core asked for: it has the reference already
+    assert await out.publish_board(table=T, board=view("next hand"), ref=ref) == "m1"
+    await asyncio.sleep(0.1)
+    assert moved == [(T.key, "m2")]  # the core stores it now, not at the table's next change
+    assert await out.publish_board(table=T, board=view("b1"), ref="m1") == "m2"  # the core lagging: the newest
+    await asyncio.sleep(0.1)
+    assert inner.refs[-1] == "m2"
+    # another process showed the table meanwhile (this one lost it, then took it back): the core's newer
+    # reference wins over the one this outbox posted long ago
+    await out.publish_board(table=T, board=view("b2"), ref="m9")
+    await asyncio.sleep(0.1)
+    assert inner.refs[-1] == "m9"

@@ -263,7 +263,7 @@ async def test_stale_and_foreign_presses_and_a_429(fake: FakeBotAPI, tmp_path: P
         from bot.render import board as render_board
         text, keys = render_board(rt.table, rt.hand, names=rt.names, turn=rt.turn, seconds_left=None)
         address = TableAddress("telegram", str(GROUP), str(GROUP))
-        ref = str(board["message_id"])
+        ref = f"{board['message_id']}#{rt.table.hand_no}"  # the message and the hand it shows
         view.lines = []
         await messenger.publish_board(table=address, board=BoardView(text, keys, rt.table.hand_no), ref=ref)
         view.shown = None

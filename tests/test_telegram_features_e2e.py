@@ -81,7 +81,7 @@ async def test_boards_are_photos_until_config_view_text(fake: FakeBotAPI, tmp_pa
         from bot.render import board as render_board
         text, keys = render_board(rt.table, rt.hand, names=rt.names, turn=rt.turn, seconds_left=7)
         image = images.board_png(rt.table, rt.hand, names=rt.names)
-        address, ref = TableAddress("telegram", str(GROUP), str(GROUP)), str(board["message_id"])
+        address, ref = TableAddress("telegram", str(GROUP), str(GROUP)), f"{board['message_id']}#{rt.table.hand_no}"
         view = BoardView(text, keys, rt.table.hand_no, image=image)
         state = messenger._boards[f"telegram:{GROUP}"]
         await fake.wait_for(lambda: state.image == image, what="the edit in flight to be answered")

@@ -148,3 +148,28 @@ async def test_the_webhook_refuses_what_is_not_an_update(fake: FakeBotAPI, tmp_p
                 assert response.status == 403
         rows = await served.bot.store.fetch("SELECT update_id FROM platform_updates")
         assert [int(r[0]) for r in rows] == [1]
+
+
+async def test_item14_a_slow_update_keeps_its_claim_so_a_retry_waits_for_it_and_is_not_applied(
+        fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: list[WebhookWorker]) -> None:
+    """A dead worker's claim is taken over after the lease (2 s here); a live worker applying an update for
+    longer (a forwarded command waits for its holder) renews its claim, so the retry waits, then is done."""
+    port = free_port()
+    async with Served(fake, tmp_path / "t.db", monkeypatch, webhook=hook(port), webhook_port=port,
+                      lease_seconds=2):
+        app = workers[0].app
+        applied: list[int] = []
+        process = type(app).process_update
+
+        async def slowly(self: Any, update: Any) -> None:
+            applied.append(update.update_id)
+            await asyncio.sleep(4.5)  # past the claim's 2 s, twice
+            await process(self, update)
+
+        monkeypatch.setattr(type(app), "process_update", slowly)
+        fake.command(ANN, ANN, "/start")
+        update = max(fake.pushed)
+        await asyncio.sleep(3)
+        assert await fake.deliver_again(update) == 200  # waited for the first delivery: not applied again
+        await fake.delivered(update, times=2)
+        assert applied == [update] and (workers[0].applied, workers[0].duplicates) == (1, 1)

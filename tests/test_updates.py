@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import pytest
 import pytest_asyncio
+from cluster_helpers import KEY, START, close, msg, open_instance
 from store_fixtures import Opener, opener
 
+from bot.clock import ManualClock
 from bot.store import Store
 from bot.updates import CLAIM_TTL, PRUNE_EVERY, RETENTION, Claim, UpdateLog
 
@@ -89,3 +92,56 @@ async def test_old_update_ids_are_pruned(stores: tuple[Store, Store]) -> None:
     clock.now += PRUNE_EVERY / 2
     assert await log.claim(6) is Claim.NEW
     assert len(await stores[0].fetch("SELECT update_id FROM platform_updates")) == 2
+
+
+async def test_item14_an_action_marks_its_update_done_in_its_own_transaction_and_a_done_update_never_acts(
+        opener: Opener) -> None:
+    clock = ManualClock(start=START)
+    inst = await open_instance(opener, clock=clock, instance=None)
+    for user, text in (("ann", "new"), ("ann", "join 300"), ("bob", "join 300"), ("ann", "start")):
+        assert (await inst.bot.handle(msg(user, text))).ok
+        await clock.settle()
+    log = UpdateLog(inst.store, platform="console")
+
+    def turn() -> tuple[str, str, int]:
+        rt = inst.bot.tables[KEY]
+        assert rt.hand is not None and rt.hand.actor is not None and rt.setup is not None
+        action = next(a.value for a in rt.hand.legal_actions() if a.value != "fold")
+        return rt.setup.players[rt.hand.actor][1], action, len(rt.hand.actions)
+
+    user, action, seq = turn()
+    assert await log.claim(41) is Claim.NEW
+    assert (await inst.bot.handle(replace(msg(user, action), update_id=41))).ok
+    assert await log.is_done(41)  # with the action, before the webhook marks it done after handling it
+    assert len(inst.bot.tables[KEY].hand.actions) == seq + 1  # type: ignore[union-attr]
+
+    # an update an earlier delivery applied (its done mark stored with its action): refused, nothing stored
+    user, action, seq = turn()
+    assert await log.claim(42) is Claim.NEW
+    await log.done(42)
+    reply = await inst.bot.handle(replace(msg(user, action), update_id=42))
+    assert not reply.ok and reply.code == "applied_already" and "already" in reply.text
+    assert turn() == (user, action, seq)
+    rows = await inst.store.fetch("SELECT COUNT(*) FROM actions")
+    assert int(rows[0][0]) == seq
+
+    # an update nobody claimed (long polling): acted on, nothing marked
+    assert (await inst.bot.handle(replace(msg(user, action), update_id=43))).ok
+    assert await inst.store.fetch("SELECT 1 FROM platform_updates WHERE update_id = 43") == []
+    await close(inst)
+
+
+async def test_item14_a_live_workers_renewed_claim_is_not_taken_over_and_a_waiting_retry_settles(
+        stores: tuple[Store, Store]) -> None:
+    clock = Clock()
+    a, b = (UpdateLog(s, platform="telegram", clock=clock, ttl=2.0) for s in stores)
+    assert await a.claim(5) is Claim.NEW
+    for _ in range(3):  # a works on it for 4.5 s, renewing its claim every 1.5 s
+        clock.now += 1.5
+        await a.keep({5, 6})
+        assert await b.claim(5) is Claim.BUSY
+    clock.now += 2.5  # ... then dies: within its ttl the retry is applied elsewhere
+    assert await b.settle(5, timeout=1) is Claim.RETAKEN
+    assert await a.settle(5, timeout=0.2) is Claim.BUSY  # b applies it now
+    await b.done(5)
+    assert await a.settle(5, timeout=1) is Claim.DONE

@@ -91,7 +91,8 @@ class TelegramAdapter:
         self.app: AnyApp = cast(AnyApp, builder.build())
         self.outbox: Coalescer | None = None
         self.messenger = TelegramMessenger(self.app.bot, grace=self.rate_interval + 0.5, language_of=self._language_of)
-        self.inbound = TelegramInbound(bot=bot, messenger=self.messenger, tg=self.app.bot)
+        self.inbound = TelegramInbound(bot=bot, messenger=self.messenger, tg=self.app.bot,
+                                       keyed=bool(settings.telegram_webhook_url))
         self.app.add_handler(MessageHandler(filters.COMMAND, self.inbound.on_command))
         self.app.add_handler(CallbackQueryHandler(self.inbound.on_press))
         self.app.add_error_handler(self.inbound.on_error)

@@ -31,6 +31,7 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from bot import delivery
 from bot.commands import ALIASES
 from bot.i18n import Translator
 from bot.ports import Inbound, Reply
@@ -56,10 +57,13 @@ PLATFORM: Final = "telegram"
 class TelegramInbound:
     """The handlers of the adapter's Application: an update becomes an :class:`~bot.ports.Inbound`."""
 
-    def __init__(self, *, bot: StudBot, messenger: TelegramMessenger, tg: TgBot) -> None:
+    def __init__(self, *, bot: StudBot, messenger: TelegramMessenger, tg: TgBot, keyed: bool = False) -> None:
         self.bot = bot
         self.messenger = messenger
         self.tg = tg
+        self.keyed = keyed
+        """Updates come through the webhook (claimed in ``platform_updates``, retried by Telegram): each
+        command carries its update id (long polling: python-telegram-bot gets each update once)."""
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("telegram update %r failed", update, exc_info=context.error)
@@ -84,7 +88,8 @@ class TelegramInbound:
         channel = channel_of(chat.id, thread)
         head = text.split()[0].lower()
         admin = await self._is_admin(chat.id, user.id) if ALIASES.get(head, head) in OWNER_COMMANDS else False
-        reply = await self.bot.handle(self._inbound(chat.id, channel, user, text, admin=admin))
+        reply = await self.bot.handle(self._inbound(chat.id, channel, user, text, admin=admin,
+                                                    update_id=self._key(update)))
         await self._reply_in_group(reply, chat.id, thread, msg.message_id, user, channel)
 
     async def on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -118,7 +123,10 @@ class TelegramInbound:
             else:
                 await _answer(query, fit_alert(reply.text), show_alert=True)
             return
-        reply = await self.bot.handle(self._inbound(chat_id, channel, user, command))
+        reply = await self.bot.handle(self._inbound(chat_id, channel, user, command, update_id=self._key(update)))
+        if reply.code == "turn_over" and isinstance(message, Message):  # maybe an old board's button: retire it
+            await self.messenger.retire_old(chat_id, message.message_id, board_ref=await delivery.board_ref_of(
+                self.bot.store, platform=PLATFORM, channel=channel))
         url = self.messenger.link(channel, join=False)
         if command == "join" and reply.ok and uid in self.messenger.unreachable and url:
             await _answer(query, url=url)  # seated, but the cards cannot reach them: open the private chat
@@ -186,10 +194,16 @@ class TelegramInbound:
         await self.messenger.post(chat_id, thread, tr("adapters.answer_privately"), reply_to=message_id,
                                   markup=markup)
 
-    def _inbound(self, chat_id: int, channel: str, user: User, text: str, *, admin: bool = False) -> Inbound:
+    def _inbound(self, chat_id: int, channel: str, user: User, text: str, *, admin: bool = False,
+                 update_id: int | None = None) -> Inbound:
+        """``update_id``: the update a player's action comes in (a typed ``/check``, a press), so that the
+        action and the update's done mark commit together (the webhook's retries: bot/updates.py)."""
         return Inbound(platform=PLATFORM, community=str(chat_id), channel=channel, user=str(user.id),
                        name=user.full_name or user.username or str(user.id), text=text, admin=admin,
-                       locale=user.language_code)
+                       locale=user.language_code, update_id=update_id)
+
+    def _key(self, update: Update) -> int | None:
+        return update.update_id if self.keyed else None
 
     def _translator(self, user: User) -> Translator:
         """The user's language for the adapter's own words (their choice, else Telegram's language_code)."""

@@ -122,13 +122,20 @@ class TelegramMessenger:
         waiting = self._tasks.pop(key, None)
         if waiting is not None:
             waiting.cancel()
-        message_id = _message_id(ref)
+        message_id, ref_hand = _parse_ref(ref)
+        # After a restart or a takeover (this process has not shown the board yet), a message that showed an
+        # earlier hand is that hand's board: its final board, or one a newer message replaced while the process
+        # that posted the newer one died before its reference was stored. The hand gets a new message (never
+        # that old one edited), and the old message's buttons go.
+        stale = state.message_id is None and message_id is not None and ref_hand is not None \
+            and 0 < ref_hand < board.hand_no
+        retire = message_id if stale else None
         if message_id is not None and state.message_id not in (None, message_id):
             state.lines, state.shown = [], None  # someone else's idea of the board (a restart, a 'board' command)
         next_hand = state.final and board.hand_no != state.hand_no and state.message_id == message_id
         photo = board.image is not None
         switched = state.message_id == message_id and state.photo != photo  # a text message cannot become a photo
-        if ref is None or message_id is None or next_hand or switched:
+        if ref is None or message_id is None or next_hand or switched or stale:
             message_id = None  # a new message
         if message_id is None or board.hand_no != state.hand_no:
             state.lines = pending  # a new message or a new hand: the lines of this flush only
@@ -144,7 +151,7 @@ class TelegramMessenger:
         chat_id, thread_id = parse_channel(table.channel)
         if message_id is not None:
             if state.shown == signature and state.message_id == message_id:
-                return ref, True
+                return _ref(message_id, board.hand_no), True
             try:
                 await self._edit(chat_id, message_id, board, text, markup,
                                  same_image=state.message_id == message_id and state.photo and photo
@@ -170,9 +177,27 @@ class TelegramMessenger:
                 log.warning("posting the board of %s failed: %s", key, exc)
                 return ref, False
             message_id = sent.message_id
+            if retire is not None:
+                await self._retire(chat_id, retire)
         state.message_id, state.hand_no, state.final, state.shown = message_id, board.hand_no, board.final, signature
         state.photo, state.image = photo, board.image
-        return str(message_id), True
+        return _ref(message_id, board.hand_no), True
+
+    async def retire_old(self, chat_id: int, message_id: int, *, board_ref: str | None) -> None:
+        """A button of an old turn was pressed on ``message_id``: if that message is older than the table's
+        board (``board_ref``, as stored; message ids grow in a chat, and a board just posted may not be
+        stored yet) it is one whose buttons a crash left live-looking (a board posted by a process that
+        died before storing it): its buttons go."""
+        current, _ = _parse_ref(board_ref)
+        if current is not None and message_id < current:
+            await self._retire(chat_id, message_id)
+
+    async def _retire(self, chat_id: int, message_id: int) -> None:
+        """An old board message: its buttons removed (its text stays, as the record of its hand)."""
+        try:
+            await self.tg.edit_message_reply_markup(chat_id=chat_id, message_id=message_id, reply_markup=None)
+        except TelegramError as exc:  # gone, or without buttons already
+            log.info("cannot take the buttons off the old board %s in %s: %s", message_id, chat_id, exc)
 
     async def _edit(self, chat_id: int, message_id: int, board: BoardView, text: str, markup: InlineKeyboardMarkup,
                     *, same_image: bool) -> None:
@@ -337,8 +362,24 @@ def _button(b: Button) -> InlineKeyboardButton:
     return InlineKeyboardButton(b.label, callback_data=encode_callback(b.command))
 
 
-def _message_id(ref: str | None) -> int | None:
-    return int(ref) if ref is not None and ref.isdigit() else None
+def _ref(message_id: int, hand_no: int) -> str:
+    """A board's reference: its message and the hand it shows (stored by the core)."""
+    return f"{message_id}#{hand_no}"
+
+
+def _parse_ref(ref: str | None) -> tuple[int | None, int | None]:
+    """(message id, hand shown) of a board's reference; a reference stored before the hand was in it
+    (a message id alone) gives no hand.
+
+    >>> _parse_ref("42#7"), _parse_ref("42"), _parse_ref(None), _parse_ref("board-1")
+    ((42, 7), (42, None), (None, None), (None, None))
+    """
+    if ref is None:
+        return None, None
+    message, _, hand = ref.partition("#")
+    if not message.isdigit():
+        return None, None
+    return int(message), int(hand) if hand.isdigit() else None
 
 
 

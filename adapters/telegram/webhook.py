@@ -8,13 +8,18 @@ Telegram's secret token, derived from the bot token so that every worker knows i
 An update is handled *before* the worker answers 200, so a worker that dies mid-update leaves
 Telegram to send it again; and every update id is claimed in the database first
 (:class:`bot.updates.UpdateLog`), so that a retry of an update already handled, by this worker or
-any other, is answered without being applied twice. A retry that arrives while another delivery
-is still applying it waits for that one (up to :data:`BUSY_WAIT` seconds, else 503: Telegram
-tries again later).
+any other, is answered without being applied twice. The player's action an update makes is stored
+with the update marked done, in one transaction (``Inbound.update_id``): a worker killed after it
+leaves the update done. A retry that arrives while another delivery is still applying it waits for
+that one (up to :data:`BUSY_WAIT` seconds, else 503: Telegram tries again later); a worker renews
+its claim while it applies the update, so the claim of a dead one is taken over within the lease
+(``STUDBOT_LEASE_SECONDS``) and the retry applied then.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import logging
 from typing import Any, Final
@@ -24,6 +29,7 @@ from aiohttp import web
 from telegram import Update
 from telegram.ext import Application
 
+from bot import killpoints
 from bot.config import Settings
 from bot.store import Store
 from bot.updates import Claim, UpdateLog
@@ -52,13 +58,16 @@ class WebhookWorker:
         self.settings = settings
         self.url = settings.telegram_webhook_url
         self.secret = webhook_secret(settings.telegram_token)
-        self.updates = UpdateLog(store, platform=platform)
+        self.updates = UpdateLog(store, platform=platform, ttl=float(settings.lease_seconds))
         self.allowed_updates = allowed_updates
         self.applied = 0
         """Updates this worker applied."""
         self.duplicates = 0
         """Deliveries of updates already applied (here or by another worker), not applied again."""
         self._runner: web.AppRunner | None = None
+        self._applying: set[int] = set()
+        """Updates this worker is applying now (their claims renewed)."""
+        self._keeping: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         web_app = web.Application()
@@ -68,6 +77,7 @@ class WebhookWorker:
         host, port = self.settings.telegram_webhook_listen, self.settings.telegram_webhook_port
         await web.TCPSite(runner, host, port).start()
         self._runner = runner
+        self._keeping = asyncio.get_running_loop().create_task(self._keep(), name="webhook-claims")
         if self.settings.telegram_webhook_register:
             await self.app.bot.set_webhook(url=self.url, secret_token=self.secret,
                                            allowed_updates=self.allowed_updates,
@@ -78,6 +88,11 @@ class WebhookWorker:
                      host, port, self.url)
 
     async def stop(self) -> None:
+        if self._keeping is not None:
+            self._keeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keeping
+            self._keeping = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -93,18 +108,34 @@ class WebhookWorker:
         if not isinstance(update_id, int) or isinstance(update_id, bool):
             return web.Response(status=400, text="no update_id")
         claim = await self.updates.claim(update_id)
-        if claim is Claim.BUSY:
-            if not await self.updates.wait_done(update_id, timeout=BUSY_WAIT):
+        if claim is Claim.BUSY:  # until the delivery applying it is done, or found dead (its claim not renewed)
+            claim = await self.updates.settle(update_id, timeout=BUSY_WAIT)
+            if claim is Claim.BUSY:
                 return web.Response(status=503, text="being handled; try again")
-            claim = Claim.DONE
         if claim is Claim.DONE:
             self.duplicates += 1
             log.info("telegram update %d delivered again: already handled, not applied twice", update_id)
             return web.Response(text="ok")
+        killpoints.reached("webhook.claimed")
+        self._applying.add(update_id)  # its claim renewed while it is applied
         try:
             await self.app.process_update(Update.de_json(data, self.app.bot))
         except Exception:  # a bug in a handler: logged, and not retried forever
             log.exception("telegram update %d failed", update_id)
+        finally:
+            self._applying.discard(update_id)
+        killpoints.reached("webhook.applied")
         await self.updates.done(update_id)
         self.applied += 1
         return web.Response(text="ok")
+
+    async def _keep(self) -> None:
+        """Renew the claims of the updates this worker is applying, every third of their time to live (a
+        forwarded command may wait for its table's holder longer than that): only a dead worker's claim
+        is ever taken over."""
+        while True:
+            await asyncio.sleep(self.updates.ttl / 3)
+            try:
+                await self.updates.keep(set(self._applying))
+            except Exception:
+                log.exception("renewing the claims of %d telegram updates failed", len(self._applying))

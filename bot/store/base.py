@@ -363,6 +363,10 @@ class Tx:
              table.next_hand_at, table.view, table.lang, int(table.closing), table.id),
         )
 
+    async def save_board_ref(self, table_id: int, ref: str | None) -> None:
+        """The table's board message alone (the rest of the table may be mid-change in memory)."""
+        await self.execute("UPDATE tables SET board_ref = ? WHERE id = ?", (ref, table_id))
+
     async def save_user_lang(self, *, platform: str, user: str, lang: str, chosen: bool) -> None:
         await self.execute(
             "INSERT INTO user_langs (platform, user_id, lang, chosen) VALUES (?, ?, ?, ?) "

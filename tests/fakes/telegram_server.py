@@ -358,6 +358,19 @@ class FakeBotAPI:
             msg.pop("reply_markup", None)
         return msg
 
+    async def _m_editmessagereplymarkup(self, p: dict[str, Any]) -> Any:
+        key = (int(p["chat_id"]), int(p["message_id"]))
+        msg = self.messages.get(key)
+        if msg is None:
+            raise _ApiError(400, "Bad Request: message to edit not found")
+        self._check_markup(p.get("reply_markup"))
+        markup = p.get("reply_markup")
+        if msg.get("reply_markup") == (markup or None):
+            raise _ApiError(400, NOT_MODIFIED)
+        self._markup(msg, markup)
+        msg["edit_date"] = int(time.time())
+        return msg
+
     async def _m_answercallbackquery(self, p: dict[str, Any]) -> Any:
         text = p.get("text") or ""
         if len(text) > 200:
