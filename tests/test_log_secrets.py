@@ -133,7 +133,7 @@ async def test_item1_discord_at_debug_logs_no_token(discord_fake: FakeDiscord, t
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": DISCORD_TOKEN,
            "DISCORD_GUILD_ID": str(GUILD_ID), "DISCORD_API_BASE": discord_fake.api_base,
            "DISCORD_GATEWAY_URL": discord_fake.gateway_url, "LOG_LEVEL": "DEBUG", "STUDBOT_DB": str(tmp_path / "d.db"),
-           "STUDBOT_BOT_DELAY_MS": "0", "STUDBOT_NEXT_HAND_DELAY": "600"}
+           "STUDBOT_BOT_DELAY_MS": "0", "STUDBOT_NEXT_HAND_DELAY": "1"}  # the first deal 1 s after start
     for name in ("TELEGRAM_TOKEN", "STUDBOT_DATABASE_URL"):
         env.pop(name, None)
     stderr = tmp_path / "stderr.log"
