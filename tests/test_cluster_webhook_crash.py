@@ -44,8 +44,9 @@ TYPED = ("check", "call", "bring-in", "complete", "bet")
 
 @contextlib.asynccontextmanager
 async def cluster(fake: FakeBotAPI, dsn: str, tmp_path: Path, *,
-                  kill_at: dict[str, str], next_hand_delay: int = 600) -> AsyncIterator[tuple[Worker, Worker, Db]]:
-    """Workers w1 (it registers the webhook) and w2 behind one URL; ``kill_at``: a worker's kill point."""
+                  kill_at: dict[str, str], next_hand_delay: int = 2) -> AsyncIterator[tuple[Worker, Worker, Db]]:
+    """Workers w1 (it registers the webhook) and w2 behind one URL; ``kill_at``: a worker's kill point; the first
+    deal comes ``next_hand_delay`` seconds after `start` (the commitment's pause)."""
     w1 = Worker(fake=fake, dsn=dsn, name="w1", url=None, register=True, log_dir=tmp_path, kill_at=kill_at.get("w1"),
                 next_hand_delay=next_hand_delay)
     workers = [w1]

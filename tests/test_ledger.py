@@ -366,7 +366,10 @@ async def test_item8_a_house_bots_winnings_go_to_the_house_and_never_to_a_leader
         for _ in range(3):
             await t.call_down()
             await t.wait(6)
-        await t.say("ann", "stop")
+        rt = t.runtime
+        await t.say("ann", "stop")  # during the next hand: the table closes once it is played out
+        await t.call_down(rt)
+        assert rt.closed
         [(wallet,)] = [tuple(r) for r in await t.store.fetch("SELECT balance FROM wallets WHERE user_id = 'ann'")]
         net = wallet - 1000
         assert net != 0 and await _house(t) == -net  # what ann lost the house won, and the other way round

@@ -101,6 +101,7 @@ async def test_item14_an_action_marks_its_update_done_in_its_own_transaction_and
     for user, text in (("ann", "new"), ("ann", "join 300"), ("bob", "join 300"), ("ann", "start")):
         assert (await inst.bot.handle(msg(user, text))).ok
         await clock.settle()
+    await clock.advance(inst.bot.settings.next_hand_delay)  # the first deal, after the commitment's pause
     log = UpdateLog(inst.store, platform="console")
 
     def turn() -> tuple[str, str, int]:

@@ -11,8 +11,7 @@ from __future__ import annotations
 import adapters.run
 from adapters.telegram.adapter import TelegramAdapter
 
-TelegramAdapter.rate_interval = 0.15
-TelegramAdapter.group_rate = (1000, 60)
-
-if __name__ == "__main__":
+if __name__ == "__main__":  # only in the worker process: pytest imports this module too (for its doctests)
+    TelegramAdapter.rate_interval = 0.15
+    TelegramAdapter.group_rate = (1000, 60)
     adapters.run.main([])
