@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from . import render
+from . import render, updates
 from .commands import Command, Refusal
 from .dealer import Runtime
 from .model import Seat, Table
@@ -80,7 +80,12 @@ class Seating:
         default = BUY_IN_BIG_BETS * table.stakes.big_bet
         now = self.bot.clock.now()
         today = datetime.fromtimestamp(now, UTC).date().isoformat()
+        key = updates.pending() if is_bot else None  # the platform update that asked for the bot, if any
         async with self.bot.store.atomic() as tx:
+            # The update's done mark commits with the bot's seat: a retry of an 'addbot' whose worker died
+            # after seating it finds it done, and seats no second bot (a player's own join is refused twice).
+            if key is not None and not await updates.mark_applied(tx, key):
+                raise Refusal("refuse.applied_already", code="applied_already")
             if is_bot:  # a house bot has no wallet: it buys in from the house bots' bankroll (bot/ledger.py)
                 balance = default
             else:
@@ -101,6 +106,8 @@ class Seating:
             await tx.buy_in(table_id=table.id, community=table.community, user=user, amount=buy_in, now=now,
                             house=is_bot)
             await tx.save_seat(table.id, seat)
+        if key is not None:
+            key.marked = True
         table.seats[seat_no] = seat
         return seat
 

@@ -216,6 +216,13 @@ def active() -> Applying | None:
     return key
 
 
+def pending() -> Applying | None:
+    """The update this delivery is applying, if none of its effects has marked it done yet: the one to
+    mark (:func:`mark_applied`) in the transaction of the effect that a retry must not repeat."""
+    key = active()
+    return None if key is None or key.marked else key
+
+
 def _current_task() -> asyncio.Task[Any] | None:
     try:
         return asyncio.current_task()

@@ -146,3 +146,41 @@ async def test_item14_a_live_workers_renewed_claim_is_not_taken_over_and_a_waiti
     assert await a.settle(5, timeout=0.2) is Claim.BUSY  # b applies it now
     await b.done(5)
     assert await a.settle(5, timeout=1) is Claim.DONE
+
+
+async def test_item14_an_addbot_marks_its_update_done_with_the_bots_seat_and_a_retry_seats_no_second_bot(
+        opener: Opener) -> None:
+    """A typed 'addbot' carries no turn: a retry of it after its worker died (the bot seated and committed,
+    the update not yet marked done by the webhook) used to seat a second house bot."""
+    clock = ManualClock(start=START)
+    inst = await open_instance(opener, clock=clock, instance=None)
+    for user, text in (("ann", "new"), ("ann", "join 300")):
+        assert (await inst.bot.handle(msg(user, text))).ok
+    log = UpdateLog(inst.store, platform="console")
+    assert await log.claim(51) is Claim.NEW
+    assert (await inst.bot.handle(replace(msg("ann", "addbot"), update_id=51))).ok
+    assert await log.is_done(51)  # with the bot's seat, before the webhook marks it done after handling it
+    reply = await inst.bot.handle(replace(msg("ann", "addbot"), update_id=51))  # the platform's retry
+    assert not reply.ok and reply.code == "applied_already", reply.text
+    assert sorted(s.is_bot for s in inst.bot.tables[KEY].table.seats.values()) == [False, True]
+    rows = await inst.store.fetch("SELECT COUNT(*) FROM seats WHERE is_bot = 1")
+    assert int(rows[0][0]) == 1
+    assert (await inst.bot.handle(replace(msg("ann", "addbot"), update_id=52))).ok  # a new update: a second bot
+    assert sum(s.is_bot for s in inst.bot.tables[KEY].table.seats.values()) == 2
+    await close(inst)
+
+
+async def test_item14_a_sit_and_gos_addbot_registers_one_bot_however_often_its_update_comes(opener: Opener) -> None:
+    clock = ManualClock(start=START)
+    inst = await open_instance(opener, clock=clock, instance=None)
+    for user, text in (("ann", "tourney new seats=4"), ("ann", "register")):
+        assert (await inst.bot.handle(msg(user, text))).ok, text
+    log = UpdateLog(inst.store, platform="console")
+    assert await log.claim(61) is Claim.NEW
+    assert (await inst.bot.handle(replace(msg("ann", "addbot"), update_id=61))).ok
+    assert await log.is_done(61)
+    reply = await inst.bot.handle(replace(msg("ann", "addbot"), update_id=61))
+    assert not reply.ok and reply.code == "applied_already", reply.text
+    rows = await inst.store.fetch("SELECT COUNT(*) FROM tourney_players")
+    assert int(rows[0][0]) == 2  # ann and one bot
+    await close(inst)

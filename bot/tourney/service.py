@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
+from .. import updates
 from ..commands import Command, Refusal
 from ..dealer import Runtime, cancel_timers
 from ..fairness import Revealed, revealed_seeds
@@ -185,7 +186,10 @@ class Tourneys:
         now = bot.clock.now()
         entrant = Entrant(user=user, name=name, is_bot=is_bot, seq=max((e.seq for e in t.entrants.values()),
                                                                          default=0) + 1)
+        key = updates.pending() if is_bot else None  # a retried 'addbot' registers no second bot (see seating)
         async with bot.store.atomic() as tx:
+            if key is not None and not await updates.mark_applied(tx, key):
+                raise Refusal("refuse.applied_already", code="applied_already")
             balance = t.buyin if is_bot else await tx.ensure_wallet(  # a house bot: from the house's bankroll
                 community=t.community, user=user, name=name, balance=bot.settings.starting_balance, now=now)
             if balance < t.buyin:
@@ -193,6 +197,8 @@ class Tourneys:
             await self.repo.move_wallet(tx, t=t, user=user, amount=t.buyin, kind="tourney-buy-in", now=now,
                                         house=is_bot)
             await self.repo.save_entrant(tx, t.id, entrant)
+        if key is not None:
+            key.marked = True
         t.entrants[user] = entrant
         await bot._say(rt, "tourney.registers", name=name, id=t.id, count=len(t.entrants), seats=t.seats,
                        pool=chips_field(t.pool))
