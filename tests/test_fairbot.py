@@ -472,6 +472,22 @@ async def test_redteam_export_under_reveal_stop_shows_no_folded_down_cards(tmp_p
         assert verify_hand_file(HandFile.from_json(files["stud-hand-1.json"])).ok
 
 
+@pytest.mark.asyncio
+async def test_redteam_a_hand_number_past_the_database_is_no_such_hand(tmp_path: Path) -> None:
+    """'hand', 'export' and 'verify' with a number past 64 bits sent it to the database, which refused it:
+    the apology for a bug, for what a user typed."""
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        await t.start()
+        await t.call_down()
+        huge = "9" * 20
+        for command in (f"hand {huge}", f"export {huge}", f"verify {huge}", f"hand {'9' * 40}"):
+            answer = await t.say("bob", command)
+            assert "went wrong" not in answer and "no finished hand #" in answer, (command, answer)
+            assert huge in answer or command.endswith("9" * 40)
+        assert "Hand #1 is fair" in await t.say("bob", "verify 1")
+
+
 # ---------------------------------------------------------------- issue 19, item 6: no long lines in the channel
 
 
