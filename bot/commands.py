@@ -200,9 +200,9 @@ def parse(text: str) -> Command:
         if rest and (rest[0].lower() != "net" or len(rest) > 2 or (len(rest) == 2 and rest[1].lower() not in PERIODS)):
             raise UsageError("usage.only", usage=usage)
         return Command(name=name, args=("net", rest[1].lower() if len(rest) == 2 else "all") if rest else ())
-    if name == "stats":  # 'stats', 'stats Bob Smith': the rest of the line is a name (never a control character:
-        # names drop them, and PostgreSQL refuses a NUL in a query)
-        if len(" ".join(rest)) > 64 or any(unicodedata.category(ch) == "Cc" for word in rest for ch in word):
+    if name == "stats":  # 'stats', 'stats Bob Smith': the rest of the line is a name (never a control character
+        # nor half a surrogate pair: names drop them, and the databases refuse a NUL or a lone surrogate in a query)
+        if len(" ".join(rest)) > 64 or any(unicodedata.category(ch) in ("Cc", "Cs") for word in rest for ch in word):
             raise UsageError("usage.only", usage=usage)
         return Command(name=name, args=(" ".join(rest),) if rest else ())
     if name == "kick":  # the rest of the line: display names may hold spaces

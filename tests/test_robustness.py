@@ -224,8 +224,9 @@ async def test_redteam_a_nul_or_control_character_in_typed_text_is_answered_not_
     async with Table(tmp_path / "t.db") as t:
         await t.say("ann", "new")
         await t.say("ann", "join")
-        for command in ("stats a\x00b", "stats \x00", "stats \x1b[31mann", "kick a\x00b", "addbot B\x00t",
-                        "seed a\x00b", "help \x00", "hand 1\x00", "config lang=r\x00u", "tourney new\x00"):
+        for command in ("stats a\x00b", "stats \x00", "stats \x1b[31mann", "stats \ud800", "kick a\x00b",
+                        "addbot B\x00t", "seed a\x00b", "help \x00", "hand 1\x00", "config lang=r\x00u",
+                        "tourney new\x00"):
             answer = await t.say("ann", command)
             assert answer and not any(bug in answer for bug in BUG), (command, answer)
         assert "usage: stats" in await t.say("bob", "stats a\x00b")
