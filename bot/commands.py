@@ -216,7 +216,7 @@ def parse(text: str) -> Command:
     if name == "help":
         if len(rest) > 1:
             raise UsageError("usage.only", usage=usage)
-        return Command(name=name, args=tuple(ALIASES.get(w.lower(), w.lower()) for w in rest))
+        return Command(name=name, args=tuple(_command_name(w) for w in rest))
     assert name == "config"
     if not rest:
         raise UsageError("usage.only", usage=usage)
@@ -284,6 +284,12 @@ def _positive_int(text: str, usage: Callable[[Translator], str]) -> int:
     if value <= 0:
         raise UsageError("usage.not_positive", text=repr(text), usage=usage)
     return value
+
+
+def _command_name(word: str) -> str:
+    """The command a word names as typed ('/Fold', 'c', 'пас': 'fold'), else the word in lower case."""
+    lowered = word.lstrip("/!").lower()
+    return ALIASES.get(lowered) or LOCAL_NAMES.get(lowered, lowered)
 
 
 def language_word(word: str) -> str | None:
