@@ -21,6 +21,7 @@ bot.commands.UsageError: unknown command 'jion'. Try: help
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
@@ -199,8 +200,9 @@ def parse(text: str) -> Command:
         if rest and (rest[0].lower() != "net" or len(rest) > 2 or (len(rest) == 2 and rest[1].lower() not in PERIODS)):
             raise UsageError("usage.only", usage=usage)
         return Command(name=name, args=("net", rest[1].lower() if len(rest) == 2 else "all") if rest else ())
-    if name == "stats":  # 'stats', 'stats Bob Smith': the rest of the line is a name
-        if len(" ".join(rest)) > 64:
+    if name == "stats":  # 'stats', 'stats Bob Smith': the rest of the line is a name (never a control character
+        # nor half a surrogate pair: names drop them, and the databases refuse a NUL or a lone surrogate in a query)
+        if len(" ".join(rest)) > 64 or any(unicodedata.category(ch) in ("Cc", "Cs") for word in rest for ch in word):
             raise UsageError("usage.only", usage=usage)
         return Command(name=name, args=(" ".join(rest),) if rest else ())
     if name == "kick":  # the rest of the line: display names may hold spaces
@@ -214,7 +216,7 @@ def parse(text: str) -> Command:
     if name == "help":
         if len(rest) > 1:
             raise UsageError("usage.only", usage=usage)
-        return Command(name=name, args=tuple(ALIASES.get(w.lower(), w.lower()) for w in rest))
+        return Command(name=name, args=tuple(_command_name(w) for w in rest))
     assert name == "config"
     if not rest:
         raise UsageError("usage.only", usage=usage)
@@ -282,6 +284,12 @@ def _positive_int(text: str, usage: Callable[[Translator], str]) -> int:
     if value <= 0:
         raise UsageError("usage.not_positive", text=repr(text), usage=usage)
     return value
+
+
+def _command_name(word: str) -> str:
+    """The command a word names as typed ('/Fold', 'c', 'пас': 'fold'), else the word in lower case."""
+    lowered = word.lstrip("/!").lower()
+    return ALIASES.get(lowered) or LOCAL_NAMES.get(lowered, lowered)
 
 
 def language_word(word: str) -> str | None:

@@ -27,7 +27,7 @@ from .exports import HandMeta, phh_text, pokerstars_text, safe_names
 from .i18n import Translator
 from .model import HandSetup
 from .ports import Attachment, Inbound, Reply
-from .store import Store
+from .store import MAX_INTEGER, Store
 
 
 class Refusal(Message):
@@ -45,6 +45,13 @@ class StoredHand:
     started_at: float
     hand_file: str
     """The stored hand file (HAND_FORMAT.md), its ``fair`` record included."""
+
+    @property
+    def revealed(self) -> bool:
+        """Whether the hand's server seed is revealed in its hand file: until then (``config reveal=stop``)
+        the file, which lists every player's cards, folded down cards included, is nobody's to see."""
+        fair = json.loads(self.hand_file).get("fair")
+        return isinstance(fair, dict) and fair.get("server_seed") is not None
 
     def engine_seat(self, user: str) -> int | None:
         return next((i for i, p in enumerate(self.setup.players) if p[1] == user), None)
@@ -72,7 +79,7 @@ class HandArchive:
                     last: int = 1) -> list[StoredHand]:
         """Hand ``number``, or the ``last`` finished hands (oldest first)."""
         table_id = await self.table_id(platform=platform, channel=channel)
-        if table_id is None:
+        if table_id is None or (number is not None and not 0 <= number <= MAX_INTEGER):
             return []
         columns = "hand_no, setup, hand_file, summary, started_at"
         if number is not None:
@@ -127,8 +134,8 @@ class History:
         found = await self._find(msg, number=number, last=min(last, MAX_EXPORT))
         files = export_files(found, viewer=msg.user, table=f"Stud {msg.platform} {msg.channel}")
         first, final = found[0].number, found[-1].number
-        text = tr("reply.exported_one" if len(found) == 1 else "reply.exported_many", no=first, first=first,
-                  last=final, count=len(found))
+        text = tr("reply.exported_many" if len(found) > 1 else "reply.exported_one" if found[0].revealed
+                  else "reply.exported_one_hidden", no=first, first=first, last=final, count=len(found))
         return Reply(text, private=True, files=files)
 
 
@@ -216,7 +223,8 @@ def _nets(hand: Hand, summary: str | None) -> list[int]:
 def export_files(found: Sequence[StoredHand], *, viewer: str, table: str) -> tuple[Attachment, ...]:
     """PokerStars text and PHH of ``found`` (oldest first) from ``viewer``'s seat: one safe name per
     player across every hand of the export, each player at their real table seat; and for one hand,
-    its hand file (JSON, HAND_FORMAT.md) with its ``fair`` record, for ``python -m engine.verify``."""
+    its hand file (JSON, HAND_FORMAT.md) with its ``fair`` record, for ``python -m engine.verify``, once its
+    server seed is revealed (before, the file would show the cards the seed still hides)."""
     names = safe_names(name for stored in found for name in stored.hand.names)
     stars, phh = [], []
     for stored in found:
@@ -237,7 +245,7 @@ def export_files(found: Sequence[StoredHand], *, viewer: str, table: str) -> tup
     files: tuple[Attachment, ...] = (
         Attachment(name=f"{base}.txt", data=("\n\n\n".join(stars) + "\n").encode(), mime="text/plain"),
         Attachment(name=f"{base}.{suffix}", data=phh_file.encode(), mime="text/plain"))
-    if len(found) == 1:  # the file the check reads as stored (its values are those the record was made of)
+    if len(found) == 1 and found[0].revealed:  # the file the check reads as stored (the record's own values)
         text = json.dumps(json.loads(found[0].hand_file), ensure_ascii=False, indent=2) + "\n"
         files += (Attachment(name=f"{base}.json", data=text.encode(), mime="application/json"),)
     return files

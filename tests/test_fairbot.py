@@ -442,6 +442,52 @@ async def test_item5_export_gives_the_json_hand_file_with_its_fair_record(tmp_pa
         assert {f.name for f in several.files} == {"stud-hands-1-2.txt", "stud-hands-1-2.phhs"}
 
 
+@pytest.mark.asyncio
+async def test_redteam_export_under_reveal_stop_shows_no_folded_down_cards(tmp_path: Path) -> None:
+    """Under reveal=stop the seeds stay hidden so that folded cards stay private while the table plays:
+    'export N' gave the stored hand file all the same, and it lists every player's cards."""
+    db = tmp_path / "t.db"
+    async with Table(db) as t:
+        await _two_players(t)
+        assert "Done" in await t.say("ann", "config reveal=stop")
+        await t.start()
+        player, _, _ = t.to_act()
+        await t.say(player, "bring-in")
+        folder = "bob" if player == "ann" else "ann"
+        await t.say(folder, "fold")
+        stored = json.loads(await _hand_file(db, 1))
+        hidden = stored["cards"][folder][:2]  # the folder's down cards, never shown
+        reply = await t.bot.handle(t.chat.inbound(player, "export 1"))
+        assert "stud-hand-1.json" not in {f.name for f in reply.files}
+        for f in reply.files:
+            text = f.data.decode()
+            assert not any(card in text for card in hidden), (f.name, hidden)
+        assert "comes once its server seed is revealed" in reply.text
+        await t.wait(5)
+        rt = t.runtime
+        await t.say("ann", "stop")  # the hand in progress is played out, then every seed revealed
+        await t.call_down(rt)
+        assert rt.closed
+        files = {f.name: f.data for f in (await t.bot.handle(t.chat.inbound(player, "export 1"))).files}
+        assert verify_hand_file(HandFile.from_json(files["stud-hand-1.json"])).ok
+
+
+@pytest.mark.asyncio
+async def test_redteam_a_hand_number_past_the_database_is_no_such_hand(tmp_path: Path) -> None:
+    """'hand', 'export' and 'verify' with a number past 64 bits sent it to the database, which refused it:
+    the apology for a bug, for what a user typed."""
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        await t.start()
+        await t.call_down()
+        huge = "9" * 20
+        for command in (f"hand {huge}", f"export {huge}", f"verify {huge}", f"hand {'9' * 40}"):
+            answer = await t.say("bob", command)
+            assert "went wrong" not in answer and "no finished hand #" in answer, (command, answer)
+            assert huge in answer or command.endswith("9" * 40)
+        assert "Hand #1 is fair" in await t.say("bob", "verify 1")
+
+
 # ---------------------------------------------------------------- issue 19, item 6: no long lines in the channel
 
 

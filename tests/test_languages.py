@@ -218,6 +218,12 @@ async def test_russian_and_polish_command_words_play(tmp_path: Path) -> None:
         assert len(t.runtime.hand.actions) == 1
 
 
+def test_redteam_help_knows_every_word_a_command_is_typed_with() -> None:
+    """'пас' folds, but 'help пас' answered "no command 'пас'"; so did 'help /fold' and 'help PAS'."""
+    for typed, name in (("пас", "fold"), ("PAS", "fold"), ("/fold", "fold"), ("!Сесть", "join"), ("c", "call")):
+        assert parse(f"help {typed}").args == (name,), typed
+
+
 @pytest.mark.asyncio
 @pytest.mark.parametrize("server,user,want", [("ru", "pl", "ru"), ("en-US", "pl", "pl"), (None, "ru", "ru"),
                                               ("en-GB", "ru", "en"), (None, None, "en")])

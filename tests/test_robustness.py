@@ -214,3 +214,19 @@ async def test_item2_a_deal_that_fails_is_told_and_the_table_waits(tmp_path: Pat
         assert rt.closed
         report = await audit(t.store, replay=True)
         assert report.ok, report.summary()
+
+
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("store_backend")
+async def test_redteam_a_nul_or_control_character_in_typed_text_is_answered_not_a_bug(tmp_path: Path) -> None:
+    """'stats a<NUL>b' sent the NUL to the database: PostgreSQL refuses it, and the user got the apology for a
+    bug. Every command that takes free text, with a NUL and an escape in it, gets an answer."""
+    async with Table(tmp_path / "t.db") as t:
+        await t.say("ann", "new")
+        await t.say("ann", "join")
+        for command in ("stats a\x00b", "stats \x00", "stats \x1b[31mann", "stats \ud800", "kick a\x00b",
+                        "addbot B\x00t", "seed a\x00b", "help \x00", "hand 1\x00", "config lang=r\x00u",
+                        "tourney new\x00"):
+            answer = await t.say("ann", command)
+            assert answer and not any(bug in answer for bug in BUG), (command, answer)
+        assert "usage: stats" in await t.say("bob", "stats a\x00b")

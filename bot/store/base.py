@@ -29,6 +29,10 @@ from .batch import CommitStats, Committer, StoreConflict
 
 T = TypeVar("T")
 
+MAX_INTEGER = 2 ** 63 - 1
+"""The largest whole number an INTEGER column holds (SQLite's, PostgreSQL's BIGINT): a number typed past it
+(``hand 99999999999999999999``) names no row, and is never sent to the database (which refuses it)."""
+
 
 class Row(Protocol):
     """A result row: ``row["column"]`` and ``row[0]`` (sqlite3.Row, asyncpg.Record)."""
@@ -261,6 +265,8 @@ class Store(ABC):
         return [(r["hand_no"], r["summary"]) for r in rows]
 
     async def hand_file(self, table_id: int, hand_no: int) -> str | None:
+        if not 0 <= hand_no <= MAX_INTEGER:
+            return None
         rows = await self.fetch("SELECT hand_file FROM hands WHERE table_id = ? AND hand_no = ?", (table_id, hand_no))
         return rows[0]["hand_file"] if rows else None
 
