@@ -27,7 +27,7 @@ from .exports import HandMeta, phh_text, pokerstars_text, safe_names
 from .i18n import Translator
 from .model import HandSetup
 from .ports import Attachment, Inbound, Reply
-from .store import Store
+from .store import LARGEST_INTEGER, Store
 
 
 class Refusal(Message):
@@ -72,8 +72,8 @@ class HandArchive:
                     last: int = 1) -> list[StoredHand]:
         """Hand ``number``, or the ``last`` finished hands (oldest first)."""
         table_id = await self.table_id(platform=platform, channel=channel)
-        if table_id is None:
-            return []
+        if table_id is None or (number is not None and number > LARGEST_INTEGER):
+            return []  # past every hand number a column holds: no such hand
         columns = "hand_no, setup, hand_file, summary, started_at"
         if number is not None:
             rows = await self.store.fetch(

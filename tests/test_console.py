@@ -196,6 +196,22 @@ async def test_refusals_change_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.asyncio
+async def test_redteam_hand_numbers_past_the_database_integer_are_no_hand(tmp_path: Path) -> None:
+    """'hand', 'export' and 'verify' with a number no database column holds (past 2**63 - 1) get the
+    answer of any hand not played, not the apology of a bug (SQLite raised OverflowError)."""
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        await t.start()
+        await t.call_down()
+        for number in (2 ** 63, 10 ** 25, 10 ** 31):
+            for command in ("hand", "export", "verify"):
+                said = await t.say("ann", f"{command} {number}")
+                assert "went wrong" not in said, (command, said)
+                assert "no finished hand #" in said, (command, said)
+        assert "Hand #1" in await t.say("ann", "hand 1")  # the table goes on
+
+
+@pytest.mark.asyncio
 async def test_cap_and_fold_reasons(tmp_path: Path) -> None:
     async with Table(tmp_path / "t.db") as t:
         await _two_players(t)

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .base import Listener, Migration, PlayingHand, Row, Store, Tx
+from .base import LARGEST_INTEGER, Listener, Migration, PlayingHand, Row, Store, Tx
 from .batch import CommitStats, StoreConflict, StoreError
 from .migrations import MIGRATIONS, RELEASED_SCHEMA
 
 if TYPE_CHECKING:
     from ..config import Settings
 
-__all__ = ["MIGRATIONS", "RELEASED_SCHEMA", "CommitStats", "Listener", "Migration", "PlayingHand", "Row", "Store",
-           "StoreConflict", "StoreError", "Tx", "open_store"]
+__all__ = ["LARGEST_INTEGER", "MIGRATIONS", "RELEASED_SCHEMA", "CommitStats", "Listener", "Migration", "PlayingHand",
+           "Row", "Store", "StoreConflict", "StoreError", "Tx", "open_store"]
 
 
 async def open_store(settings: Settings) -> Store:

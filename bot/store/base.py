@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Protocol, Self, TypeVar
+from typing import Any, Final, Protocol, Self, TypeVar
 
 from engine import Stakes
 
@@ -26,6 +26,10 @@ from ..i18n import DEFAULT_LANGUAGE, language_of
 from ..ledger import HOUSE, HOUSE_BANKROLL, Transfer, house_account, seat_account, wallet_account
 from ..model import VIEWS, HandSetup, Seat, Table
 from .batch import CommitStats, Committer, StoreConflict
+
+LARGEST_INTEGER: Final = 2 ** 63 - 1
+"""The largest whole number a column holds (SQLite's INTEGER, PostgreSQL's BIGINT): a number past it,
+as typed in 'hand 99999999999999999999', matches no row (the drivers would refuse to send it)."""
 
 T = TypeVar("T")
 
@@ -261,6 +265,8 @@ class Store(ABC):
         return [(r["hand_no"], r["summary"]) for r in rows]
 
     async def hand_file(self, table_id: int, hand_no: int) -> str | None:
+        if not -LARGEST_INTEGER <= hand_no <= LARGEST_INTEGER:
+            return None
         rows = await self.fetch("SELECT hand_file FROM hands WHERE table_id = ? AND hand_no = ?", (table_id, hand_no))
         return rows[0]["hand_file"] if rows else None
 
