@@ -190,6 +190,26 @@ def test_item11_a_players_sit_and_go_line_in_every_language(tr: Translator) -> N
 
 @pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
+async def test_redteam_stats_finds_a_name_in_any_case_beyond_ascii(tmp_path: Path) -> None:
+    """'stats ёжик' finds Ёжик, 'stats ZOË' Zoë, on SQLite too (whose lower() folds only ASCII
+    letters): the answer is the same on both backends."""
+    store = await Store.open(str(tmp_path / "s.db"))
+    try:
+        async with store.atomic() as tx:
+            for user, name in (("u-hedgehog", "Ёжик"), ("u-zoe", "Zoë"), ("u-bob", "Bob")):
+                await tx.ensure_wallet(community=COMMUNITY, user=user, name=name, balance=1000, now=T0)
+        book = StatsBook(store)
+        for asked, user in (("ёжик", "u-hedgehog"), ("ЁЖИК", "u-hedgehog"), ("Ёжик", "u-hedgehog"),
+                            ("ZOË", "u-zoe"), ("bob", "u-bob")):
+            found = await book.find(COMMUNITY, asked)
+            assert found is not None and found.user == user, asked
+        assert await book.find(COMMUNITY, "ёж") is None
+    finally:
+        await store.close()
+
+
+@pytest.mark.usefixtures("store_backend")
+@pytest.mark.asyncio
 async def test_item11_stats_keep_cash_hands_and_sit_and_gos_apart(tmp_path: Path) -> None:
     """The cash stats as before, then the sit-and-go line: finished ones only (a cancelled one was
     refunded, a running one is not over), places best first, prizes and buy-ins in wallet chips."""
