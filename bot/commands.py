@@ -200,7 +200,8 @@ def parse(text: str) -> Command:
             raise UsageError("usage.only", usage=usage)
         return Command(name=name, args=("net", rest[1].lower() if len(rest) == 2 else "all") if rest else ())
     if name == "stats":  # 'stats', 'stats Bob Smith': the rest of the line is a name
-        if len(" ".join(rest)) > 64:
+        # ... one that could be shown: none holds a control character (a NUL is no text to PostgreSQL)
+        if len(" ".join(rest)) > 64 or any(_CONTROL.search(word) for word in rest):
             raise UsageError("usage.only", usage=usage)
         return Command(name=name, args=(" ".join(rest),) if rest else ())
     if name == "kick":  # the rest of the line: display names may hold spaces
@@ -241,6 +242,8 @@ def parse(text: str) -> Command:
     return Command(name=name, options=options)
 
 
+_CONTROL: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+"""A control character (Unicode's Cc), which no name holds."""
 HUGE: Final = 10 ** 30
 """Whole numbers of more than 30 digits read as this (past every limit, and past Python's
 limit on converting very long digit strings): each is refused for what it is, too much."""
