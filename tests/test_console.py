@@ -592,6 +592,26 @@ async def test_broke_wallet_refills_once_a_day(tmp_path: Path) -> None:
         assert "ann sits down" in await t.say("ann", "join")
 
 
+@pytest.mark.asyncio
+async def test_redteam_a_broke_player_who_registers_for_a_sit_and_go_is_refilled_as_by_join(tmp_path: Path) -> None:
+    """Broke (no chips anywhere) and not refilled today: 'register' refills the wallet as 'join' does,
+    once a day; it used to say 'your wallet has 0 chips' where 'join' would have refilled it."""
+    async with Table(tmp_path / "t.db") as t:
+        await t.say("ann", "tourney new seats=3 buyin=100")
+        await t.say("ann", "register")
+        await t.say("ann", "unregister")
+        await _lose_elsewhere(t.store, "ann", 1000)
+        assert "You are registered" in await t.say("ann", "register")
+        wallet = await t.store.wallet("console:local", "ann")
+        assert wallet is not None and wallet[0] == 900 and wallet[1] is not None
+        await t.say("ann", "unregister")
+        await _lose_elsewhere(t.store, "ann", 1000)
+        assert "your wallet has 0 chips" in await t.say("ann", "register")  # not twice the same day
+        await t.wait(24 * 3600)
+        assert "You are registered" in await t.say("ann", "register")
+        assert (await audit(t.store)).ok
+
+
 @pytest.mark.sqlite_only(reason="PRAGMA user_version and the WAL journal of the file (both backends: "
                                  "test_store_backends.py)")
 @pytest.mark.asyncio
