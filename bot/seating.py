@@ -189,6 +189,8 @@ class Seating:
 
     async def sitout(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         seat = self.bot._seat(rt, msg)
+        if seat.leaving or seat.kicked:  # going when the hand ends: sitting out or back changes nothing
+            raise Refusal("refuse.leaving_after")
         if seat.sitting_out:
             raise Refusal("refuse.already_out")
         seat.sitting_out = True
@@ -202,6 +204,8 @@ class Seating:
 
     async def back(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         seat = self.bot._seat(rt, msg)
+        if seat.leaving or seat.kicked:
+            raise Refusal("refuse.leaving_after")
         if not seat.sitting_out:
             raise Refusal("refuse.not_out")
         seat.sitting_out, seat.timeouts = False, 0

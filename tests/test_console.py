@@ -282,6 +282,26 @@ async def _kick_transfers(t: Table, user: str) -> list[int]:
 
 
 @pytest.mark.asyncio
+async def test_redteam_back_or_sitout_of_a_player_leaving_after_the_hand_is_refused(tmp_path: Path) -> None:
+    """A player who said 'leave' (or was kicked) during a hand goes when it ends: 'back' answered
+    "You play from the next hand" and told the table "bob is back", then cashed him out all the same."""
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        await t.say("cat", "join 100")
+        await t.start()
+        await t.say("bob", "leave")
+        await t.say("ann", "kick cat")
+        for user, word in (("bob", "sitout"), ("bob", "back"), ("cat", "sitout"), ("cat", "back")):
+            said = await t.say(user, word)
+            assert "leave the table when this hand ends" in said, (user, word, said)
+            assert "[table]" not in said, (user, word, said)
+        assert not t.runtime.table.seat_of("bob").sitting_out  # type: ignore[union-attr]
+        await t.call_down()
+        assert t.runtime.table.seat_of("bob") is None and t.runtime.table.seat_of("cat") is None
+        assert (await audit(t.store)).ok
+
+
+@pytest.mark.asyncio
 async def test_item3_kick_during_hand_takes_effect_after_the_hand(tmp_path: Path) -> None:
     """Issue 19 item 3: 'ann: bet', 'ann: kick bob' used to fold bob at once and give ann the pot.
     Now bob keeps his turn, his timer and his choices; he is told he goes after the hand; the hand
