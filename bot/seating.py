@@ -79,7 +79,6 @@ class Seating:
         minimum = table.stakes.big_bet
         default = BUY_IN_BIG_BETS * table.stakes.big_bet
         now = self.bot.clock.now()
-        today = datetime.fromtimestamp(now, UTC).date().isoformat()
         key = updates.pending() if is_bot else None  # the platform update that asked for the bot, if any
         async with self.bot.store.atomic() as tx:
             # The update's done mark commits with the bot's seat: a retry of an 'addbot' whose worker died
@@ -91,12 +90,8 @@ class Seating:
             else:
                 balance = await tx.ensure_wallet(community=table.community, user=user, name=name,
                                                  balance=self.bot.settings.starting_balance, now=now)
-                if balance < min(minimum, self.bot.settings.starting_balance) \
-                        and await tx.refilled_on(community=table.community, user=user) != today \
-                        and not await _has_chips_elsewhere(tx, table.community, user):
-                    await tx.refill(community=table.community, user=user, balance=self.bot.settings.starting_balance,
-                                    day=today, now=now)
-                    balance = self.bot.settings.starting_balance
+                balance = await refilled(tx, community=table.community, user=user, balance=balance, needed=minimum,
+                                         starting=self.bot.settings.starting_balance, now=now)
             buy_in = requested if requested is not None else min(balance, default)
             if buy_in < minimum:
                 raise Refusal("refuse.buy_in_min", minimum=minimum, chips=chips_field(balance))
@@ -194,6 +189,8 @@ class Seating:
 
     async def sitout(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         seat = self.bot._seat(rt, msg)
+        if seat.leaving or seat.kicked:  # going when the hand ends: sitting out or back changes nothing
+            raise Refusal("refuse.leaving_after")
         if seat.sitting_out:
             raise Refusal("refuse.already_out")
         seat.sitting_out = True
@@ -207,6 +204,8 @@ class Seating:
 
     async def back(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         seat = self.bot._seat(rt, msg)
+        if seat.leaving or seat.kicked:
+            raise Refusal("refuse.leaving_after")
         if not seat.sitting_out:
             raise Refusal("refuse.not_out")
         seat.sitting_out, seat.timeouts = False, 0
@@ -223,6 +222,19 @@ class Seating:
 def _unique_name(table: Table, name: str) -> str:
     """The name shown for a new seat (see :func:`~bot.names.unique_name`), unlike any other at the table."""
     return unique_name(name, taken=[s.name for s in table.seats.values()])
+
+
+async def refilled(tx: Tx, *, community: str, user: str, balance: int, needed: int, starting: int,
+                   now: float) -> int:
+    """The wallet's ``balance``, refilled to ``starting`` (from the house) first if its player is broke:
+    short of ``needed`` (the least buy-in of the table, or a sit-and-go's), with no chips anywhere
+    else in the community, and not refilled yet today (UTC). Once a day, for 'join' and 'register' alike."""
+    today = datetime.fromtimestamp(now, UTC).date().isoformat()
+    if balance < min(needed, starting) and await tx.refilled_on(community=community, user=user) != today \
+            and not await _has_chips_elsewhere(tx, community, user):
+        await tx.refill(community=community, user=user, balance=starting, day=today, now=now)
+        return starting
+    return balance
 
 
 async def _has_chips_elsewhere(tx: Tx, community: str, user: str) -> bool:

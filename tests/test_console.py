@@ -196,6 +196,22 @@ async def test_refusals_change_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.asyncio
+async def test_redteam_hand_numbers_past_the_database_integer_are_no_hand(tmp_path: Path) -> None:
+    """'hand', 'export' and 'verify' with a number no database column holds (past 2**63 - 1) get the
+    answer of any hand not played, not the apology of a bug (SQLite raised OverflowError)."""
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        await t.start()
+        await t.call_down()
+        for number in (2 ** 63, 10 ** 25, 10 ** 31):
+            for command in ("hand", "export", "verify"):
+                said = await t.say("ann", f"{command} {number}")
+                assert "went wrong" not in said, (command, said)
+                assert "no finished hand #" in said, (command, said)
+        assert "Hand #1" in await t.say("ann", "hand 1")  # the table goes on
+
+
+@pytest.mark.asyncio
 async def test_cap_and_fold_reasons(tmp_path: Path) -> None:
     async with Table(tmp_path / "t.db") as t:
         await _two_players(t)
@@ -263,6 +279,26 @@ async def _kick_transfers(t: Table, user: str) -> list[int]:
         "SELECT e.amount FROM ledger_transfers x JOIN ledger_entries e ON e.transfer_id = x.id "
         "WHERE x.kind = 'kick' AND e.account = ?", (wallet_account("console:local", user),))
     return [r["amount"] for r in rows]
+
+
+@pytest.mark.asyncio
+async def test_redteam_back_or_sitout_of_a_player_leaving_after_the_hand_is_refused(tmp_path: Path) -> None:
+    """A player who said 'leave' (or was kicked) during a hand goes when it ends: 'back' answered
+    "You play from the next hand" and told the table "bob is back", then cashed him out all the same."""
+    async with Table(tmp_path / "t.db") as t:
+        await _two_players(t)
+        await t.say("cat", "join 100")
+        await t.start()
+        await t.say("bob", "leave")
+        await t.say("ann", "kick cat")
+        for user, word in (("bob", "sitout"), ("bob", "back"), ("cat", "sitout"), ("cat", "back")):
+            said = await t.say(user, word)
+            assert "leave the table when this hand ends" in said, (user, word, said)
+            assert "[table]" not in said, (user, word, said)
+        assert not t.runtime.table.seat_of("bob").sitting_out  # type: ignore[union-attr]
+        await t.call_down()
+        assert t.runtime.table.seat_of("bob") is None and t.runtime.table.seat_of("cat") is None
+        assert (await audit(t.store)).ok
 
 
 @pytest.mark.asyncio
@@ -574,6 +610,26 @@ async def test_broke_wallet_refills_once_a_day(tmp_path: Path) -> None:
         assert "refills once a day" in await t.say("ann", "join")  # not twice the same day
         await t.wait(24 * 3600)
         assert "ann sits down" in await t.say("ann", "join")
+
+
+@pytest.mark.asyncio
+async def test_redteam_a_broke_player_who_registers_for_a_sit_and_go_is_refilled_as_by_join(tmp_path: Path) -> None:
+    """Broke (no chips anywhere) and not refilled today: 'register' refills the wallet as 'join' does,
+    once a day; it used to say 'your wallet has 0 chips' where 'join' would have refilled it."""
+    async with Table(tmp_path / "t.db") as t:
+        await t.say("ann", "tourney new seats=3 buyin=100")
+        await t.say("ann", "register")
+        await t.say("ann", "unregister")
+        await _lose_elsewhere(t.store, "ann", 1000)
+        assert "You are registered" in await t.say("ann", "register")
+        wallet = await t.store.wallet("console:local", "ann")
+        assert wallet is not None and wallet[0] == 900 and wallet[1] is not None
+        await t.say("ann", "unregister")
+        await _lose_elsewhere(t.store, "ann", 1000)
+        assert "your wallet has 0 chips" in await t.say("ann", "register")  # not twice the same day
+        await t.wait(24 * 3600)
+        assert "You are registered" in await t.say("ann", "register")
+        assert (await audit(t.store)).ok
 
 
 @pytest.mark.sqlite_only(reason="PRAGMA user_version and the WAL journal of the file (both backends: "

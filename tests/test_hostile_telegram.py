@@ -75,6 +75,19 @@ async def test_big_numbers_are_refused_for_what_they_are(fake: FakeBotAPI, tmp_p
         assert not any("not a whole number" in t for t in fake.group_texts(GROUP))
 
 
+async def test_redteam_hand_numbers_no_database_holds_are_no_hand(fake: FakeBotAPI, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """'/hand', '/verify' and '/export' with a number past 2**63 - 1: the answer of a hand not played,
+    not the apology of a bug (the number reached the database driver, which refused it)."""
+    async with Served(fake, tmp_path / "t.db", monkeypatch):
+        await open_table(fake, (ANN, BOB))
+        for command in ("/hand", "/verify", "/export"):
+            await say(fake, ANN, f"{command} 99999999999999999999999")
+        texts = [str(m.params.get("text", "")) for m in fake.sent("sendMessage")]
+        assert not any("went wrong" in t for t in texts), texts
+        assert sum("No hand has been finished" in t or "no finished hand" in t for t in texts) == 3, texts
+
+
 async def test_an_unstarted_join_is_told_in_the_group(fake: FakeBotAPI, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     pl_user = 1301

@@ -190,6 +190,43 @@ def test_item11_a_players_sit_and_go_line_in_every_language(tr: Translator) -> N
 
 @pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
+async def test_redteam_stats_of_a_name_with_a_control_character_gets_the_usage(tmp_path: Path) -> None:
+    """No shown name holds a control character (names are cleaned); 'stats a<NUL>b' reached PostgreSQL,
+    which refuses a NUL in text, and the asker got the apology of a bug."""
+    with pytest.raises(UsageError):
+        parse("stats a\x00b")
+    store = await Store.open(str(tmp_path / "s.db"))
+    try:
+        bot = _bot(store, ManualClock(T0))
+        for text in ("stats a\x00b", "stats \x00", "stats Bob\x07"):
+            reply = await bot.handle(_ask("ann", text))
+            assert not reply.ok and "stats [name]" in reply.text, (text, reply.text)
+    finally:
+        await store.close()
+
+
+@pytest.mark.usefixtures("store_backend")
+@pytest.mark.asyncio
+async def test_redteam_stats_finds_a_name_in_any_case_beyond_ascii(tmp_path: Path) -> None:
+    """'stats ёжик' finds Ёжик, 'stats ZOË' Zoë, on SQLite too (whose lower() folds only ASCII
+    letters): the answer is the same on both backends."""
+    store = await Store.open(str(tmp_path / "s.db"))
+    try:
+        async with store.atomic() as tx:
+            for user, name in (("u-hedgehog", "Ёжик"), ("u-zoe", "Zoë"), ("u-bob", "Bob")):
+                await tx.ensure_wallet(community=COMMUNITY, user=user, name=name, balance=1000, now=T0)
+        book = StatsBook(store)
+        for asked, user in (("ёжик", "u-hedgehog"), ("ЁЖИК", "u-hedgehog"), ("Ёжик", "u-hedgehog"),
+                            ("ZOË", "u-zoe"), ("bob", "u-bob")):
+            found = await book.find(COMMUNITY, asked)
+            assert found is not None and found.user == user, asked
+        assert await book.find(COMMUNITY, "ёж") is None
+    finally:
+        await store.close()
+
+
+@pytest.mark.usefixtures("store_backend")
+@pytest.mark.asyncio
 async def test_item11_stats_keep_cash_hands_and_sit_and_gos_apart(tmp_path: Path) -> None:
     """The cash stats as before, then the sit-and-go line: finished ones only (a cancelled one was
     refunded, a running one is not over), places best first, prizes and buy-ins in wallet chips."""

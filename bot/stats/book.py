@@ -41,6 +41,8 @@ TOURNEY_SQL: Final = (
 """A player's finished sit-and-gos, by place (cancelled ones were refunded; running ones are not over)."""
 FIND_SQL: Final = ("SELECT user_id, name FROM wallets WHERE community = ? AND lower(name) = lower(?) "
             "ORDER BY user_id")
+NAMES_SQL: Final = "SELECT user_id, name FROM wallets WHERE community = ? ORDER BY user_id"
+"""Every player's name, for a name FIND_SQL misses: SQLite's lower() folds ASCII letters only ('ёжик', 'ZOË')."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +99,9 @@ class StatsBook:
     async def find(self, community: str, name: str) -> Player | None:
         """The player of this community with this name (any case), by their wallet's name."""
         rows = await self.store.fetch(FIND_SQL, (community, name.strip()))
+        if not rows:  # in any case beyond ASCII, as PostgreSQL's lower() already does
+            folded = name.strip().casefold()
+            rows = [r for r in await self.store.fetch(NAMES_SQL, (community,)) if str(r["name"]).casefold() == folded]
         return Player(user=rows[0]["user_id"], name=rows[0]["name"]) if rows else None
 
     async def top_net(self, community: str, *, period: str, now: float, limit: int = 10) -> list[tuple[str, int]]:

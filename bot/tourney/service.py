@@ -27,6 +27,7 @@ from ..model import HandSetup, Seat, Table
 from ..names import display_name, unique_name
 from ..ports import BoardView, Button, Inbound, Reply
 from ..render import chips, chips_field, seconds_text
+from ..seating import refilled
 from .schedule import DEFAULT_STACK, LEVELS, PACES, Clocking, level_stakes, place_out, places_paid, prizes
 from .store import Entrant, Tournament, TourneyRepo, chips_account
 
@@ -192,6 +193,9 @@ class Tourneys:
                 raise Refusal("refuse.applied_already", code="applied_already")
             balance = t.buyin if is_bot else await tx.ensure_wallet(  # a house bot: from the house's bankroll
                 community=t.community, user=user, name=name, balance=bot.settings.starting_balance, now=now)
+            if not is_bot:  # broke: refilled once a day, as for 'join'
+                balance = await refilled(tx, community=t.community, user=user, balance=balance, needed=t.buyin,
+                                         starting=bot.settings.starting_balance, now=now)
             if balance < t.buyin:
                 raise Refusal("tourney.refuse_wallet", buyin=chips_field(t.buyin), chips=chips_field(balance))
             await self.repo.move_wallet(tx, t=t, user=user, amount=t.buyin, kind="tourney-buy-in", now=now,
