@@ -132,7 +132,14 @@ class DiscordAdapter:
     async def connect(self) -> None:
         """Log in (REST), find the gateway, and sync the commands if they changed."""
         assert self.settings.discord_token is not None
-        await self.client.login(self.settings.discord_token)
+        try:
+            await self._log_in(self.settings.discord_token)
+        except BaseException:
+            await self.client.close()  # its HTTP session, opened by login: the bootstrap stops here
+            raise
+
+    async def _log_in(self, token: str) -> None:
+        await self.client.login(token)
         if self.shards is not None or (self.settings.discord_api_base and not self.settings.discord_gateway_url):
             recommended, url, limits = await self.client.http.get_bot_gateway()
             if not self.settings.discord_gateway_url:
