@@ -335,3 +335,23 @@ async def test_item15_a_played_turns_button_on_an_old_board_is_refused_and_that_
         await fake.wait_for(lambda: not buttons(fake.messages[(GROUP, old["message_id"])]),
                             what="the old board's buttons to go")
         assert buttons(fake.messages[(GROUP, current["message_id"])])
+
+
+async def test_redteam_a_forged_press_in_a_private_chat_opens_no_table_and_seats_no_one(
+        fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Callback data is whatever the client sends ("a bad client can send arbitrary data"): 's|new' and
+    's|join' pressed on the bot's message in a private chat opened a table there and moved chips onto it,
+    which the same words typed in that chat are refused."""
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        await open_table(fake, (ANN,))
+        hello = await answer_in_private(fake, BOB, "/start")
+        assert hello.startswith("Hi!")
+        mid = max(m for (chat, m) in fake.messages if chat == BOB)
+        before = await table_state(served, fake)
+        answers = [await press(fake, BOB, data=data, message_id=mid, chat=BOB)
+                   for data in ("s|new", "s|join", "s|addbot", "s|start", "s|tourney")]
+        assert [a["text"] for a in answers] == [
+            "Table commands work in the group of the table; your cards come here."] * 5
+        assert list(served.bot.tables) == [f"telegram:{GROUP}"]
+        assert not await served.bot.store.fetch("SELECT id FROM tables WHERE channel = ?", (str(BOB),))
+        assert await table_state(served, fake) == before

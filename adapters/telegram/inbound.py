@@ -103,6 +103,9 @@ class TelegramInbound:
         if command is None or message is None:
             await _answer(query, tr("adapters.button_gone"))
             return
+        if message.chat.type not in ("group", "supergroup"):  # forged data on a private message: no table there
+            await _answer(query, tr("adapters.group_only"))
+            return
         chat_id = message.chat.id
         topic = isinstance(message, Message) and message.is_topic_message
         thread = message.message_thread_id if isinstance(message, Message) and topic else None
