@@ -341,7 +341,8 @@ async def test_redteam_a_forged_press_in_a_private_chat_opens_no_table_and_seats
         fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Callback data is whatever the client sends ("a bad client can send arbitrary data"): 's|new' and
     's|join' pressed on the bot's message in a private chat opened a table there and moved chips onto it,
-    which the same words typed in that chat are refused."""
+    which the same words typed in that chat are refused. ('new' is no button's any more: a forged
+    's|new' is a stale button anywhere; the board's own commands are refused outside a group.)"""
     async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
         await open_table(fake, (ANN,))
         hello = await answer_in_private(fake, BOB, "/start")
@@ -349,9 +350,25 @@ async def test_redteam_a_forged_press_in_a_private_chat_opens_no_table_and_seats
         mid = max(m for (chat, m) in fake.messages if chat == BOB)
         before = await table_state(served, fake)
         answers = [await press(fake, BOB, data=data, message_id=mid, chat=BOB)
-                   for data in ("s|new", "s|join", "s|addbot", "s|start", "s|tourney")]
+                   for data in ("s|join", "s|cards", "s|call|1.1", "s|new")]
         assert [a["text"] for a in answers] == [
-            "Table commands work in the group of the table; your cards come here."] * 5
+            "Table commands work in the group of the table; your cards come here."] * 3 + [
+            "This button is no longer in use."]
         assert list(served.bot.tables) == [f"telegram:{GROUP}"]
         assert not await served.bot.store.fetch("SELECT id FROM tables WHERE channel = ?", (str(BOB),))
         assert await table_state(served, fake) == before
+
+
+async def test_redteam_forged_callback_data_runs_no_command_but_the_boards(
+        fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Callback data ran any command ('s|stop' by the creator stopped the table, 's|addbot' seated a bot):
+    only the board's actions (with their turn), 'join' and 'cards' run from a button."""
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        await open_table(fake, (ANN, BOB))
+        await say(fake, ANN, "/join")
+        before = await table_state(served, fake)
+        for data in ("s|stop", "s|stop|1.1", "s|addbot", "s|leave", "s|new", "s|join|1.1", "s|fold"):
+            assert (await press(fake, ANN, data=data))["text"] == "This button is no longer in use.", data
+        await asyncio.sleep(0.3)
+        assert await table_state(served, fake) == before
+        assert served.runtime().table.seat_of(str(ANN)) is not None
