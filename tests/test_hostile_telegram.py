@@ -372,3 +372,29 @@ async def test_redteam_forged_callback_data_runs_no_command_but_the_boards(
         await asyncio.sleep(0.3)
         assert await table_state(served, fake) == before
         assert served.runtime().table.seat_of(str(ANN)) is not None
+
+
+async def test_redteam_a_channel_or_an_anonymous_admin_sits_nobody_down(
+        fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A channel's post forwarded into its discussion group comes from user 777000 ('Telegram', not a bot),
+    with sender_chat the channel: '/stud join' in it seated 'Telegram' (one account for every channel). An
+    anonymous admin's command (from GroupAnonymousBot, sender_chat the group) got no answer at all."""
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        await open_table(fake, (ANN,))
+        await say(fake, ANN, "/join")
+        before = await table_state(served, fake)
+        forwarded = fake._message(GROUP, {"id": 777000, "is_bot": False, "first_name": "Telegram"}, "/stud join")
+        forwarded.update(sender_chat={"id": -1009, "type": "channel", "title": "News"}, is_automatic_forward=True,
+                         entities=[{"type": "bot_command", "offset": 0, "length": 5}])
+        fake._push({"message": forwarded})
+        await fake.wait_for(lambda: not fake.updates, what="the forward to be taken")
+        await asyncio.sleep(0.5)
+        assert await table_state(served, fake) == before  # not seated, and not answered (nobody typed it)
+        anonymous = fake._message(GROUP, {"id": 1087968824, "is_bot": True, "first_name": "Group",
+                                          "username": "GroupAnonymousBot"}, "/stud join")
+        anonymous.update(sender_chat=fake.chats[GROUP], entities=[{"type": "bot_command", "offset": 0, "length": 5}])
+        fake._push({"message": anonymous})
+        await fake.wait_for(lambda: fake.group_texts(GROUP)[-1].startswith("To play, write as yourself:"),
+                            what="the anonymous admin's answer")
+        assert str(last_group_message(fake)["reply_parameters"]["message_id"]) == str(anonymous["message_id"])  # type: ignore[index]
+        assert [tuple(r) for r in await served.bot.store.fetch("SELECT user_id FROM seats")] == [(str(ANN),)]
