@@ -361,3 +361,20 @@ async def test_a_press_not_taken_before_the_crash_is_told_so(fake: FakeDiscord, 
         assert actions_stored(db) == 0 and token(fake.board()) == token(board)
     finally:
         await bot.stop()
+
+
+async def test_redteam_table_commands_in_a_dm_open_nothing(fake: FakeDiscord, tmp_path: Path) -> None:
+    """/stud is meant for servers (guild_only), but a command that reaches the bot from a DM (an app
+    installed for the user, a command list cached from before) opened a table in the DM, seated the user
+    with chips and a house bot, and dealt. Now only help, rules and lang answer there, as on Telegram."""
+    db = tmp_path / "stud.db"
+    bot = await start_bot(fake, db, discord_guild_id=None)  # global commands: the fake lets them into DMs
+    try:
+        refusal = "Table commands work in the server channel of the table; your cards come here."
+        for command in ("new", "join", "addbot", "start", "cards"):
+            assert await say(fake, BOB, command, dm=True) == refusal, command
+        assert (await say(fake, BOB, "help", dm=True)).startswith("Commands: new, join")
+    finally:
+        await bot.stop()
+    assert await rows(db, "SELECT COUNT(*) FROM tables") == [(0,)]
+    assert await rows(db, "SELECT COUNT(*) FROM seats") == [(0,)]

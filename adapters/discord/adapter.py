@@ -33,7 +33,7 @@ from discord.http import Route
 
 from adapters import logs
 from bot import delivery
-from bot.commands import parse
+from bot.commands import ALIASES, parse
 from bot.config import Settings
 from bot.outbox import Coalescer
 from bot.ports import Attachment, Inbound
@@ -276,6 +276,11 @@ class DiscordAdapter:
                                              locale=_tag(interaction.locale))
                 await _answer(interaction, tr("adapters.restarting"))
                 return
+            if interaction.guild_id is None and not _answered_in_dms(text):  # a DM holds no table
+                tr = self.bot.translator_for(platform=PLATFORM, user=str(interaction.user.id),
+                                             locale=_tag(interaction.locale))
+                await _answer(interaction, tr("adapters.server_only"))
+                return
             inbound = self.inbound(interaction, text)
             kept = await self._keep(interaction, inbound.channel, text)
             reply = await self.bot.handle(inbound)
@@ -381,6 +386,12 @@ async def _answer(interaction: discord.Interaction[discord.Client], text: str,
         log.info("interaction %s has no answer to edit (%s)", interaction.id, exc.code)
     except discord.HTTPException:
         log.exception("answering interaction %s failed", interaction.id)
+
+
+def _answered_in_dms(text: str) -> bool:
+    """Commands that need no table (help, rules, lang): the only ones a DM answers."""
+    head = text.split()[:1]
+    return bool(head) and ALIASES.get(head[0], head[0]) in ("help", "rules", "lang")
 
 
 def _tag(locale: discord.Locale | None) -> str | None:
