@@ -45,7 +45,7 @@ def custom_id_of(command: str) -> str:
     return custom_id
 
 
-BUTTON_COMMANDS: Final = frozenset({"join", "cards"})
+BUTTON_COMMANDS: Final = frozenset({"join", "cards", "register"})
 """What the board's buttons send besides the actions (which carry their turn)."""
 
 

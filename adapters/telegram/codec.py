@@ -32,8 +32,8 @@ MAX_TEXT = 4096
 MAX_CAPTION = 1024
 MAX_ALERT = 200
 _COMMAND = re.compile(r"^[a-z-]{1,16}$")
-BUTTON_COMMANDS = frozenset({"join", "cards"})
-"""What the board's buttons send besides the actions (which carry their turn)."""
+BUTTON_COMMANDS = frozenset({"join", "cards", "register"})
+"""What the boards' buttons send besides the actions (which carry their turn): a sit-and-go's board has register."""
 _TURN = re.compile(r"^\d{1,9}\.\d{1,6}$")
 _CARDS_LINE = re.compile(r"^[^\d:\[]*?(\d+)[^\d:\[]*:\s*(\S.*)$")
 """A private view's first line: words, the hand's number, words, a colon, the cards."""
