@@ -31,6 +31,11 @@ from bot.store import Store, open_store
 log = logging.getLogger("studbot")
 
 
+class StartupError(Exception):
+    """The bot could not start: its database would not open or a platform would not let it in. The
+    message is one sentence for the operator (``main`` prints it redacted, without a traceback)."""
+
+
 class PlatformAdapter(Protocol):
     """What a platform adapter offers the bootstrap."""
 
@@ -67,7 +72,12 @@ def build_adapters(settings: Settings, bot: StudBot) -> list[PlatformAdapter]:
 async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> None:
     """Serve every configured platform from one loop and one database until stopped."""
     stop = stop or asyncio.Event()
-    store = await open_store(settings)
+    try:
+        store = await open_store(settings)
+    except Exception as exc:  # whatever the driver raises (sqlite3, asyncpg, OSError): the operator's one line
+        log.debug("opening the database failed", exc_info=True)
+        where = "STUDBOT_DATABASE_URL" if settings.database_url else settings.db_path
+        raise StartupError(f"cannot open the database ({where}): {exc}") from exc
     router = Router()
     bot = StudBot(store=store, messenger=router, clock=RealClock(), settings=settings)
     adapters = build_adapters(settings, bot)
@@ -94,7 +104,11 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> Non
     try:
         await asyncio.to_thread(images.warm_up)  # card tiles and fonts, once, off the event loop
         for adapter in adapters:
-            await adapter.connect()
+            try:
+                await adapter.connect()
+            except Exception as exc:  # a refused token, no network: the library's words, redacted by main
+                log.debug("%s: connecting failed", adapter.platform, exc_info=True)
+                raise StartupError(f"{adapter.platform}: cannot connect: {exc}") from exc
         await bot.start()
         tune_gc()
         stopper = asyncio.create_task(stop_the_bot(), name="studbot-stop")
@@ -145,6 +159,14 @@ def main(argv: list[str] | None = None) -> None:
         print(f"studbot: this build cannot serve that platform yet ({exc.name} is missing); "
               "unset its token to play in the console.", file=sys.stderr)
         sys.exit(2)
+    except StartupError as exc:
+        # not through the logging: one line, with the secrets the logging hides (a token in the
+        # library's message, as in python-telegram-bot's InvalidToken) taken out the same way
+        print(f"studbot: {logs.redact(str(exc))}", file=sys.stderr)
+        sys.exit(1)
+    except Exception:  # a bug: its traceback through the logging, whose Redactor hides the secrets in it
+        log.critical("studbot stopped on an error", exc_info=True)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

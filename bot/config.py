@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, urlsplit
 
 from dotenv.parser import parse_stream
 
@@ -84,12 +84,12 @@ class Settings:
             raw = text(name)
             if raw is None:
                 return default
-            if not raw.isdigit() or not low <= int(raw) <= high:
+            if not _digits(raw) or not low <= int(raw) <= high:
                 raise ConfigError(f"{name}={raw!r} is not a whole number of {unit} ({low} to {high})")
             return int(raw)
 
         guild = text("DISCORD_GUILD_ID")
-        if guild is not None and not guild.isdigit():
+        if guild is not None and not _digits(guild):
             raise ConfigError(f"DISCORD_GUILD_ID={guild!r} must be a server id (digits)")
         level = (text("LOG_LEVEL") or "INFO").upper()
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
@@ -104,19 +104,20 @@ class Settings:
         instance = text("STUDBOT_INSTANCE")
         if instance is not None and not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", instance):
             raise ConfigError(f"STUDBOT_INSTANCE={instance!r} must be a name of letters, digits, '.', '_' or '-'")
+        telegram_base_url = text("TELEGRAM_BASE_URL")
         return cls(
             db_path=text("STUDBOT_DB") or "studbot.db",
             starting_balance=number("STUDBOT_STARTING_BALANCE", 1000, 1, 10**9, "chips"),
             turn_timer=number("STUDBOT_TURN_TIMER", 60, 5, 3600, "seconds"),
             next_hand_delay=number("STUDBOT_NEXT_HAND_DELAY", 5, 0, 600, "seconds"),
             bot_delay=number("STUDBOT_BOT_DELAY_MS", 1000, 0, 60000, "milliseconds") / 1000,
-            discord_token=text("DISCORD_TOKEN"),
+            discord_token=_token("DISCORD_TOKEN", text("DISCORD_TOKEN")),
             discord_guild_id=int(guild) if guild else None,
             discord_api_base=text("DISCORD_API_BASE"),
             discord_gateway_url=text("DISCORD_GATEWAY_URL"),
-            telegram_token=text("TELEGRAM_TOKEN"),
-            telegram_base_url=text("TELEGRAM_BASE_URL"),
-            telegram_webhook_url=text("TELEGRAM_WEBHOOK_URL"),
+            telegram_token=_token("TELEGRAM_TOKEN", text("TELEGRAM_TOKEN")),
+            telegram_base_url=telegram_base_url,
+            telegram_webhook_url=_webhook_url(text("TELEGRAM_WEBHOOK_URL"), local=telegram_base_url is not None),
             telegram_webhook_listen=text("TELEGRAM_WEBHOOK_LISTEN") or "0.0.0.0",
             telegram_webhook_port=number("TELEGRAM_WEBHOOK_PORT", number("PORT", 8443, 1, 65535, "port"), 1, 65535,
                                          "port"),
@@ -131,6 +132,33 @@ class Settings:
             instance=instance,
             lease_seconds=number("STUDBOT_LEASE_SECONDS", 6, 2, 300, "seconds"),
         )
+
+
+def _digits(raw: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also takes '²', which ``int`` refuses."""
+    return raw.isascii() and raw.isdigit()
+
+
+def _token(name: str, token: str | None) -> str | None:
+    """A platform token: one word of printable ASCII (a pasted space or line break is refused, the
+    token never shown)."""
+    if token is not None and not (token.isascii() and token.isprintable() and " " not in token):
+        raise ConfigError(f"{name} holds a space, a line break or another character no token has "
+                          "(write the token alone, on one line)")
+    return token
+
+
+def _webhook_url(url: str | None, *, local: bool) -> str | None:
+    """TELEGRAM_WEBHOOK_URL: an https:// URL with a host (Telegram posts to no other); plain http only
+    with a local Bot API server (TELEGRAM_BASE_URL). Its path is the webhook's secret: never shown."""
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    schemes = ("https", "http") if local else ("https",)
+    if parts.scheme not in schemes or not parts.netloc.strip("@:"):
+        raise ConfigError(f"TELEGRAM_WEBHOOK_URL must be an {' or '.join(s + '://' for s in schemes)} URL "
+                          f"with a host (scheme {parts.scheme or '?'!r}); Telegram posts to HTTPS only")
+    return url
 
 
 def _shards(count: str | None, ids: str | None) -> tuple[int | None, tuple[int, ...] | None]:
@@ -150,13 +178,13 @@ def _shards(count: str | None, ids: str | None) -> tuple[int | None, tuple[int, 
             raise ConfigError(f"DISCORD_SHARD_IDS={ids!r} needs DISCORD_SHARD_COUNT "
                               "(the number of shards of every process)")
         return None, None
-    if not count.isdigit() or not 1 <= int(count) <= 100_000:
+    if not _digits(count) or not 1 <= int(count) <= 100_000:
         raise ConfigError(f"DISCORD_SHARD_COUNT={count!r} is not a whole number of shards (1 to 100000)")
     total = int(count)
     if ids is None:
         return total, None
     parts = [p.strip() for p in ids.split(",")]
-    if not all(p.isdigit() for p in parts):
+    if not all(_digits(p) for p in parts):
         raise ConfigError(f"DISCORD_SHARD_IDS={ids!r} must be shard numbers separated by commas, such as 0,1")
     chosen = tuple(int(p) for p in parts)
     outside = [i for i in chosen if i >= total]
@@ -197,10 +225,14 @@ def database_url(url: str | None) -> str | None:
     shown = f"{scheme}://{user}{':***' if colon else ''}{at}{location}"
     host_port = location.split("/", 1)[0].split("?", 1)[0]
     host, _, port = host_port.rpartition(":") if ":" in host_port.rsplit("]", 1)[-1] else (host_port, "", "")
-    if port and not port.isdigit():
+    if port and not (_digits(port) and int(port) <= 65535):
         raise ConfigError(f"STUDBOT_DATABASE_URL has a port that is not a number ({shown})")
     if not (host or port or host_port) and "host=" not in location:
         raise ConfigError(f"{expected}: no host ({shown})")
+    try:
+        _ = urlsplit(f"{scheme}://{location}").port  # what the logging's redaction and the driver parse
+    except ValueError as exc:
+        raise ConfigError(f"STUDBOT_DATABASE_URL is malformed: {exc} ({shown})") from exc
     if not at:
         return url
     encoded = quote(unquote(user), safe="") + (":" + quote(unquote(password), safe="") if colon else "")

@@ -6,8 +6,11 @@ Time is a manual clock; the database is a real SQLite file, or a PostgreSQL data
 
 from __future__ import annotations
 
+import os
 import random
 import re
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
@@ -780,3 +783,20 @@ async def test_after_a_showdown_the_board_picture_is_the_showdown(tmp_path: Path
         assert hand.is_over and len(hand.live_seats) == 2
         final = boards[-1]
         assert final.final and final.image == images.showdown_png(hand, names=t.runtime.names, tr=EN)
+
+
+@pytest.mark.parametrize("env", [{"STUDBOT_TURN_TIMER": "soon"}, {"STUDBOT_DB": "{tmp}/file/t.db"}])
+def test_redteam_the_console_with_a_wrong_setting_or_database_says_one_line(tmp_path: Path,
+                                                                           env: dict[str, str]) -> None:
+    """``python -m adapters.console`` (and ``studbot`` with no token) printed a traceback for a wrong
+    setting (the ConfigError) or a database it cannot open (sqlite3's OperationalError)."""
+    (tmp_path / "file").write_text("not a directory")
+    full = {k: v for k, v in os.environ.items()
+            if k not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "STUDBOT_DATABASE_URL", "STUDBOT_DB")}
+    full.update({"PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+                 **{k: v.format(tmp=tmp_path) for k, v in env.items()}})
+    for argv in (["-m", "adapters.console", "--script"], ["-m", "adapters.run", "--script"]):
+        done = subprocess.run([sys.executable, *argv], cwd=tmp_path, env=full, input="ann: new\n",
+                              capture_output=True, text=True, timeout=60, check=False)
+        assert done.returncode != 0 and "Traceback" not in done.stderr, (argv, done.stderr)
+        assert done.stderr.strip().splitlines()[-1].startswith("studbot: "), (argv, done.stderr)

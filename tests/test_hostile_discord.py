@@ -163,6 +163,29 @@ async def test_a_button_that_is_none_of_ours_is_answered_as_stale(fake: FakeDisc
         await bot.stop()
 
 
+async def test_redteam_a_forged_button_runs_no_command_but_the_boards(fake: FakeDiscord, tmp_path: Path) -> None:
+    """A custom_id with a turn ran any command ('stud:stop@1.1' stopped the creator's table, 'stud:addbot@1.1'
+    seated a bot): only the board's actions carry a turn, and only they, 'join' and 'cards' run."""
+    db = tmp_path / "stud.db"
+    bot = await start_bot(fake, db)
+    try:
+        assert "Table open" in await say(fake, ANN, "new")
+        assert "Seated" in await say(fake, ANN, "join")
+        await asyncio.sleep(1)  # the join's line and board are out
+        board = fake.board()
+        assert board is not None
+        posts = len(fake.channel_posts())
+        for custom_id in ("stud:stop@1.1", "stud:addbot@1.1", "stud:new@1.1", "stud:config@1.1", "stud:leave@1.1"):
+            interaction = await fake.press(ANN, custom_id, message_id=board.message_id)
+            assert await interaction.answer() == "This button is no longer in use.", custom_id
+        await asyncio.sleep(0.2)
+        assert len(fake.channel_posts()) == posts  # nothing happened at the table
+        assert rows_now(db, "SELECT user_id FROM seats") == [(str(ANN),)]
+        assert "Seated" in await say(fake, BOB, "join")  # the table is open as it was
+    finally:
+        await bot.stop()
+
+
 async def test_names_built_to_disturb_stay_inside_themselves(fake: FakeDiscord, tmp_path: Path) -> None:
     mallory, sun = fake.user(3001, HOSTILE["mallory"]), fake.user(3002, HOSTILE["sun"])
     zed = fake.user(3003, HOSTILE["zed"])
@@ -338,3 +361,20 @@ async def test_a_press_not_taken_before_the_crash_is_told_so(fake: FakeDiscord, 
         assert actions_stored(db) == 0 and token(fake.board()) == token(board)
     finally:
         await bot.stop()
+
+
+async def test_redteam_table_commands_in_a_dm_open_nothing(fake: FakeDiscord, tmp_path: Path) -> None:
+    """/stud is meant for servers (guild_only), but a command that reaches the bot from a DM (an app
+    installed for the user, a command list cached from before) opened a table in the DM, seated the user
+    with chips and a house bot, and dealt. Now only help, rules and lang answer there, as on Telegram."""
+    db = tmp_path / "stud.db"
+    bot = await start_bot(fake, db, discord_guild_id=None)  # global commands: the fake lets them into DMs
+    try:
+        refusal = "Table commands work in the server channel of the table; your cards come here."
+        for command in ("new", "join", "addbot", "start", "cards"):
+            assert await say(fake, BOB, command, dm=True) == refusal, command
+        assert (await say(fake, BOB, "help", dm=True)).startswith("Commands: new, join")
+    finally:
+        await bot.stop()
+    assert await rows(db, "SELECT COUNT(*) FROM tables") == [(0,)]
+    assert await rows(db, "SELECT COUNT(*) FROM seats") == [(0,)]

@@ -348,3 +348,66 @@ async def test_item15_a_played_turns_button_on_an_old_board_is_refused_and_that_
         await fake.wait_for(lambda: not buttons(fake.messages[(GROUP, old["message_id"])]),
                             what="the old board's buttons to go")
         assert buttons(fake.messages[(GROUP, current["message_id"])])
+
+
+async def test_redteam_a_forged_press_in_a_private_chat_opens_no_table_and_seats_no_one(
+        fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Callback data is whatever the client sends ("a bad client can send arbitrary data"): 's|new' and
+    's|join' pressed on the bot's message in a private chat opened a table there and moved chips onto it,
+    which the same words typed in that chat are refused. ('new' is no button's any more: a forged
+    's|new' is a stale button anywhere; the board's own commands are refused outside a group.)"""
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        await open_table(fake, (ANN,))
+        hello = await answer_in_private(fake, BOB, "/start")
+        assert hello.startswith("Hi!")
+        mid = max(m for (chat, m) in fake.messages if chat == BOB)
+        before = await table_state(served, fake)
+        answers = [await press(fake, BOB, data=data, message_id=mid, chat=BOB)
+                   for data in ("s|join", "s|cards", "s|call|1.1", "s|new")]
+        assert [a["text"] for a in answers] == [
+            "Table commands work in the group of the table; your cards come here."] * 3 + [
+            "This button is no longer in use."]
+        assert list(served.bot.tables) == [f"telegram:{GROUP}"]
+        assert not await served.bot.store.fetch("SELECT id FROM tables WHERE channel = ?", (str(BOB),))
+        assert await table_state(served, fake) == before
+
+
+async def test_redteam_forged_callback_data_runs_no_command_but_the_boards(
+        fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Callback data ran any command ('s|stop' by the creator stopped the table, 's|addbot' seated a bot):
+    only the board's actions (with their turn), 'join' and 'cards' run from a button."""
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        await open_table(fake, (ANN, BOB))
+        await say(fake, ANN, "/join")
+        before = await table_state(served, fake)
+        for data in ("s|stop", "s|stop|1.1", "s|addbot", "s|leave", "s|new", "s|join|1.1", "s|fold"):
+            assert (await press(fake, ANN, data=data))["text"] == "This button is no longer in use.", data
+        await asyncio.sleep(0.3)
+        assert await table_state(served, fake) == before
+        assert served.runtime().table.seat_of(str(ANN)) is not None
+
+
+async def test_redteam_a_channel_or_an_anonymous_admin_sits_nobody_down(
+        fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A channel's post forwarded into its discussion group comes from user 777000 ('Telegram', not a bot),
+    with sender_chat the channel: '/stud join' in it seated 'Telegram' (one account for every channel). An
+    anonymous admin's command (from GroupAnonymousBot, sender_chat the group) got no answer at all."""
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        await open_table(fake, (ANN,))
+        await say(fake, ANN, "/join")
+        before = await table_state(served, fake)
+        forwarded = fake._message(GROUP, {"id": 777000, "is_bot": False, "first_name": "Telegram"}, "/stud join")
+        forwarded.update(sender_chat={"id": -1009, "type": "channel", "title": "News"}, is_automatic_forward=True,
+                         entities=[{"type": "bot_command", "offset": 0, "length": 5}])
+        fake._push({"message": forwarded})
+        await fake.wait_for(lambda: not fake.updates, what="the forward to be taken")
+        await asyncio.sleep(0.5)
+        assert await table_state(served, fake) == before  # not seated, and not answered (nobody typed it)
+        anonymous = fake._message(GROUP, {"id": 1087968824, "is_bot": True, "first_name": "Group",
+                                          "username": "GroupAnonymousBot"}, "/stud join")
+        anonymous.update(sender_chat=fake.chats[GROUP], entities=[{"type": "bot_command", "offset": 0, "length": 5}])
+        fake._push({"message": anonymous})
+        await fake.wait_for(lambda: fake.group_texts(GROUP)[-1].startswith("To play, write as yourself:"),
+                            what="the anonymous admin's answer")
+        assert str(last_group_message(fake)["reply_parameters"]["message_id"]) == str(anonymous["message_id"])  # type: ignore[index]
+        assert [tuple(r) for r in await served.bot.store.fetch("SELECT user_id FROM seats")] == [(str(ANN),)]

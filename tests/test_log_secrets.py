@@ -31,7 +31,7 @@ from telegram_harness import ANN, BOB, DAN, GROUP, Served, free_port, open_table
 from telegram_harness import fake as fake  # the fixture
 from telegram_harness import say as tg_say
 
-from adapters import logs
+from adapters import logs, run
 from adapters.telegram.webhook import SECRET_HEADER, webhook_secret
 from bot.config import Settings
 
@@ -161,3 +161,83 @@ def test_item1_a_redacted_record_keeps_its_level_and_logger(capture: Capture) ->
     assert len(lines) == 2  # httpx below WARNING is quiet
     assert lines[0].endswith("WARNING httpx: POST https://api.telegram.org/bot<TELEGRAM_TOKEN>/getUpdates")
     assert lines[1].endswith("DEBUG studbot: quoted: <TELEGRAM_TOKEN>")
+
+
+async def run_bootstrap(tmp_path: Path, **env: str) -> tuple[int, str]:
+    """``python -m adapters.run`` with ``env`` (no .env, no other token); its exit code and stderr."""
+    full = {k: v for k, v in os.environ.items()
+            if k not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "STUDBOT_DATABASE_URL", "STUDBOT_DB")}
+    full.update({"PYTHONPATH": str(ROOT), "STUDBOT_DB": str(tmp_path / "t.db"), **env})
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "adapters.run", cwd=tmp_path, env=full,
+                                                   stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    _, err = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode is not None
+    return process.returncode, err.decode()
+
+
+@pytest.mark.asyncio
+async def test_redteam_a_rejected_telegram_token_is_one_line_without_the_token(fake: FakeBotAPI,
+                                                                               tmp_path: Path) -> None:
+    """python-telegram-bot's InvalidToken says "The token `<token>` was rejected": it reached stderr
+    in the traceback Python prints, outside the redacting logging."""
+    wrong = "999999:AAwrong-SECRET-token"
+    code, err = await run_bootstrap(tmp_path, TELEGRAM_TOKEN=wrong, TELEGRAM_BASE_URL=fake.base_url)
+    assert code != 0
+    assert "Traceback" not in err and wrong not in err and "SECRET" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("studbot: ") and "telegram" in last.lower() and "<TELEGRAM_TOKEN>" in last
+
+
+@pytest.mark.asyncio
+async def test_redteam_an_unopenable_database_is_one_line(fake: FakeBotAPI, tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("not a directory")
+    code, err = await run_bootstrap(tmp_path, TELEGRAM_TOKEN=fake.token, TELEGRAM_BASE_URL=fake.base_url,
+                                    STUDBOT_DB=str(tmp_path / "file" / "t.db"))
+    assert code != 0 and "Traceback" not in err and fake.token not in err
+    assert err.strip().splitlines()[-1].startswith("studbot: cannot open the database")
+
+
+@pytest.mark.asyncio
+async def test_redteam_an_unreachable_platform_is_one_line(tmp_path: Path) -> None:
+    code, err = await run_bootstrap(tmp_path, TELEGRAM_TOKEN="123:AAunreachable-SECRET",
+                                    TELEGRAM_BASE_URL=f"http://127.0.0.1:{free_port()}/bot")
+    assert code != 0 and "Traceback" not in err and "SECRET" not in err
+    assert err.strip().splitlines()[-1].startswith("studbot: telegram: cannot connect")
+
+
+@pytest.mark.asyncio
+async def test_redteam_an_unreachable_discord_is_one_line_and_closes_its_session(tmp_path: Path) -> None:
+    code, err = await run_bootstrap(tmp_path, DISCORD_TOKEN=DISCORD_TOKEN,
+                                    DISCORD_API_BASE=f"http://127.0.0.1:{free_port()}/api/v10")
+    assert code != 0 and "Traceback" not in err and DISCORD_TOKEN not in err
+    assert "Unclosed client session" not in err
+    assert err.strip().splitlines()[-1].startswith("studbot: discord: cannot connect")
+
+
+def test_redteam_an_error_that_ends_the_bot_is_logged_redacted(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """An exception out of ``serve`` (its str holding a Bot API URL, as httpx's do) went to Python's own
+    traceback on stderr, past the redacting logging."""
+    token = "4242:AAsecret-run-token"
+
+    async def failing(settings: Settings, *, stop: asyncio.Event | None = None) -> None:
+        raise RuntimeError(f"HTTP 500 for https://api.telegram.org/bot{token}/getUpdates")
+
+    monkeypatch.chdir(tmp_path)
+    for name in ("DISCORD_TOKEN", "STUDBOT_DATABASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TELEGRAM_TOKEN", token)
+    monkeypatch.setattr(run, "serve", failing)
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        with pytest.raises(SystemExit) as exited:
+            run.main([])
+    finally:
+        for handler in root.handlers[:]:
+            if handler not in handlers:
+                root.removeHandler(handler)
+        root.setLevel(level)
+    err = capsys.readouterr().err
+    assert exited.value.code == 1
+    assert token not in err and "bot<TELEGRAM_TOKEN>/getUpdates" in err

@@ -88,3 +88,37 @@ def test_cluster_settings() -> None:
         Settings.from_env({"STUDBOT_INSTANCE": "w 1"})
     with pytest.raises(ConfigError, match="STUDBOT_LEASE_SECONDS"):
         Settings.from_env({"STUDBOT_LEASE_SECONDS": "1"})
+
+
+@pytest.mark.parametrize("name", ["STUDBOT_TURN_TIMER", "DISCORD_GUILD_ID", "DISCORD_SHARD_COUNT"])
+def test_redteam_a_digit_that_is_no_number_is_a_config_error(name: str) -> None:
+    """'²' passes str.isdigit() but not int(): a ConfigError naming the setting, not a ValueError."""
+    with pytest.raises(ConfigError, match=name):
+        Settings.from_env({name: "²"})
+    with pytest.raises(ConfigError, match="DISCORD_SHARD_IDS"):
+        Settings.from_env({"DISCORD_SHARD_COUNT": "4", "DISCORD_SHARD_IDS": "0,²"})
+
+
+@pytest.mark.parametrize("token", ["123:abc def-SECRET", "123:abc\ndef-SECRET", "123:abc\tSECRET"])
+@pytest.mark.parametrize("name", ["TELEGRAM_TOKEN", "DISCORD_TOKEN"])
+def test_redteam_a_token_with_a_space_or_line_break_is_refused_without_showing_it(name: str, token: str) -> None:
+    with pytest.raises(ConfigError, match=name) as caught:
+        Settings.from_env({name: token})
+    assert "SECRET" not in str(caught.value)
+
+
+def test_redteam_a_webhook_url_must_be_https_unless_a_local_bot_api_server() -> None:
+    for url in ("http://example.com/tg/SECRET", "example.com/tg/SECRET", "https:///tg/SECRET"):
+        with pytest.raises(ConfigError, match="TELEGRAM_WEBHOOK_URL") as caught:
+            Settings.from_env({"TELEGRAM_WEBHOOK_URL": url})
+        assert "SECRET" not in str(caught.value)  # the path is the webhook's secret
+    assert Settings.from_env({"TELEGRAM_WEBHOOK_URL": "https://example.com/tg/x"}).telegram_webhook_url
+    local = {"TELEGRAM_WEBHOOK_URL": "http://127.0.0.1:8443/tg", "TELEGRAM_BASE_URL": "http://127.0.0.1:8081/bot"}
+    assert Settings.from_env(local).telegram_webhook_url == "http://127.0.0.1:8443/tg"
+
+
+@pytest.mark.parametrize("url", ["postgresql://u:pwSECRET@[::1/db", "postgresql://u:pwSECRET@db:99999/db"])
+def test_redteam_a_malformed_database_url_is_a_config_error_without_its_password(url: str) -> None:
+    with pytest.raises(ConfigError, match="STUDBOT_DATABASE_URL") as caught:
+        Settings.from_env({"STUDBOT_DATABASE_URL": url})
+    assert "SECRET" not in str(caught.value)

@@ -16,6 +16,7 @@ import logging
 import os
 import random
 import signal
+import sqlite3
 import sys
 import threading
 import time
@@ -24,7 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bot.clock import ManualClock, RealClock
-from bot.config import Settings
+from bot.config import ConfigError, Settings
 from bot.service import StudBot
 from bot.store import Store, open_store
 
@@ -211,15 +212,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--user", default=os.environ.get("USER") or "player",
                         help="your name at the table (interactive)")
     args = parser.parse_args(argv)
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except ConfigError as exc:
+        print(f"studbot: configuration error: {exc}", file=sys.stderr)
+        sys.exit(2)
     logging.basicConfig(level=settings.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     db = args.db or settings.db_path
     if args.db is not None:  # a file named on the command line is the database, as for 'studbot audit --db'
         settings = replace(settings, database_url=None)
+    if not args.script and args.seed is not None:
+        parser.error("--seed is for script mode only: play uses a CSPRNG")
     with contextlib.suppress(KeyboardInterrupt):
-        if args.script:
-            sys.exit(asyncio.run(run_script(db=db, seed=args.seed, settings=settings)))
-        if args.seed is not None:
-            parser.error("--seed is for script mode only: play uses a CSPRNG")
-        sys.exit(asyncio.run(run_interactive(db=db, user=args.user, settings=settings)))
+        try:
+            if args.script:
+                sys.exit(asyncio.run(run_script(db=db, seed=args.seed, settings=settings)))
+            sys.exit(asyncio.run(run_interactive(db=db, user=args.user, settings=settings)))
+        except (sqlite3.DatabaseError, OSError) as exc:  # most often: the file cannot be opened
+            print(f"studbot: the database ({db}) failed: {exc}", file=sys.stderr)
+            sys.exit(1)

@@ -33,7 +33,7 @@ from discord.http import Route
 
 from adapters import logs
 from bot import delivery
-from bot.commands import parse
+from bot.commands import ALIASES, parse
 from bot.config import Settings
 from bot.outbox import Coalescer
 from bot.ports import Attachment, Inbound
@@ -132,7 +132,14 @@ class DiscordAdapter:
     async def connect(self) -> None:
         """Log in (REST), find the gateway, and sync the commands if they changed."""
         assert self.settings.discord_token is not None
-        await self.client.login(self.settings.discord_token)
+        try:
+            await self._log_in(self.settings.discord_token)
+        except BaseException:
+            await self.client.close()  # its HTTP session, opened by login: the bootstrap stops here
+            raise
+
+    async def _log_in(self, token: str) -> None:
+        await self.client.login(token)
         if self.shards is not None or (self.settings.discord_api_base and not self.settings.discord_gateway_url):
             recommended, url, limits = await self.client.http.get_bot_gateway()
             if not self.settings.discord_gateway_url:
@@ -269,6 +276,11 @@ class DiscordAdapter:
                                              locale=_tag(interaction.locale))
                 await _answer(interaction, tr("adapters.restarting"))
                 return
+            if interaction.guild_id is None and not _answered_in_dms(text):  # a DM holds no table
+                tr = self.bot.translator_for(platform=PLATFORM, user=str(interaction.user.id),
+                                             locale=_tag(interaction.locale))
+                await _answer(interaction, tr("adapters.server_only"))
+                return
             inbound = self.inbound(interaction, text)
             kept = await self._keep(interaction, inbound.channel, text)
             reply = await self.bot.handle(inbound)
@@ -374,6 +386,12 @@ async def _answer(interaction: discord.Interaction[discord.Client], text: str,
         log.info("interaction %s has no answer to edit (%s)", interaction.id, exc.code)
     except discord.HTTPException:
         log.exception("answering interaction %s failed", interaction.id)
+
+
+def _answered_in_dms(text: str) -> bool:
+    """Commands that need no table (help, rules, lang): the only ones a DM answers."""
+    head = text.split()[:1]
+    return bool(head) and ALIASES.get(head[0], head[0]) in ("help", "rules", "lang")
 
 
 def _tag(locale: discord.Locale | None) -> str | None:

@@ -10,6 +10,7 @@ from typing import Any, Final
 
 import discord
 
+from bot.commands import ACTIONS
 from bot.ports import BoardView, Button
 
 PREFIX: Final = "stud:"
@@ -44,21 +45,23 @@ def custom_id_of(command: str) -> str:
     return custom_id
 
 
-BUTTON_COMMANDS: Final = frozenset({"join", "cards"})
+BUTTON_COMMANDS: Final = frozenset({"join", "cards", "register"})
 """What the board's buttons send besides the actions (which carry their turn)."""
 
 
 def command_of(custom_id: str) -> str | None:
     """``'stud:call@12.7'`` -> ``'call @12.7'``; None if the id is not one the board puts on a button
-    (``'stud:stop'`` parses, but no button sends it: a forged id runs nothing).
+    (``'stud:stop'`` and ``'stud:stop@1.2'`` parse, but no button sends them: a forged id runs nothing).
 
     >>> command_of("stud:join"), command_of("stud:stop"), command_of("stud:fold"), command_of("stud:fold@1.2")
     ('join', None, None, 'fold @1.2')
+    >>> command_of("stud:stop@1.2"), command_of("stud:join@1.2")
+    (None, None)
     """
     match = TEMPLATE.fullmatch(custom_id)
     if match is None:
         return None
-    if (match["turn"] is None) != (match["command"] in BUTTON_COMMANDS):
+    if match["command"] not in (BUTTON_COMMANDS if match["turn"] is None else ACTIONS):
         return None
     return command_from_match(match)
 

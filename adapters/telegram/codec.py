@@ -24,12 +24,16 @@ import html
 import re
 from collections.abc import Sequence
 
+from bot.commands import ACTIONS
+
 PREFIX = "s"
 MAX_CALLBACK_BYTES = 64
 MAX_TEXT = 4096
 MAX_CAPTION = 1024
 MAX_ALERT = 200
 _COMMAND = re.compile(r"^[a-z-]{1,16}$")
+BUTTON_COMMANDS = frozenset({"join", "cards", "register"})
+"""What the boards' buttons send besides the actions (which carry their turn): a sit-and-go's board has register."""
 _TURN = re.compile(r"^\d{1,9}\.\d{1,6}$")
 _CARDS_LINE = re.compile(r"^[^\d:\[]*?(\d+)[^\d:\[]*:\s*(\S.*)$")
 """A private view's first line: words, the hand's number, words, a colon, the cards."""
@@ -52,17 +56,22 @@ def encode_callback(command: str) -> str:
 
 
 def decode_callback(data: str | None) -> str | None:
-    """The command text a button's callback data stands for, or None if it is not ours."""
+    """The command text a button's callback data stands for, or None if it is not ours: the board's buttons
+    send only 'join', 'cards' and the actions with their turn (forged data such as 's|stop' runs nothing).
+
+    >>> [decode_callback(d) for d in ("s|stop", "s|stop|1.2", "s|fold", "s|join|1.2")]
+    [None, None, None, None]
+    """
     if not data:
         return None
     parts = data.split("|")
     if parts[0] != PREFIX or len(parts) not in (2, 3) or not _COMMAND.match(parts[1]):
         return None
     if len(parts) == 3:
-        if not _TURN.match(parts[2]):
+        if parts[1] not in ACTIONS or not _TURN.match(parts[2]):
             return None
         return f"{parts[1]} @{parts[2]}"
-    return parts[1]
+    return parts[1] if parts[1] in BUTTON_COMMANDS else None
 
 
 def channel_of(chat_id: int, thread_id: int | None) -> str:

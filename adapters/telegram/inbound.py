@@ -70,7 +70,14 @@ class TelegramInbound:
 
     async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         msg, user, chat = update.effective_message, update.effective_user, update.effective_chat
-        if msg is None or user is None or chat is None or not msg.text or user.is_bot:
+        if msg is None or user is None or chat is None or not msg.text:
+            return
+        if msg.sender_chat is not None:  # on behalf of a chat: no person to seat (777000, GroupAnonymousBot)
+            if not msg.is_automatic_forward and split_command(msg.text, self.messenger.username) is not None:
+                await self.messenger.post(chat.id, msg.message_thread_id if msg.is_topic_message else None,
+                                          self._translator(user)("adapters.as_yourself"), reply_to=msg.message_id)
+            return
+        if user.is_bot:
             return
         parsed = split_command(msg.text, self.messenger.username)
         if parsed is None:
@@ -102,6 +109,9 @@ class TelegramInbound:
         tr = self._translator(user)
         if command is None or message is None:
             await _answer(query, tr("adapters.button_gone"))
+            return
+        if message.chat.type not in ("group", "supergroup"):  # forged data on a private message: no table there
+            await _answer(query, tr("adapters.group_only"))
             return
         chat_id = message.chat.id
         topic = isinstance(message, Message) and message.is_topic_message
