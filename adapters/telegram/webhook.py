@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import hmac
 import logging
 from typing import Any, Final
 from urllib.parse import urlparse
@@ -98,8 +99,9 @@ class WebhookWorker:
             self._runner = None
 
     async def receive(self, request: web.Request) -> web.Response:
-        if request.headers.get(SECRET_HEADER) != self.secret:
-            return web.Response(status=403)
+        given = request.headers.get(SECRET_HEADER, "")
+        if not hmac.compare_digest(given.encode("utf-8", "surrogateescape"), self.secret.encode()):
+            return web.Response(status=403)  # compared in constant time: no timing tells the secret
         try:
             data = await request.json()
         except ValueError:
