@@ -270,9 +270,8 @@ class Dealer:
         deadline = now + table.timer
         seq, seat_no = len(hand.actions), rt.seat_no(es)
         timeouts = (seat.timeouts + 1 if by_timeout else 0) if seat is not None else 0
-        key = None if by_timeout else updates.active()  # the platform update that brought it, if any
-        if key is not None and key.marked:  # a second action in one command (never the player's)
-            key = None
+        # the platform update that brought it, unless an earlier effect of the same command marked it
+        key = None if by_timeout else updates.pending()
         if key is not None or (seat is not None and timeouts != seat.timeouts):
             async with self.store.atomic() as tx:
                 # the update's done mark commits with its action: a retry of it finds it done

@@ -441,7 +441,7 @@ def test_item2_after_a_failed_deal_and_a_restart_start_deals_and_cancel_calls_of
         async with Script(db) as s:  # a restart: the tournament is still there, waiting
             assert any("level 1" in x for x in await s.say("ann: tourney"))
             assert any("Only the table's creator" in x for x in await s.say("bob: start"))
-            await s.say("ann: start")
+            assert any("Dealing in 5 s" in x for x in await s.say("ann: start"))
             out = await s.say("/sleep 5")
             assert any(HAND.match(x) for x in out), out
             await s.say("ann: sitout")  # her turns are taken at once: hands follow each other

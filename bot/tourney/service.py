@@ -258,8 +258,7 @@ class Tourneys:
         self._close(rt)
         await bot._say(rt, "tourney.cancelled_voided" if playing is not None else "tourney.cancelled", id=t.id)
         if revealed:
-            await bot._say(rt, "fair.revealed_all", seeds="\n".join(
-                f"#{r.hand_no}: {r.server_seed} (SHA-256 {r.commitment})" for r in revealed))
+            await bot._say(rt, "fair.revealed_all", seeds=revealed_seeds(revealed))
         return Reply(self._tr(msg)("reply.closed"))
 
     async def _start_cmd(self, rt: Runtime, t: Tournament, msg: Inbound) -> Reply:
@@ -267,7 +266,7 @@ class Tourneys:
         if t.status == "running" and not rt.table.running:  # its last deal failed: deal again
             rt.table.running = True
             await self.bot._start_hand(rt)
-            return Reply(self._tr(msg)("reply.dealing"))
+            return Reply(self._tr(msg)("reply.dealing", seconds=seconds_text(self.bot.settings.next_hand_delay)))
         if t.status != "registering":
             raise Refusal("tourney.refuse_started")
         if len(t.entrants) < 2:
