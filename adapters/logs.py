@@ -16,7 +16,7 @@ import threading
 from typing import Final, TextIO
 from urllib.parse import quote, urlsplit
 
-from bot.config import Settings
+from bot.core.config import Settings
 
 FORMAT: Final = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 QUIET: Final = ("httpx", "httpcore", "aiohttp.access")

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import asyncpg
 
-from bot.config import Settings
+from bot.core.config import Settings
 from bot.store import Store, open_store
 
 from . import references

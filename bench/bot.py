@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.lifecycle import tune_gc
+from bot.core.lifecycle import tune_gc
 
 from . import references
 from .backends import Backend, postgres_backend, sqlite_backend

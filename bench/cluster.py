@@ -24,10 +24,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from bench.pgserver import PostgresServer
-from bot.clock import RealClock
-from bot.config import Settings
-from bot.ports import BoardView, Inbound, TableAddress
-from bot.service import StudBot
+from bot.app import StudBot
+from bot.core.clock import RealClock
+from bot.core.config import Settings
+from bot.core.ports import BoardView, Inbound, TableAddress
 from bot.store import Store
 from bot.store.postgres import PostgresStore
 

@@ -5,7 +5,7 @@ actions) and renders the public board at every state until it has the requested
 number of boards, the board cache cleared before each one so every render is real
 (the card tiles stay cached, as in the bot). It also renders the private image of
 the player to act and the showdown image of every finished hand. References: the
-text board of ``bot.render.board`` for the same states, and the PNG encode of a
+text board of ``bot.text.render.board`` for the same states, and the PNG encode of a
 blank image of the same size, plain RGB and through the boards' own indexed encoder
 (the floor that any PNG of that size pays). ``--lang ru`` (or ``pl``) draws every
 image and the text board in that language (DejaVu Sans instead of the bundled font).
@@ -22,9 +22,9 @@ from collections.abc import Callable
 
 from PIL import Image
 
-from bot import images, render
-from bot.i18n import LANGUAGES, translator
-from bot.model import Table
+from bot.core.i18n import LANGUAGES, translator
+from bot.core.model import Table
+from bot.text import images, render
 from engine import Deck, DeckDealer, Hand, Stakes
 
 TARGET_MS = 30.0
@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> None:
     print(_stats("showdown_png", showdown_ms, blank_ms, "blank-PNG encode"))
     print(_stats("blank RGB PNG, same size", blank_ms))
     print(_stats("blank indexed PNG, same size", blank_p_ms))
-    print(_stats("text board (bot.render)", text_ms))
+    print(_stats("text board (bot.text.render)", text_ms))
     print(f"board PNG size: median {statistics.median(sizes) / 1024:.0f} KiB, max {max(sizes) / 1024:.0f} KiB")
     print("showdown_png times in order (ms):", " ".join(f"{t:.0f}" for t in showdown_ms))
     med = statistics.median(board_ms)

@@ -1,7 +1,7 @@
 """Several bot processes on one database, for ``python -m bench.bot --processes N``.
 
 Each process (``python -m bench.processes``, the database in ``STUDBOT_DATABASE_URL``) is a
-:class:`~bot.service.StudBot` of its own in cluster mode (bot/cluster.py: an instance name
+:class:`~bot.app.StudBot` of its own in cluster mode (bot/cluster/cluster.py: an instance name
 of its own, its tables' leases taken, every write fenced by them) with its own tables
 (channels and players of its own prefix): the tables are split between the processes, and
 every process creates and plays only its own, so no command is forwarded (that cost is
@@ -25,8 +25,8 @@ import sys
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.config import Settings
-from bot.lifecycle import tune_gc
+from bot.core.config import Settings
+from bot.core.lifecycle import tune_gc
 from bot.store import Store, open_store
 
 from .tables import ErrorLog, Probe, Stats, many_tables

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.model import HandSetup
+from bot.core.model import HandSetup
 from engine import Action, Card, Deck, DeckDealer, Hand
 
 from .tables import Stats, Timed

@@ -1,7 +1,7 @@
 """Soak: thousands of house-bot hands in one process, the resident memory sampled as they go.
 
 The console's script mode, as ``python -m adapters.console --script`` wires it (a
-:class:`~bot.clock.ManualClock`, the console messenger and chat, a real SQLite file in
+:class:`~bot.core.clock.ManualClock`, the console messenger and chat, a real SQLite file in
 a temporary directory), plays one table of house bots hand after hand: time moves on
 by the pause between hands, the bots act at once, and a bot that goes broke is
 replaced by a new one (``addbot``), so the table never stops. Every chip is checked
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from adapters.console.app import ScriptSession
-from bot.config import Settings
+from bot.core.config import Settings
 from engine import evaluate
 
 BOTS = 6

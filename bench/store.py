@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bench.pgserver import PostgresServer
-from bot.model import HandSetup
+from bot.core.model import HandSetup
 from bot.store import Store
 from bot.store.postgres import PostgresStore
 from engine import Stakes

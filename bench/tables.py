@@ -3,7 +3,7 @@
 Every action is a chat command (``"call @3.5"``) sent to :meth:`StudBot.handle`, which
 parses it, commits it to the database, plays it in the engine, describes it and hands
 the lines and the board to the messenger. As in production, the messenger is an outbox
-(:class:`~bot.outbox.Coalescer`, a table's board and lines sent at most once a
+(:class:`~bot.platform.outbox.Coalescer`, a table's board and lines sent at most once a
 ``--interval``) in front of a platform that keeps nothing (:class:`NullMessenger`).
 Time is a :class:`ManualClock`; the players are seeded random policies that mostly call
 and check, so most hands reach the showdown.
@@ -29,14 +29,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from adapters.console.chat import ConsoleMessenger
-from bot.clock import ManualClock
-from bot.config import Settings
-from bot.dealer import Runtime
-from bot.model import HandSetup
-from bot.outbox import Coalescer
-from bot.ports import BoardView, Clock, Inbound, Messenger, TableAddress, TimerHandle
-from bot.service import StudBot
+from bot.app import StudBot
+from bot.core.clock import ManualClock
+from bot.core.config import Settings
+from bot.core.model import HandSetup
+from bot.core.ports import BoardView, Clock, Inbound, Messenger, TableAddress, TimerHandle
+from bot.platform.outbox import Coalescer
 from bot.store import Store
+from bot.table.dealer import Runtime
 from engine import Action
 
 from .policy import Passive
@@ -210,7 +210,7 @@ class _Timer:
 
 class FrozenClock:
     """Time stands still (no turn timer ever fires), and a callback due now runs at once as a task
-    of its own, as :class:`~bot.clock.RealClock` runs a timer: the next deals of many tables go
+    of its own, as :class:`~bot.core.clock.RealClock` runs a timer: the next deals of many tables go
     together, not one after the other inside whichever task called :meth:`ManualClock.settle`."""
 
     def __init__(self, now: float = 1_700_000_000.0) -> None:
@@ -441,7 +441,7 @@ async def many_tables(open_store: StoreOpener, name: str, *, tables: int, action
     of another process's, if they all start first), then with "ready" once the tables are seated and dealt,
     before they play (so that processes play together), and with "played" once they have, before the paced
     run and the end (the store still open). ``instance``: the bot runs in cluster mode under that name
-    (bot/cluster.py: its tables' leases taken, and every write fenced by them).
+    (bot/cluster/cluster.py: its tables' leases taken, and every write fenced by them).
     """
     settings = replace(SETTINGS, next_hand_delay=0.0, instance=instance)  # each next hand dealt at once
     async with Bench(open_store, name, settings, seed=seed, interval=interval, clock=FrozenClock()) as b:

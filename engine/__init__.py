@@ -3,9 +3,9 @@
 Standard library only: no I/O, no asyncio, no platform. See :class:`Hand`.
 """
 
-from .cards import ALL_CARDS, Card, Deck, parse_cards
-from .dealing import CardSource, DeckDealer, ScriptedDealer
-from .errors import (
+from engine.cards import ALL_CARDS, Card, Deck, parse_cards
+from engine.dealing import CardSource, DeckDealer, ScriptedDealer
+from engine.errors import (
     CardError,
     CommitmentMismatchError,
     DeckError,
@@ -22,12 +22,12 @@ from .errors import (
     SetupError,
     StakesError,
 )
-from .evaluate import HighHand, LowHand, best_high, best_low, high_value, low_value
-from .events import Action, Event
-from .fair import FairRecord, check_player_seed, commitment_of
-from .game import Hand
-from .handfile import HandFile, ReplayError, hand_file_of, replay_hand, result_of
-from .stakes import Options, ShortAllIn, Stakes
+from engine.evaluate import HighHand, LowHand, best_high, best_low, high_value, low_value
+from engine.events import Action, Event
+from engine.fair import FairRecord, check_player_seed, commitment_of
+from engine.game import Hand
+from engine.handfile import HandFile, ReplayError, hand_file_of, replay_hand, result_of
+from engine.stakes import Options, ShortAllIn, Stakes
 
 __all__ = [
     "ALL_CARDS", "Action", "Card", "CardError", "CardSource", "CommitmentMismatchError", "Deck", "DeckDealer",

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from .errors import CardError, DeckError, DuplicateCardError
+from engine.errors import CardError, DeckError, DuplicateCardError
 
 RANK_CHARS: Final = "23456789TJQKA"
 SUIT_CHARS: Final = "cdhs"

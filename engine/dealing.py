@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from .cards import Card, Deck, check_distinct
-from .errors import DeckError
+from engine.cards import Card, Deck, check_distinct
+from engine.errors import DeckError
 
 
 class CardSource(Protocol):

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Final
 
-from .cards import RANK_MASK, RANK_NAMES, RANK_PLURALS, SUIT_SHIFT, Card, check_distinct
-from .errors import CardError
+from engine.cards import RANK_MASK, RANK_NAMES, RANK_PLURALS, SUIT_SHIFT, Card, check_distinct
+from engine.errors import CardError
 
 __all__ = [
     "HandCategory",

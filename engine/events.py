@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .cards import Card
-from .evaluate import HighHand, LowHand, best_high, best_low
+from engine.cards import Card
+from engine.evaluate import HighHand, LowHand, best_high, best_low
 
 
 class Action(StrEnum):
@@ -34,7 +34,7 @@ class Action(StrEnum):
             known = _ACTION_OF.get(text)  # the usual case: a canonical name, as stored and parsed
             if known is not None:
                 return known
-        from .errors import IllegalActionError
+        from engine.errors import IllegalActionError
 
         name = text.strip().lower().replace("_", "-") if isinstance(text, str) else text
         if name == "bringin":

@@ -33,8 +33,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .cards import ALL_CARDS, Card
-from .errors import CommitmentMismatchError, FairRecordError, NotRevealedError, PlayerSeedError
+from engine.cards import ALL_CARDS, Card
+from engine.errors import CommitmentMismatchError, FairRecordError, NotRevealedError, PlayerSeedError
 
 SCHEME: Final = "stud8-fair/1"
 SERVER_SEED_BYTES: Final = 32

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import Card
-from .dealing import CardSource
-from .errors import EngineError, HandOverError, IllegalActionError, NotYourTurnError, SetupError
-from .evaluate import high_value_of_key, low_value_of_key
-from .events import (
+from engine.cards import Card
+from engine.dealing import CardSource
+from engine.errors import EngineError, HandOverError, IllegalActionError, NotYourTurnError, SetupError
+from engine.evaluate import high_value_of_key, low_value_of_key
+from engine.events import (
     AGGRESSIVE,
     Action,
     ActionTaken,
@@ -42,10 +42,10 @@ from .events import (
     StreetBegan,
     UncalledReturned,
 )
-from .order import board_key, bring_in_card_key
-from .pots import PotResult
-from .refusals import CAP, why_not
-from .stakes import Options, ShortAllIn, Stakes
+from engine.order import board_key, bring_in_card_key
+from engine.pots import PotResult
+from engine.refusals import CAP, why_not
+from engine.stakes import Options, ShortAllIn, Stakes
 
 MAX_PLAYERS = 8
 DECK_SIZE = 52
@@ -543,7 +543,7 @@ class Hand:
         self._showdown()
 
     def _showdown(self) -> None:
-        from .showdown import settle_showdown
+        from engine.showdown import settle_showdown
 
         self.actor = None
         self._legal = None
@@ -551,7 +551,7 @@ class Hand:
         self._close()
 
     def _finish(self, *, winner: int) -> None:
-        from .showdown import settle_uncontested
+        from engine.showdown import settle_uncontested
 
         self.actor = None
         self._legal = None

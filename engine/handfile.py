@@ -19,13 +19,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARD_TEXTS, Card, check_distinct
-from .dealing import ScriptedDealer
-from .errors import CardError, EngineError, FairRecordError, HandFileError, StakesError
-from .events import Action
-from .fair import FairRecord
-from .game import Hand
-from .stakes import Options, Stakes
+from engine.cards import CARD_TEXTS, Card, check_distinct
+from engine.dealing import ScriptedDealer
+from engine.errors import CardError, EngineError, FairRecordError, HandFileError, StakesError
+from engine.events import Action
+from engine.fair import FairRecord
+from engine.game import Hand
+from engine.stakes import Options, Stakes
 
 FORMAT = "stud8-hand/1"
 
@@ -215,7 +215,7 @@ def hand_file_of(hand: Hand, *, fair: FairRecord | None = None) -> HandFile:
 
 def result_of(hand: Hand) -> dict[str, Any]:
     """The replay result of a finished hand, as HAND_FORMAT.md's "Output" describes it."""
-    from .events import ActionTaken
+    from engine.events import ActionTaken
 
     names = hand.names
     log = [

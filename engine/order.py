@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import RANK_MASK, Card
+from engine.cards import RANK_MASK, Card
 
 
 def bring_in_card_key(card: Card) -> tuple[int, int]:

@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .events import Action
+from engine.events import Action
 
 if TYPE_CHECKING:
-    from .game import Hand
+    from engine.game import Hand
 
 CAP = 4
 """Rule 6: a bet and three raises."""

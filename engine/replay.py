@@ -10,8 +10,8 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 
-from .errors import EngineError
-from .handfile import HandFile, ReplayError, replay_hand, result_of
+from engine.errors import EngineError
+from engine.handfile import HandFile, ReplayError, replay_hand, result_of
 
 
 def error_json(message: str, *, action_index: int | None = None) -> str:

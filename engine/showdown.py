@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .events import HandShown, PotAwarded
-from .order import high_odd_chip_key, low_odd_chip_key
-from .pots import Pot, PotResult, award_uncontested, build_pots, split_pot
+from engine.events import HandShown, PotAwarded
+from engine.order import high_odd_chip_key, low_odd_chip_key
+from engine.pots import Pot, PotResult, award_uncontested, build_pots, split_pot
 
 if TYPE_CHECKING:
-    from .game import Hand
+    from engine.game import Hand
 
 
 def showdown_order(hand: Hand) -> list[int]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from .errors import StakesError
+from engine.errors import StakesError
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,13 +38,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .cards import Card
-from .errors import EngineError, FairRecordError, NotRevealedError
-from .events import Action
-from .fair import commitment_of
-from .game import Hand
-from .handfile import HandFile, replay_hand
-from .replay import run_on_file, status_or_error
+from engine.cards import Card
+from engine.errors import EngineError, FairRecordError, NotRevealedError
+from engine.events import Action
+from engine.fair import commitment_of
+from engine.game import Hand
+from engine.handfile import HandFile, replay_hand
+from engine.replay import run_on_file, status_or_error
 
 USAGE = "usage: python -m engine.verify HAND.json (or - for stdin)"
 _CARD_NAMES = (

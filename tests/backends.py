@@ -157,7 +157,7 @@ class Backend:
         return None if text in ("", ":memory:") or text.startswith("file:") else os.path.abspath(text)
 
     def _migrated(self) -> bool:
-        from bot.store.migrations import MIGRATIONS
+        from bot.schema import MIGRATIONS
 
         return len(store_module.MIGRATIONS) == len(MIGRATIONS)  # a test may stand in an older list
 

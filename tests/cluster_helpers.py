@@ -8,10 +8,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
 from adapters.console.chat import ConsoleMessenger
-from bot.clock import ManualClock
-from bot.config import Settings
-from bot.ports import Inbound, Reply
-from bot.service import StudBot
+from bot.app import StudBot
+from bot.core.clock import ManualClock
+from bot.core.config import Settings
+from bot.core.ports import Inbound, Reply
 from bot.store import Store
 
 START = 1_800_000_000.0

@@ -16,10 +16,10 @@ import sys
 import threading
 from dataclasses import replace
 
-from bot.clock import RealClock
-from bot.config import Settings
-from bot.ports import BoardView, Inbound, TableAddress
-from bot.service import StudBot
+from bot.app import StudBot
+from bot.core.clock import RealClock
+from bot.core.config import Settings
+from bot.core.ports import BoardView, Inbound, TableAddress
 from bot.store import open_store
 
 

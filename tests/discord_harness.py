@@ -24,8 +24,8 @@ from adapters import run as run_module
 from adapters.discord import messenger as discord_messenger
 from adapters.discord.adapter import DiscordAdapter
 from adapters.run import serve
-from bot.config import Settings
-from bot.service import StudBot
+from bot.app import StudBot
+from bot.core.config import Settings
 from tests.skip_clock import SkipClock, pass_the_pause
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.model import Seat, Table
+from bot.core.model import Seat, Table
 from bot.store import base
 
 

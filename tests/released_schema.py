@@ -53,7 +53,7 @@ async def write(out: Path) -> None:
     """Play the released build to a hand in progress and write its rows to ``out``."""
     from test_console import Table
 
-    from bot.clock import ManualClock
+    from bot.core.clock import ManualClock
 
     with tempfile.TemporaryDirectory() as tmp:
         async with Table(Path(tmp) / "released.db", seed=7, clock=ManualClock()) as t:

@@ -13,11 +13,11 @@ import time
 import weakref
 from collections.abc import Awaitable, Callable
 
-from bot.clock import _guarded, _Handle
+from bot.core.clock import _guarded, _Handle
 
 
 class SkipClock:
-    """:class:`bot.clock.RealClock`, plus :meth:`skip_to_next`."""
+    """:class:`bot.core.clock.RealClock`, plus :meth:`skip_to_next`."""
 
     def __init__(self) -> None:
         self.offset = 0.0

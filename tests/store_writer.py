@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.model import HandSetup
+from bot.core.model import HandSetup
 from bot.store import Store
 from bot.store.postgres import PostgresStore
 from engine import Stakes

@@ -23,8 +23,8 @@ from fakes.telegram_server import BOARD_METHODS, FakeBotAPI, text_of
 import adapters.run
 from adapters.telegram.adapter import TelegramAdapter
 from adapters.telegram.codec import link_key, start_payload
-from bot.config import Settings
-from bot.service import StudBot
+from bot.app import StudBot
+from bot.core.config import Settings
 from tests.skip_clock import SkipClock, pass_the_pause
 
 GROUP = -1001234567890

@@ -26,7 +26,7 @@ from adapters.discord import messenger as discord_messenger
 from adapters.discord.adapter import DiscordAdapter
 from adapters.run import serve
 from adapters.telegram.adapter import TelegramAdapter
-from bot.config import Settings
+from bot.core.config import Settings
 from tests.skip_clock import SkipClock, pass_the_pause
 
 pytestmark = pytest.mark.asyncio

@@ -34,9 +34,9 @@ from cluster_helpers import (
 from old_builds import before_schema_14
 from store_fixtures import opener
 
-from bot import leases
-from bot.audit import audit
-from bot.clock import ManualClock
+from bot.chips.audit import audit
+from bot.cluster import leases
+from bot.core.clock import ManualClock
 from bot.store import Store
 from engine import HandFile, replay_hand, result_of
 

@@ -20,12 +20,12 @@ import pytest
 from backends import Backend, execute
 
 from adapters.console.chat import ConsoleChat, ConsoleMessenger
-from bot.audit import audit
-from bot.clock import ManualClock
-from bot.config import Settings
-from bot.ledger import HOUSE, Transfer, wallet_account
-from bot.ports import BoardView
-from bot.service import StudBot
+from bot.app import StudBot
+from bot.chips.audit import audit
+from bot.chips.ledger import HOUSE, Transfer, wallet_account
+from bot.core.clock import ManualClock
+from bot.core.config import Settings
+from bot.core.ports import BoardView
 from bot.store import Store
 
 pytestmark = pytest.mark.usefixtures("store_backend")
@@ -459,7 +459,7 @@ async def test_turn_timer_checks_or_folds_then_sits_out(tmp_path: Path) -> None:
 
 @pytest.mark.asyncio
 async def test_each_action_moves_the_deadline_and_a_shorter_timer_takes_effect_at_once(tmp_path: Path) -> None:
-    """The turn timer is set lazily (bot/dealer.py, _TurnTimer): the timeouts still come exactly at the
+    """The turn timer is set lazily (bot/table/dealer.py, _TurnTimer): the timeouts still come exactly at the
     last action's time plus the table's timer, later or earlier than the clock timer already set."""
     async with Table(tmp_path / "t.db") as t:
         await _two_players(t)
@@ -570,7 +570,7 @@ async def test_config_view_is_a_word_and_is_kept(tmp_path: Path) -> None:
 async def test_a_board_image_that_cannot_be_drawn_falls_back_to_text(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch,
                                                                      caplog: pytest.LogCaptureFixture) -> None:
-    from bot import images
+    from bot.text import images
 
     async with Table(tmp_path / "t.db") as t:
         await _two_players(t)
@@ -737,7 +737,7 @@ async def test_help_for_an_unknown_command_is_usage_not_an_apology(tmp_path: Pat
 @pytest.mark.asyncio
 async def test_cards_go_as_a_picture_on_image_tables_and_as_text_when_it_cannot_be_drawn(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    from bot import images
+    from bot.text import images
 
     async with Table(tmp_path / "t.db") as t:
         await _two_players(t)
@@ -769,8 +769,8 @@ async def test_cards_go_as_a_picture_on_image_tables_and_as_text_when_it_cannot_
 @pytest.mark.asyncio
 async def test_after_a_showdown_the_board_picture_is_the_showdown(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from bot import images
-    from bot.i18n import EN
+    from bot.core.i18n import EN
+    from bot.text import images
 
     async with Table(tmp_path / "t.db") as t:
         await _two_players(t)

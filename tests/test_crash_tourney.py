@@ -20,7 +20,7 @@ from typing import Any
 
 from backends import Backend, execute, now
 
-from bot.audit import audit_file
+from bot.chips.audit import audit_file
 from bot.store import Store
 from tests.test_crash import PROMPT, ROOT, Process
 

@@ -17,13 +17,13 @@ import pytest
 from test_console import SETTINGS
 from test_console import Table as ConsoleTable
 
-from bot.clock import ManualClock
-from bot.delivery import Deliveries
-from bot.model import HandSetup
-from bot.outbox import Coalescer, Tally
-from bot.ports import BoardView, Inbound, TableAddress
-from bot.service import StudBot
+from bot.app import StudBot
+from bot.core.clock import ManualClock
+from bot.core.model import HandSetup
+from bot.core.ports import BoardView, Inbound, TableAddress
+from bot.platform.outbox import Coalescer, Tally
 from bot.store import Store
+from bot.table.delivery import Deliveries
 from engine import Stakes
 
 pytestmark = pytest.mark.usefixtures("store_backend")

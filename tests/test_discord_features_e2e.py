@@ -35,7 +35,7 @@ from discord_harness import fast as fast  # the fixture
 from fakes.discord_server import CHANNEL_ID, GUILD_ID, FakeDiscord
 from PIL import Image
 
-from bot import images
+from bot.text import images
 from engine import HandFile
 from engine.verify import verify_hand_file
 

@@ -21,9 +21,9 @@ from adapters.discord.adapter import DiscordAdapter
 from adapters.discord.buttons import StudButton
 from adapters.discord.commands import stud_group
 from adapters.discord.messenger import DiscordMessenger, Window, board_view
-from bot.commands import ACTIONS, COMMANDS, parse
-from bot.config import Settings
-from bot.ports import BoardView, Button, TableAddress
+from bot.core.config import Settings
+from bot.core.ports import BoardView, Button, TableAddress
+from bot.text.grammar import ACTIONS, COMMANDS, parse
 
 BOARD = BoardView(
     text="Hand #3 · fourth street · ante 1, bring-in 2, bets 5/10, timer 60s\nPot 12\n→ Ann 190  🂠 🂠 5♦ 9♣\n"

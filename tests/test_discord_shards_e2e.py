@@ -30,8 +30,8 @@ from fakes.discord_gateway import INVALID_SHARD, shard_of
 from fakes.discord_server import CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_ID, OTHER_GUILD_ID, FakeDiscord, Interaction
 
 from adapters.discord.shards import IDENTIFY_WINDOW, IdentifyPacer, ShardPlan, guild_of
-from bot.audit import audit
-from bot.ports import BoardView, TableAddress
+from bot.chips.audit import audit
+from bot.core.ports import BoardView, TableAddress
 
 
 def interactions_by_shard(fake: FakeDiscord) -> dict[str | None, set[int]]:

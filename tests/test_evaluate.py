@@ -513,7 +513,7 @@ def test_best_high_cards_against_pokerkit(seven_card_hands: list[list[Card]]) ->
 
 
 def test_value_ranks_are_the_ranks_of_the_cards_best_high_picks() -> None:
-    """A hand's name is made from its value alone (bot/handnames.py): the ranks must be those of its cards."""
+    """A hand's name is made from its value alone (bot/text/handnames.py): the ranks must be those of its cards."""
     rng = random.Random(14)
     for _ in range(20_000):
         cards = rng.sample(list(ALL_CARDS), rng.choice((5, 6, 7)))

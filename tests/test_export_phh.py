@@ -31,8 +31,8 @@ from pokerkit import HandHistory
 from pokerkit.notation import parse_action
 from pokerkit.state import State
 
-from bot.exports import HandMeta, phh_text, safe_names
-from bot.exports.phh import phh_steps
+from bot.history.exports import HandMeta, phh_text, safe_names
+from bot.history.exports.phh import phh_steps
 from engine import Action, Hand, Options, ShortAllIn
 from engine.events import ActionTaken, CardDealt, CommunityCardDealt, Event
 

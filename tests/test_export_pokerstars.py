@@ -11,8 +11,8 @@ import pytest
 from export_hands import example_hand, random_hand, random_time
 from pokerstars_reader import ReadError, ReadHand, read_file, read_hand, split_hands
 
-from bot.exports import ExportError, HandMeta, pokerstars_text, safe_names
-from bot.exports.common import written_names
+from bot.history.exports import ExportError, HandMeta, pokerstars_text, safe_names
+from bot.history.exports.common import written_names
 from engine import Action, Hand
 from engine.events import ActionTaken, AntePosted, HandShown, UncalledReturned
 

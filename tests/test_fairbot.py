@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from backends import execute, rows
 
-from bot.clock import ManualClock
+from bot.core.clock import ManualClock
 from engine import HandFile
 from engine.verify import verify_hand_file
 from tests.test_console import Table, _spy, _two_players

@@ -21,9 +21,9 @@ from pokerstars_reader import ReadHand, read_file
 from test_export_phh import pokerkit_replay
 
 from adapters.console.chat import ConsoleChat, ConsoleMessenger
-from bot.clock import ManualClock
-from bot.config import Settings
-from bot.service import StudBot
+from bot.app import StudBot
+from bot.core.clock import ManualClock
+from bot.core.config import Settings
 from bot.store import Store
 from engine import Action, Hand, HandFile, replay_hand
 from engine.events import ActionTaken, CardDealt, HandShown

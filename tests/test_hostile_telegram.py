@@ -44,9 +44,9 @@ from telegram_harness import fake as fake  # the fixture
 from test_hostile_discord import actions_stored
 from test_names import HOSTILE, assert_columns, assert_contained
 
-from bot.audit import audit
-from bot.names import display_name
-from bot.service import STAKE_LIMIT
+from bot.app import STAKE_LIMIT
+from bot.chips.audit import audit
+from bot.core.names import display_name
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("store_backend")]
 ROOT = Path(__file__).resolve().parents[1]
@@ -326,7 +326,7 @@ async def test_item2_two_alexes_and_hostile_names_fill_a_sit_and_go_that_deals_a
 async def test_item15_a_played_turns_button_on_an_old_board_is_refused_and_that_boards_buttons_go(
         fake: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A board message that is not the table's board any more (a crash can leave one with live-looking
-    buttons: bot/outbox.py) answers a press of a played turn with "That turn is over", and loses its
+    buttons: bot/platform/outbox.py) answers a press of a played turn with "That turn is over", and loses its
     buttons; the same press on the table's board is answered alike, and its buttons stay."""
     async with Served(fake, tmp_path / "t.db", monkeypatch, next_hand_delay=1) as served:
         await open_table(fake, (ANN, BOB))

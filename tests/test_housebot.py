@@ -1,4 +1,4 @@
-"""The house bot (bot/housebot.py): legal, fast, sensible, and blind to hidden cards."""
+"""The house bot (bot/table/housebot.py): legal, fast, sensible, and blind to hidden cards."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 from helpers import make_hand, play
 
-from bot.housebot import _FOLD, _to_action, choose_action
+from bot.table.housebot import _FOLD, _to_action, choose_action
 from engine import (
     Action,
     Card,
@@ -52,7 +52,7 @@ def _random_table(rng: random.Random) -> tuple[Stakes, Options, list[int]]:
 
 
 def test_many_house_bot_hands_are_legal_end_and_conserve_chips(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.WARNING, logger="bot.housebot")
+    caplog.set_level(logging.WARNING, logger="bot.table.housebot")
     rng = random.Random(20240601)
     bot_rng = random.Random(7)
     elapsed = 0.0

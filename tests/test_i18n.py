@@ -3,7 +3,7 @@
 A key is *used* when the code names it: the first argument of a call to a translator
 (``tr("key")``, ``tr.n("key", n)``), of a message (``Refusal("key")``, ``UsageError("key")``,
 ``Message("key")``) or of a public line (``self._say(rt, "key")``), both branches of a
-conditional there included; or when a module declares it with :func:`bot.i18n.family`.
+conditional there included; or when a module declares it with :func:`bot.core.i18n.family`.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from babel.messages.pofile import read_po
 
 import adapters
 import bot
-from bot.commands import COMMANDS, LOCAL_NAMES, command_word, parse
-from bot.i18n import LANGUAGES, LOCALES, dynamic_keys, read_catalog, translator
+from bot.core.i18n import LANGUAGES, LOCALES, dynamic_keys, read_catalog, translator
+from bot.text.grammar import COMMANDS, LOCAL_NAMES, command_word, parse
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted([*(ROOT / "bot").rglob("*.py"), *(ROOT / "adapters").rglob("*.py")])

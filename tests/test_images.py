@@ -10,11 +10,11 @@ import pytest
 from helpers import make_hand, play
 from PIL import Image, ImageDraw
 
-from bot import handnames, images
-from bot.i18n import EN, Translator, translator
-from bot.images import BACK, CARD_H, CARD_W, FACE, FOUR_COLOURS, HIGH_MARK, LOW_MARK, TWO_COLOURS, dimmed
-from bot.model import Seat, Table
-from bot.render import street_name
+from bot.core.i18n import EN, Translator, translator
+from bot.core.model import Seat, Table
+from bot.text import handnames, images
+from bot.text.images import BACK, CARD_H, CARD_W, FACE, FOUR_COLOURS, HIGH_MARK, LOW_MARK, TWO_COLOURS, dimmed
+from bot.text.render import street_name
 from engine import Deck, DeckDealer, Hand, Stakes, best_high, best_low, parse_cards
 
 RGB = tuple[int, int, int]

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.commands import parse
-from bot.handnames import high_name
-from bot.i18n import Translator, translator
-from bot.ports import Inbound
+from bot.core.i18n import Translator, translator
+from bot.core.ports import Inbound
+from bot.text.grammar import parse
+from bot.text.handnames import high_name
 from engine import best_high
 from tests.test_console import Table, _two_players
 

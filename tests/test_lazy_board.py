@@ -1,6 +1,6 @@
 """A table behind an outbox draws its board when the outbox sends it, not on every change.
 
-The outbox (:class:`~bot.outbox.Coalescer`) shows a table's board at most every so
+The outbox (:class:`~bot.platform.outbox.Coalescer`) shows a table's board at most every so
 often; the table may change many times meanwhile. These tests count the drawings
 (``render.board``) and check that what is sent is the table as it stands when sent.
 """
@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from test_console import SETTINGS
 
-from bot import render
-from bot.clock import ManualClock
-from bot.outbox import Coalescer
-from bot.ports import BoardView, Inbound, TableAddress
-from bot.service import StudBot
+from bot.app import StudBot
+from bot.core.clock import ManualClock
+from bot.core.ports import BoardView, Inbound, TableAddress
+from bot.platform.outbox import Coalescer
 from bot.store import Store
+from bot.text import render
 
 
 class Boards:

@@ -18,9 +18,9 @@ from backends import Backend, execute, rows
 from store_fixtures import drop_tables_after
 from test_console import Table
 
-from bot.audit import audit, audit_file
-from bot.ledger import HOUSE, Transfer, hand_transfers, net_by_account, seat_account, wallet_account
-from bot.ports import Inbound
+from bot.chips.audit import audit, audit_file
+from bot.chips.ledger import HOUSE, Transfer, hand_transfers, net_by_account, seat_account, wallet_account
+from bot.core.ports import Inbound
 from bot.stats import rows as stats_rows
 from bot.store import MIGRATIONS, Store
 
@@ -234,7 +234,7 @@ async def test_the_audit_names_a_corrupted_balance_its_account_and_hand(tmp_path
 
 
 def test_studbot_audit_on_a_missing_database_says_so(tmp_path: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "bot.audit", "--db", str(tmp_path / "none.db")], cwd=ROOT,
+    proc = subprocess.run([sys.executable, "-m", "bot.chips.audit", "--db", str(tmp_path / "none.db")], cwd=ROOT,
                           capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 2 and "no database at" in proc.stderr and not (tmp_path / "none.db").exists()
 
@@ -321,8 +321,9 @@ async def test_the_replaying_audit_catches_a_payout_to_the_wrong_player_that_bal
     await execute(db, "UPDATE seats SET stack = stack + ? WHERE user_id = ?", (chips, other))
     assert (await audit_file(str(db))).ok
     args, env = store_backend.db_args(db)
-    proc = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "bot.audit", *args, "--replay"], cwd=ROOT,
-                                   capture_output=True, text=True, timeout=60, check=False, env={**os.environ, **env})
+    command = [sys.executable, "-m", "bot.chips.audit", *args, "--replay"]
+    proc = await asyncio.to_thread(subprocess.run, command, cwd=ROOT, capture_output=True, text=True, timeout=60,
+                                   check=False, env={**os.environ, **env})
     assert proc.returncode == 1
     assert proc.stdout.startswith(f"audit FAILED: seat:{table_id}:ann (table {table_id} hand #1): the ledger moved ")
     report = await audit_file(str(db), replay=True)

@@ -26,10 +26,10 @@ from fakes.telegram_server import FakeBotAPI
 
 import adapters.run
 from adapters.console.chat import ConsoleMessenger
-from bot.clock import RealClock
-from bot.config import Settings
-from bot.ports import Inbound
-from bot.service import StudBot
+from bot.app import StudBot
+from bot.core.clock import RealClock
+from bot.core.config import Settings
+from bot.core.ports import Inbound
 from bot.store import Store
 from tests.skip_clock import SkipClock, pass_the_pause
 

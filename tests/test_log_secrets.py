@@ -33,7 +33,7 @@ from telegram_harness import say as tg_say
 
 from adapters import logs, run
 from adapters.telegram.webhook import SECRET_HEADER, webhook_secret
-from bot.config import Settings
+from bot.core.config import Settings
 
 DISCORD_TOKEN = "MTI3NTk0ODEwMjM0NTY3ODkw.GxYz_Q.secret-discord-token-0123456789abcdefg"
 HOOK_PATH = "/tg/hook-7c1d9e"

@@ -15,10 +15,10 @@ import unicodedata
 import pytest
 from test_console import Table as ConsoleTable
 
-from bot import images, render
-from bot.model import Table
-from bot.names import FSI, PDI, display_name, pad, plain, width
-from bot.ports import Inbound
+from bot.core.model import Table
+from bot.core.names import FSI, PDI, display_name, pad, plain, width
+from bot.core.ports import Inbound
+from bot.text import images, render
 from engine import Deck, DeckDealer, Hand, Stakes
 
 OPENERS = {"\u202a": "\u202c", "\u202b": "\u202c", "\u202d": "\u202c", "\u202e": "\u202c",

@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from bot.outbox import Coalescer, Router
-from bot.ports import BoardView, TableAddress
+from bot.core.ports import BoardView, TableAddress
+from bot.platform.outbox import Coalescer, Router
 
 T = TableAddress(platform="x", community="c", channel="1")
 

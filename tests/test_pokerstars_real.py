@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from pokerstars_reader import CHATTER, ReadHand, match_line, read_file, read_hand, split_hands
 
-from bot.exports import HandMeta, pokerstars_text
+from bot.history.exports import HandMeta, pokerstars_text
 from engine import ALL_CARDS, Action, Card, Hand, ScriptedDealer, Stakes
 from engine.events import UncalledReturned
 from engine.order import high_odd_chip_key, low_odd_chip_key

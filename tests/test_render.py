@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import translator
-from bot.render import strength
+from bot.core.i18n import translator
+from bot.text.render import strength
 from engine import parse_cards
 
 

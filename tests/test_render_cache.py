@@ -11,9 +11,9 @@ import random
 
 import pytest
 
-from bot import handnames, render
-from bot.i18n import LANGUAGES, Translator, translator
-from bot.model import Table
+from bot.core.i18n import LANGUAGES, Translator, translator
+from bot.core.model import Table
+from bot.text import handnames, render
 from engine import ALL_CARDS, Action, Card, Deck, DeckDealer, Hand, Stakes, best_high, parse_cards
 
 PINNED = {

@@ -10,9 +10,9 @@ import json
 import pytest
 from helpers import make_hand, play
 
-from bot import images, render, results
-from bot.i18n import Translator, translator
-from bot.model import Table
+from bot.core.i18n import Translator, translator
+from bot.core.model import Table
+from bot.text import images, render, results
 from engine import Hand, Stakes
 from engine.events import ActionTaken, PotAwarded
 

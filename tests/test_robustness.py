@@ -18,11 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_console import SETTINGS, Table
 
-from bot.audit import audit
-from bot.commands import COMMANDS
-from bot.i18n import LANGUAGES, translator
-from bot.ports import Inbound
+from bot.chips.audit import audit
+from bot.core.i18n import LANGUAGES, translator
+from bot.core.ports import Inbound
 from bot.store import Tx
+from bot.text.grammar import COMMANDS
 
 WORDS = st.sampled_from([*COMMANDS, "stud", "/join", "@1.0", "@99.99", "=", "ante=", "big=-1", "timer=99999",
                          "9" * 30, "-5", "0", "ann", "📣", "\x00", "''", "join@studbot", "config", "raise@x",

@@ -5,7 +5,7 @@ configured only through the environment, as an operator would: ``DISCORD_SHARD_C
 ``DISCORD_SHARD_IDS`` split the fake gateway's shards between two processes; two Telegram
 webhook workers (``TELEGRAM_WEBHOOK_PORT``, ``TELEGRAM_WEBHOOK_REGISTER``) stand behind one URL,
 the fake Bot API delivering to them in turn like a load balancer. ``STUDBOT_INSTANCE`` names each
-process (several processes on one database: bot/cluster.py). The test plays the users through
+process (several processes on one database: bot/cluster/cluster.py). The test plays the users through
 the fakes and reads what the fakes received, and the shared database.
 """
 
@@ -40,7 +40,7 @@ from telegram_harness import GROUP, actor, buttons, free_port, next_turn, wait_l
 from telegram_harness import NAMES as TG_NAMES
 from telegram_harness import press as tg_press
 
-from bot.audit import audit
+from bot.chips.audit import audit
 from bot.store import Store
 from bot.store.postgres import PostgresStore
 
@@ -240,7 +240,7 @@ async def test_a_killed_processes_table_goes_on_in_the_other_and_its_shard_comes
     for bot in (first, third):
         assert bot.process.returncode == 0 and "Traceback" not in logs[bot.name], logs[bot.name][-3000:]
     assert "first: took table" in logs["first"]  # the dead process's table, taken over
-    assert "took table" not in logs["third"]  # its presses went to the holder (bot/cluster.py forwards them)
+    assert "took table" not in logs["third"]  # its presses went to the holder (bot/cluster/cluster.py forwards them)
     assert await database.hands_done() == {str(CHANNEL_ID): 1}
     await database.audit_ok()
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, Settings, read_dotenv
+from bot.core.config import ConfigError, Settings, read_dotenv
 
 DSN = "postgresql://stud:p#ss=w'rd\"$HOME@127.0.0.1:5432/stud"
 

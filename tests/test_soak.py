@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from adapters.console.app import ScriptSession
-from bot.clock import ManualClock
-from bot.config import Settings
+from bot.core.clock import ManualClock
+from bot.core.config import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = replace(Settings(), bot_delay=0.0, next_hand_delay=5.0, turn_timer=60, starting_balance=10**9)

@@ -23,20 +23,20 @@ from test_console import Table
 from test_results import ALL_IN_STACKS, ALL_INS, SCOOP, SCOOP_NO_LOW, SPLIT, showdown
 
 from adapters.console.chat import ConsoleMessenger
-from bot import render
-from bot.clock import ManualClock
-from bot.commands import UsageError, parse
-from bot.config import Settings
-from bot.i18n import Translator, translator
-from bot.model import HandSetup
-from bot.ports import Inbound
-from bot.service import StudBot
+from bot.app import StudBot
+from bot.core.clock import ManualClock
+from bot.core.config import Settings
+from bot.core.i18n import Translator, translator
+from bot.core.model import HandSetup
+from bot.core.ports import Inbound
 from bot.stats import rows as stats_rows
 from bot.stats.answers import stats_text, tourney_text
 from bot.stats.book import PlayerStats, StatsBook, TourneyStats
 from bot.stats.chart import net_png
 from bot.stats.rows import hand_lines, record_hand
 from bot.store import MIGRATIONS, Store
+from bot.text import render
+from bot.text.grammar import UsageError, parse
 from engine import Hand, Stakes
 from engine.handfile import HandFile, replay_hand
 

@@ -18,16 +18,16 @@ from old_builds import before_schema_14
 from store_fixtures import T0, Opener, new_table, opener, stakes
 from test_console import Table
 
-from bot import dealer
 from bot import store as store_module
-from bot.audit import audit
-from bot.audit import main as audit_main
-from bot.clock import ManualClock
-from bot.config import ConfigError, Settings
-from bot.ledger import HOUSE, Transfer, seat_account, wallet_account
-from bot.model import HandSetup, Seat
+from bot.chips.audit import audit
+from bot.chips.audit import main as audit_main
+from bot.chips.ledger import HOUSE, Transfer, seat_account, wallet_account
+from bot.core.clock import ManualClock
+from bot.core.config import ConfigError, Settings
+from bot.core.model import HandSetup, Seat
 from bot.store import MIGRATIONS, Store, open_store
 from bot.store.postgres import PostgresStore
+from bot.table import dealer
 
 __all__ = ["opener"]  # the fixture, used by name
 
@@ -254,7 +254,7 @@ async def test_open_store_picks_the_backend(tmp_path: Path, pg_database: str) ->
 async def test_a_database_before_the_ledger_gets_opening_balances(opener: Opener,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Version 4 (before the ledger) with wallets and a seat: the ledger opens with their balances
-    (the function migration of bot/ledger.py, on each backend) and the audit passes."""
+    (the function migration of bot/chips/ledger.py, on each backend) and the audit passes."""
     monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS[:4])
     before_schema_14(monkeypatch)
     store = await opener()

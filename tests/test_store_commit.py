@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from store_fixtures import T0, Opener, new_table, opener, stakes
 
-from bot.model import HandSetup
+from bot.core.model import HandSetup
 from bot.store import MIGRATIONS, StoreError, Tx
 from bot.store.postgres import PostgresStore
 

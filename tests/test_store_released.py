@@ -17,9 +17,9 @@ from store_fixtures import Opener, opener
 from test_console import Table
 
 from bot import store as store_module
-from bot.audit import audit
-from bot.clock import ManualClock
-from bot.ledger import HOUSE, Transfer, seat_account, wallet_account
+from bot.chips.audit import audit
+from bot.chips.ledger import HOUSE, Transfer, seat_account, wallet_account
+from bot.core.clock import ManualClock
 from bot.store import MIGRATIONS, RELEASED_SCHEMA
 
 __all__ = ["opener"]  # the fixture, used by name

@@ -51,9 +51,9 @@ from telegram_harness import (
 from telegram_harness import fake as fake  # the fixture
 
 from adapters.telegram.adapter import TelegramAdapter
-from bot import images
-from bot.commands import ALIASES, usage_text
-from bot.i18n import translator
+from bot.core.i18n import translator
+from bot.text import images
+from bot.text.grammar import ALIASES, usage_text
 
 # Tests of the store run on both backends (store_backend); those about the platform's rates, timing,
 # command lists and languages run once, on the default SQLite: their subject is the adapter.
@@ -259,8 +259,8 @@ async def test_stale_and_foreign_presses_and_a_429(fake: FakeBotAPI, tmp_path: P
         view = messenger._boards[f"telegram:{GROUP}"]
         view.shown = None
         before = len(fake.sent("sendMessage", chat_id=GROUP))
-        from bot.ports import BoardView, TableAddress
-        from bot.render import board as render_board
+        from bot.core.ports import BoardView, TableAddress
+        from bot.text.render import board as render_board
         text, keys = render_board(rt.table, rt.hand, names=rt.names, turn=rt.turn, seconds_left=None)
         address = TableAddress("telegram", str(GROUP), str(GROUP))
         ref = f"{board['message_id']}#{rt.table.hand_no}"  # the message and the hand it shows

@@ -34,7 +34,7 @@ from telegram_harness import (
 )
 from telegram_harness import fake as fake  # the fixture
 
-from bot import images
+from bot.text import images
 from engine import HandFile
 from engine.verify import verify_hand_file
 
@@ -77,8 +77,8 @@ async def test_boards_are_photos_until_config_view_text(fake: FakeBotAPI, tmp_pa
         # the same image with another caption: only the caption is edited; the same again: nothing is sent
         outbox: Any = served.bot.messenger._by_platform["telegram"]  # type: ignore[attr-defined]
         messenger = outbox.inner
-        from bot.ports import BoardView, TableAddress
-        from bot.render import board as render_board
+        from bot.core.ports import BoardView, TableAddress
+        from bot.text.render import board as render_board
         text, keys = render_board(rt.table, rt.hand, names=rt.names, turn=rt.turn, seconds_left=7)
         image = images.board_png(rt.table, rt.hand, names=rt.names)
         address, ref = TableAddress("telegram", str(GROUP), str(GROUP)), f"{board['message_id']}#{rt.table.hand_no}"

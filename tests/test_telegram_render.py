@@ -22,8 +22,8 @@ from adapters.telegram.codec import (
     start_payload,
     utf16_len,
 )
-from bot.commands import ACTIONS, COMMANDS, parse
-from bot.ports import Button
+from bot.core.ports import Button
+from bot.text.grammar import ACTIONS, COMMANDS, parse
 
 
 def test_doctests() -> None:

@@ -20,7 +20,7 @@ from telegram_harness import ANN, BOB, GROUP, Served, free_port, press
 from telegram_harness import fake as fake  # the fixture
 
 from adapters.telegram.webhook import WebhookWorker
-from bot.service import StudBot
+from bot.app import StudBot
 
 pytestmark = pytest.mark.asyncio
 

@@ -18,10 +18,10 @@ import pytest
 from backends import rows, rows_now
 
 from adapters.console.app import ScriptSession
-from bot.audit import audit_file
-from bot.config import Settings
-from bot.names import display_name, plain
-from bot.ports import Inbound
+from bot.chips.audit import audit_file
+from bot.core.config import Settings
+from bot.core.names import display_name, plain
+from bot.core.ports import Inbound
 from bot.store import Tx
 from bot.tourney.schedule import level_stakes
 from engine import HandFile
@@ -345,7 +345,7 @@ HOSTILE_NAMES = {"bidi": "\u202eAlex", "zero": "Al\u200bex\ufeff", "newline": "A
 
 def test_item2_tournament_names_are_cleaned_as_cash_seats_are(tmp_path: Path) -> None:
     """Bidi controls, zero-width look-alikes, newlines, 4,000 characters: each entrant's name is stored
-    and shown as a cash seat would show it (bot.names.display_name), unlike the others'."""
+    and shown as a cash seat would show it (bot.core.names.display_name), unlike the others'."""
     db = tmp_path / "names.db"
 
     async def go() -> None:

@@ -1,4 +1,4 @@
-"""bot/updates.py: an update id claimed once across stores on one database; retries, dead workers, pruning.
+"""bot/platform/updates.py: an update id claimed once across stores on one database; retries, dead workers, pruning.
 
 On each backend (``opener``: a SQLite file, or a fresh PostgreSQL database), with two stores on
 the one database standing for two workers.
@@ -15,9 +15,9 @@ import pytest_asyncio
 from cluster_helpers import KEY, START, close, msg, open_instance
 from store_fixtures import Opener, opener
 
-from bot.clock import ManualClock
+from bot.core.clock import ManualClock
+from bot.platform.updates import CLAIM_TTL, PRUNE_EVERY, RETENTION, Claim, UpdateLog
 from bot.store import Store
-from bot.updates import CLAIM_TTL, PRUNE_EVERY, RETENTION, Claim, UpdateLog
 
 pytestmark = pytest.mark.asyncio
 __all__ = ["opener"]  # the fixture, used by name

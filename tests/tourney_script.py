@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from adapters.console.app import ScriptSession
-from bot.config import Settings
+from bot.core.config import Settings
 
 PROMPT = re.compile(r"^\[table\] (\S+) to act \(\d+s\): (.*) \[turn (\S+)\]$")
 

@@ -4,7 +4,7 @@ The test process runs the fake Bot API (tests/fakes/telegram_server.py); each wo
 ``tests/webhook_worker.py`` (the real bootstrap) in its own process, in cluster mode
 (``STUDBOT_INSTANCE``), listening on a port of its own; the fake POSTs every update to the worker
 the test names (a load balancer's choice) and ``deliver_again`` is Telegram's retry. A worker may be
-started armed to kill itself (SIGKILL) at a named point of the code (bot/killpoints.py): the test
+started armed to kill itself (SIGKILL) at a named point of the code (bot/core/killpoints.py): the test
 arms it (creates the file) just before the update it must die in.
 """
 

@@ -3,7 +3,7 @@
 The real bootstrap (``adapters.run``), its settings from the environment (the test aims them at
 the fake Bot API, PostgreSQL and ``STUDBOT_INSTANCE``), with the adapter's send rates of the
 in-process end-to-end tests (tests/telegram_harness.py). ``STUDBOT_KILL_AT`` / ``STUDBOT_KILL_ARMED``
-kill it at a named point (bot/killpoints.py).
+kill it at a named point (bot/core/killpoints.py).
 """
 
 from __future__ import annotations

@@ -1,3 +1,3 @@
-from .app import main
+from adapters.console.app import main
 
 main()

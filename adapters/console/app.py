@@ -24,12 +24,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from bot.clock import ManualClock, RealClock
-from bot.config import ConfigError, Settings
-from bot.service import StudBot
+from adapters.console.chat import CHANNEL, PLATFORM, ConsoleChat, ConsoleMessenger
+from bot.app import StudBot
+from bot.core.clock import ManualClock, RealClock
+from bot.core.config import ConfigError, Settings
 from bot.store import Store, open_store
-
-from .chat import CHANNEL, PLATFORM, ConsoleChat, ConsoleMessenger
 
 log = logging.getLogger(__name__)
 

@@ -14,8 +14,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.ports import BoardView, Inbound, Reply, TableAddress
-from bot.service import StudBot
+from bot.app import StudBot
+from bot.core.ports import BoardView, Inbound, Reply, TableAddress
 
 PLATFORM = "console"
 COMMUNITY = "local"

@@ -1,7 +1,7 @@
 """The Discord adapter: ``/stud`` commands and board buttons in, boards, lines and DMs out.
 
-Thin by design: an interaction becomes an :class:`~bot.ports.Inbound` for
-:meth:`StudBot.handle` and its :class:`~bot.ports.Reply` an ephemeral answer;
+Thin by design: an interaction becomes an :class:`~bot.core.ports.Inbound` for
+:meth:`StudBot.handle` and its :class:`~bot.core.ports.Reply` an ephemeral answer;
 the bot's boards, lines and private messages go out through
 :class:`~adapters.discord.messenger.DiscordMessenger`. No game rule lives here.
 
@@ -32,18 +32,17 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from adapters import logs
-from bot import delivery
-from bot.commands import ALIASES, parse
-from bot.config import Settings
-from bot.outbox import Coalescer
-from bot.ports import Attachment, Inbound
-from bot.service import StudBot
-
-from . import render
-from .buttons import StudButton
-from .commands import CatalogTranslator, stud_group
-from .messenger import DiscordMessenger
-from .shards import IdentifyPacer, ShardPlan, guild_of
+from adapters.discord import render
+from adapters.discord.buttons import StudButton
+from adapters.discord.commands import CatalogTranslator, stud_group
+from adapters.discord.messenger import DiscordMessenger
+from adapters.discord.shards import IdentifyPacer, ShardPlan, guild_of
+from bot.app import StudBot
+from bot.core.config import Settings
+from bot.core.ports import Attachment, Inbound
+from bot.platform.outbox import Coalescer
+from bot.table import delivery
+from bot.text.grammar import ALIASES, parse
 
 log = logging.getLogger(__name__)
 

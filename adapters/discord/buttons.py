@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from . import render
+from adapters.discord import render
 
 if TYPE_CHECKING:
-    from .adapter import StudClient
+    from adapters.discord.adapter import StudClient
 
 
 class StudButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=render.TEMPLATE):

@@ -22,17 +22,16 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.commands import ACTIONS, COMMANDS, MAX_EXPORT, USAGE, WORD_KEYS, command_word, usage_text
-from bot.i18n import DEFAULT_LANGUAGE, EN, LANGUAGE_NAMES, LANGUAGES, Translator, family, language_of, translator
-from bot.service import MAX_TIMER, MIN_TIMER, STAKE_LIMIT
+from adapters.discord.render import command_text
+from bot.app import MAX_TIMER, MIN_TIMER, STAKE_LIMIT
+from bot.core.i18n import DEFAULT_LANGUAGE, EN, LANGUAGE_NAMES, LANGUAGES, Translator, family, language_of, translator
 from bot.stats.book import PERIODS
+from bot.text.grammar import ACTIONS, COMMANDS, MAX_EXPORT, USAGE, WORD_KEYS, command_word, usage_text
 from bot.tourney.schedule import MAX_BUYIN, MAX_SEATS, MAX_STACK, MIN_SEATS, MIN_STACK, PACES, PAYOUTS
 from bot.tourney.words import SUBCOMMANDS
 
-from .render import command_text
-
 if TYPE_CHECKING:
-    from .adapter import StudClient
+    from adapters.discord.adapter import StudClient
 
 Callback = Callable[..., Coroutine[Any, Any, None]]
 

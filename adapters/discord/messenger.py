@@ -4,7 +4,7 @@ Each channel has an ordered queue with one worker, so a table's messages land in
 the order the bot produced them and never faster than :data:`LIMIT` per
 :data:`WINDOW` seconds (Discord allows 5 per 5 s per channel; we keep a margin).
 Board *edits* and public lines are queued and acknowledged at once (the
-:class:`~bot.outbox.Coalescer` in front of us must never wait on Discord); a
+:class:`~bot.platform.outbox.Coalescer` in front of us must never wait on Discord); a
 board *post* waits for its message id. A queued edit that has not been sent yet
 is replaced by a newer board of the same message, except a final board (the end
 of a hand), which is always shown; public lines still waiting are joined into one
@@ -26,10 +26,9 @@ from typing import Literal
 
 import discord
 
-from bot.outbox import Tally
-from bot.ports import BoardView, TableAddress
-
-from . import render
+from adapters.discord import render
+from bot.core.ports import BoardView, TableAddress
+from bot.platform.outbox import Tally
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +67,7 @@ class _Job:
     ref: str | None = None
     done: asyncio.Future[str | None] | None = None
     lines: int = 0
-    """Announcements this message completes (the channel's :class:`~bot.outbox.Tally` counts them)."""
+    """Announcements this message completes (the channel's :class:`~bot.platform.outbox.Tally` counts them)."""
 
 
 @dataclass
@@ -126,7 +125,7 @@ class DiscordMessenger:
             job.lines += 1
 
     async def delivered(self, *, table: TableAddress) -> bool:
-        """Wait until the lines announced so far in the channel are sent (:class:`~bot.ports.Confirming`)."""
+        """Wait until the lines announced so far in the channel are sent (:class:`~bot.core.ports.Confirming`)."""
         return await self._channel(table).tally.wait()
 
     async def send_private(self, *, platform: str, user: str, text: str, image: bytes | None = None) -> bool:
@@ -263,7 +262,7 @@ def _files(board: BoardView) -> list[discord.File]:
 
 def board_view(board: BoardView) -> discord.ui.View:
     """The board's buttons as a view of :class:`~adapters.discord.buttons.StudButton` (survive restarts)."""
-    from .buttons import StudButton
+    from adapters.discord.buttons import StudButton
 
     view = discord.ui.View(timeout=None)
     for row, button in render.button_rows(board.buttons):

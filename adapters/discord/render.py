@@ -10,8 +10,8 @@ from typing import Any, Final
 
 import discord
 
-from bot.commands import ACTIONS
-from bot.ports import BoardView, Button
+from bot.core.ports import BoardView, Button
+from bot.text.grammar import ACTIONS
 
 PREFIX: Final = "stud:"
 TEMPLATE: Final = re.compile(r"stud:(?P<command>[a-z][a-z-]{0,19})(?:@(?P<turn>\d{1,9}\.\d{1,9}))?")

@@ -1,6 +1,6 @@
 """Discord shards: which shards this process runs, and how fast it may IDENTIFY them.
 
-``DISCORD_SHARD_COUNT`` and ``DISCORD_SHARD_IDS`` (bot/config.py) split the gateway between
+``DISCORD_SHARD_COUNT`` and ``DISCORD_SHARD_IDS`` (bot/core/config.py) split the gateway between
 processes: each process runs discord.py's :class:`discord.AutoShardedClient` with its own
 shard ids, and Discord sends the events of a guild to shard ``(guild_id >> 22) % count`` and
 direct messages to shard 0 only. Nothing the bot sends depends on the shard: boards, lines

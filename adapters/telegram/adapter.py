@@ -1,4 +1,4 @@
-"""The Telegram adapter: python-telegram-bot ~=22 in, :class:`~bot.service.StudBot` behind.
+"""The Telegram adapter: python-telegram-bot ~=22 in, :class:`~bot.app.StudBot` behind.
 
 This module builds the python-telegram-bot Application and runs it; the rest is split like
 the Discord adapter: :mod:`.messenger` (boards, lines and private messages out),
@@ -41,15 +41,14 @@ from telegram.ext import (
 )
 
 from adapters import logs
-from bot.config import Settings
-from bot.outbox import Coalescer
-from bot.ports import TableAddress
-from bot.service import StudBot
-
-from .commands import SHORT_COMMANDS, command_list, grammar_text, register_commands, split_command
-from .inbound import PLATFORM, TelegramInbound
-from .messenger import TelegramMessenger
-from .webhook import WebhookWorker, webhook_secret
+from adapters.telegram.commands import SHORT_COMMANDS, command_list, grammar_text, register_commands, split_command
+from adapters.telegram.inbound import PLATFORM, TelegramInbound
+from adapters.telegram.messenger import TelegramMessenger
+from adapters.telegram.webhook import WebhookWorker, webhook_secret
+from bot.app import StudBot
+from bot.core.config import Settings
+from bot.core.ports import TableAddress
+from bot.platform.outbox import Coalescer
 
 __all__ = ["PLATFORM", "SHORT_COMMANDS", "TelegramAdapter", "TelegramMessenger", "command_list", "grammar_text",
            "split_command"]

@@ -24,7 +24,7 @@ import html
 import re
 from collections.abc import Sequence
 
-from bot.commands import ACTIONS
+from bot.text.grammar import ACTIONS
 
 PREFIX = "s"
 MAX_CALLBACK_BYTES = 64

@@ -14,10 +14,9 @@ from telegram import Bot as TgBot
 from telegram import BotCommand
 from telegram.error import TelegramError
 
-from bot.commands import ALIASES, USAGE, usage_text
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, translator
-
-from .codec import clip
+from adapters.telegram.codec import clip
+from bot.core.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, translator
+from bot.text.grammar import ALIASES, USAGE, usage_text
 
 log = logging.getLogger(__name__)
 

@@ -31,13 +31,7 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot import delivery
-from bot.commands import ALIASES
-from bot.i18n import Translator
-from bot.ports import Inbound, Reply
-from bot.service import StudBot
-
-from .codec import (
+from adapters.telegram.codec import (
     MAX_ALERT,
     channel_of,
     clip,
@@ -46,8 +40,13 @@ from .codec import (
     parse_channel,
     parse_payload,
 )
-from .commands import OWNER_COMMANDS, grammar_text, split_command
-from .messenger import TelegramMessenger
+from adapters.telegram.commands import OWNER_COMMANDS, grammar_text, split_command
+from adapters.telegram.messenger import TelegramMessenger
+from bot.app import StudBot
+from bot.core.i18n import Translator
+from bot.core.ports import Inbound, Reply
+from bot.table import delivery
+from bot.text.grammar import ALIASES
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +54,7 @@ PLATFORM: Final = "telegram"
 
 
 class TelegramInbound:
-    """The handlers of the adapter's Application: an update becomes an :class:`~bot.ports.Inbound`."""
+    """The handlers of the adapter's Application: an update becomes an :class:`~bot.core.ports.Inbound`."""
 
     def __init__(self, *, bot: StudBot, messenger: TelegramMessenger, tg: TgBot, keyed: bool = False) -> None:
         self.bot = bot
@@ -207,7 +206,7 @@ class TelegramInbound:
     def _inbound(self, chat_id: int, channel: str, user: User, text: str, *, admin: bool = False,
                  update_id: int | None = None) -> Inbound:
         """``update_id``: the update a player's action comes in (a typed ``/check``, a press), so that the
-        action and the update's done mark commit together (the webhook's retries: bot/updates.py)."""
+        action and the update's done mark commit together (the webhook's retries: bot/platform/updates.py)."""
         return Inbound(platform=PLATFORM, community=str(chat_id), channel=channel, user=str(user.id),
                        name=user.full_name or user.username or str(user.id), text=text, admin=admin,
                        locale=user.language_code, update_id=update_id)

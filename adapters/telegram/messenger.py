@@ -1,4 +1,4 @@
-"""The :class:`~bot.ports.Messenger` port on Telegram: boards, lines and private messages out.
+"""The :class:`~bot.core.ports.Messenger` port on Telegram: boards, lines and private messages out.
 
 - One board message per hand, edited in place, with the legal actions as inline
   buttons (callback data ``s|call|12.7``: the table is the chat the button lives in).
@@ -37,11 +37,7 @@ from telegram import (
 from telegram.constants import ChatAction, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.i18n import DEFAULT_LANGUAGE, Translator, translator
-from bot.outbox import Tally
-from bot.ports import Attachment, BoardView, Button, TableAddress
-
-from .codec import (
+from adapters.telegram.codec import (
     MAX_CAPTION,
     MAX_TEXT,
     clip,
@@ -52,6 +48,9 @@ from .codec import (
     parse_channel,
     start_payload,
 )
+from bot.core.i18n import DEFAULT_LANGUAGE, Translator, translator
+from bot.core.ports import Attachment, BoardView, Button, TableAddress
+from bot.platform.outbox import Tally
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +78,7 @@ class _Board:
 
 
 class TelegramMessenger:
-    """The :class:`~bot.ports.Messenger` port on Telegram."""
+    """The :class:`~bot.core.ports.Messenger` port on Telegram."""
 
     def __init__(self, tg: TgBot, *, grace: float = 4.0,
                  language_of: Callable[[TableAddress], str | None] | None = None) -> None:
@@ -228,7 +227,7 @@ class TelegramMessenger:
             self._tasks[table.key] = asyncio.get_running_loop().create_task(self._post_lines(table))
 
     async def delivered(self, *, table: TableAddress) -> bool:
-        """Wait until the lines announced so far for the table are out (see :class:`~bot.ports.Confirming`)."""
+        """Wait until the lines announced so far for the table are out (see :class:`~bot.core.ports.Confirming`)."""
         return await self._tally(table.key).wait()
 
     def _tally(self, key: str) -> Tally:

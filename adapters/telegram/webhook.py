@@ -7,7 +7,7 @@ Telegram's secret token, derived from the bot token so that every worker knows i
 
 An update is handled *before* the worker answers 200, so a worker that dies mid-update leaves
 Telegram to send it again; and every update id is claimed in the database first
-(:class:`bot.updates.UpdateLog`), so that a retry of an update already handled, by this worker or
+(:class:`bot.platform.updates.UpdateLog`), so that a retry of an update already handled, by this worker or
 any other, is answered without being applied twice. The player's action an update makes is stored
 with the update marked done, in one transaction (``Inbound.update_id``): a worker killed after it
 leaves the update done. A retry that arrives while another delivery is still applying it waits for
@@ -30,10 +30,10 @@ from aiohttp import web
 from telegram import Update
 from telegram.ext import Application
 
-from bot import killpoints
-from bot.config import Settings
+from bot.core import killpoints
+from bot.core.config import Settings
+from bot.platform.updates import Claim, UpdateLog
 from bot.store import Store
-from bot.updates import Claim, UpdateLog
 
 log = logging.getLogger(__name__)
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import logging
 
-from .. import render
-from ..i18n import Translator, family
-from ..model import MAX_SEATS
-from ..ports import Clock, Reply
-from ..store import Store
-from .book import PERIODS, PlayerStats, StatsBook, TourneyStats
-from .chart import net_png
+from bot.core.i18n import Translator, family
+from bot.core.model import MAX_SEATS
+from bot.core.ports import Clock, Reply
+from bot.stats.book import PERIODS, PlayerStats, StatsBook, TourneyStats
+from bot.stats.chart import net_png
+from bot.store import Store
+from bot.text import render
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ def tourney_text(stats: TourneyStats, *, tr: Translator) -> str:
 
 
 class StatsAnswers:
-    """``stats`` and ``top net`` for a :class:`~bot.service.StudBot` (which routes the commands here)."""
+    """``stats`` and ``top net`` for a :class:`~bot.app.StudBot` (which routes the commands here)."""
 
     def __init__(self, *, store: Store, clock: Clock) -> None:
         self.book = StatsBook(store)

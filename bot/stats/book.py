@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
-    from ..store import Store
+    from bot.store import Store
 
 PERIODS: Final = {"day": 86_400.0, "week": 7 * 86_400.0, "all": None}
 """``top net`` periods: the last 24 hours, the last 7 days (rolling, from now), or every hand."""
@@ -30,7 +30,7 @@ _TOP_NET: Final = (
     "(SELECT user_id, SUM(net) AS total FROM hand_players {index} WHERE community = ? AND finished_at >= ? "
     "GROUP BY user_id) p JOIN wallets w ON w.community = ? AND w.user_id = p.user_id "
     "ORDER BY total DESC, name LIMIT ?")
-"""Players only: a house bot has no wallet (bot/ledger.py), so its winnings are never ranked."""
+"""Players only: a house bot has no wallet (bot/chips/ledger.py), so its winnings are never ranked."""
 TOP_NET_SQL: Final = {period: _TOP_NET.format(index="INDEXED BY hand_players_period" if span else "")
                       for period, span in PERIODS.items()}
 """``top net`` over each period."""

@@ -1,6 +1,6 @@
 """A player's net chips over their hands as a line chart (PNG), drawn as the boards are.
 
-The same felt, panel, gold and fonts as :mod:`bot.images`; every word from the catalogs
+The same felt, panel, gold and fonts as :mod:`bot.text.images`; every word from the catalogs
 in the reader's language. The line is the running total of the player's net, hand by
 hand; with more hands than pixels across, each pixel column shows the range its hands
 went through and ends where its last hand ended.
@@ -14,8 +14,8 @@ from itertools import accumulate
 
 from PIL import Image, ImageDraw
 
-from ..i18n import EN, Translator
-from ..images import FELT, GOLD, LOW_MARK, MUTED, PANEL, PNG_LEVEL, TEXT, text_font
+from bot.core.i18n import EN, Translator
+from bot.text.images import FELT, GOLD, LOW_MARK, MUTED, PANEL, PNG_LEVEL, TEXT, text_font
 
 WIDTH, HEIGHT = 960, 480
 PAD = 20

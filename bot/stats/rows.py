@@ -21,7 +21,7 @@ Definitions (one row is one player dealt into one settled hand; a voided hand ha
   whole pot, which counts as winning its high.
 - ``scoops``: how many contested pots of the showdown the player took alone: the only
   high winner and the only low winner, or the only high winner when no low qualified;
-  the same pots that :func:`bot.results.pot_line` calls scooped ("Bot2 scoops").
+  the same pots that :func:`bot.text.results.pot_line` calls scooped ("Bot2 scoops").
 - ``net``: the player's stack at the end of the hand minus at the start.
 - ``won``: the chips the player took from the hand's pots (every pot, uncontested ones
   included; chips nobody called, handed back, are not winnings). "Biggest pot won" is
@@ -41,7 +41,7 @@ from engine.events import ActionTaken
 from engine.handfile import HandFile, replay_hand
 
 if TYPE_CHECKING:  # the store imports this module
-    from ..store import Tx
+    from bot.store import Tx
 
 log = logging.getLogger(__name__)
 

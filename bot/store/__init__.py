@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .base import MAX_INTEGER, Listener, Migration, PlayingHand, Row, Store, Tx
-from .batch import CommitStats, StoreConflict, StoreError
-from .migrations import MIGRATIONS, RELEASED_SCHEMA
+from bot.schema import MIGRATIONS, RELEASED_SCHEMA
+from bot.store.base import MAX_INTEGER, Listener, Migration, PlayingHand, Row, Store, Tx
+from bot.store.batch import CommitStats, StoreConflict, StoreError
 
 if TYPE_CHECKING:
-    from ..config import Settings
+    from bot.core.config import Settings
 
 __all__ = ["MAX_INTEGER", "MIGRATIONS", "RELEASED_SCHEMA", "CommitStats", "Listener", "Migration", "PlayingHand",
            "Row", "Store", "StoreConflict", "StoreError", "Tx", "open_store"]
@@ -22,7 +22,7 @@ __all__ = ["MAX_INTEGER", "MIGRATIONS", "RELEASED_SCHEMA", "CommitStats", "Liste
 async def open_store(settings: Settings) -> Store:
     """The database the settings name: PostgreSQL at ``database_url`` if set, else the SQLite file ``db_path``."""
     if settings.database_url:
-        from .postgres import PostgresStore
+        from bot.store.postgres import PostgresStore
 
         return await PostgresStore.connect(settings.database_url, pool_size=settings.db_pool_size)
     return await Store.open(settings.db_path)

@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Protocol, Self, TypeVar
 
+from bot.chips import ledger
+from bot.chips.ledger import HOUSE, HOUSE_BANKROLL, Transfer, house_account, seat_account, wallet_account
+from bot.core.i18n import DEFAULT_LANGUAGE, language_of
+from bot.core.model import VIEWS, HandSetup, Seat, Table
+from bot.store import fence
+from bot.store.batch import CommitStats, Committer, StoreConflict
 from engine import Stakes
-
-from .. import fence, ledger
-from ..i18n import DEFAULT_LANGUAGE, language_of
-from ..ledger import HOUSE, HOUSE_BANKROLL, Transfer, house_account, seat_account, wallet_account
-from ..model import VIEWS, HandSetup, Seat, Table
-from .batch import CommitStats, Committer, StoreConflict
 
 T = TypeVar("T")
 
@@ -89,7 +89,7 @@ class Store(ABC):
     @classmethod
     async def open(cls, path: str) -> Store:
         """The SQLite database at ``path`` (created and migrated as needed)."""
-        from .sqlite import SqliteStore
+        from bot.store.sqlite import SqliteStore
 
         return await SqliteStore.connect(path)
 
@@ -102,7 +102,7 @@ class Store(ABC):
 
     @property
     def schema_version(self) -> int:
-        from . import MIGRATIONS  # the package's list (a test may stand in an older one)
+        from bot.store import MIGRATIONS  # the package's list (a test may stand in an older one)
 
         return len(MIGRATIONS)
 
@@ -156,7 +156,7 @@ class Store(ABC):
         return self
 
     async def _migrate(self) -> None:
-        from . import MIGRATIONS  # the package's list (a test may stand in an older one)
+        from bot.store import MIGRATIONS  # the package's list (a test may stand in an older one)
 
         while True:
             async with self.atomic() as tx:
@@ -427,7 +427,7 @@ class Tx:
                      house: bool = False) -> None:
         """Take ``amount`` from the wallet to the seat's account (the seat row is the caller's to save);
         the CHECK refuses a negative balance. A house bot (``house``) has no wallet: its buy-in
-        comes from the house's bankroll at the community (:func:`~bot.ledger.house_account`)."""
+        comes from the house's bankroll at the community (:func:`~bot.chips.ledger.house_account`)."""
         if house:
             source = house_account(community)
         else:
@@ -453,7 +453,7 @@ class Tx:
             "UPDATE wallets SET balance = balance + ? WHERE community = ? AND user_id = ?", (delta, community, user))
 
     async def post(self, transfers: list[Transfer], *, now: float) -> None:
-        """Record movements of chips in this transaction (see :mod:`bot.ledger`)."""
+        """Record movements of chips in this transaction (see :mod:`bot.chips.ledger`)."""
         await ledger.post(self, transfers, at=now)
 
     async def begin_hand(self, *, table_id: int, setup: HandSetup, now: float, deadline: float | None = None) -> int:

@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any
 
-from .batch import CommitStats, StoreError
+from bot.store.batch import CommitStats, StoreError
 
 Run = Callable[[str, Sequence[Any]], object]
 """Runs one statement on the connection, now (raising what the database raises)."""

@@ -18,9 +18,9 @@ from typing import Any
 
 import asyncpg
 
-from . import dialect
-from .base import Listener, Row, Store, Tx
-from .batch import GroupCommit, StoreConflict
+from bot.store import dialect
+from bot.store.base import Listener, Row, Store, Tx
+from bot.store.batch import GroupCommit, StoreConflict
 
 SCHEMA_LOCK = 0x5374_7564  # pg_advisory_xact_lock key held while migrating ('Stud')
 _CONFLICTS = (asyncpg.exceptions.DeadlockDetectedError, asyncpg.exceptions.SerializationError)

@@ -20,9 +20,9 @@ from typing import Any
 
 import aiosqlite
 
-from . import dialect
-from .base import Row, Store, Tx
-from .inline import InlineCommit
+from bot.store import dialect
+from bot.store.base import Row, Store, Tx
+from bot.store.inline import InlineCommit
 
 log = logging.getLogger(__name__)
 

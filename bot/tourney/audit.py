@@ -1,4 +1,4 @@
-"""The audit of tournaments (called by :func:`bot.audit.audit`): for every sit-and-go, its
+"""The audit of tournaments (called by :func:`bot.chips.audit.audit`): for every sit-and-go, its
 prize pool holds exactly the buy-ins of its players until it ends and nothing after; its
 chips in play are players x starting stack, all at its table while it runs and all returned
 when it ends (finished, or cancelled after its start); and every prize recorded was paid once,
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..ledger import house_account, wallet_account
-from .store import chips_account, pool_account
+from bot.chips.ledger import house_account, wallet_account
+from bot.tourney.store import chips_account, pool_account
 
 if TYPE_CHECKING:
-    from ..store import Store
+    from bot.store import Store
 
 
 async def tournament_problems(store: Store) -> tuple[list[tuple[str, str]], int]:

@@ -6,7 +6,7 @@ the wallet to the prize pool; the start issues every player the same stack of to
 chips; each hand is dealt at the level the schedule gives (by hands dealt, or minutes since
 the start); a settled hand that leaves players without chips places them in the same
 transaction; the last one's settlement pays every prize and closes the table. Every step
-is one transaction, so a restart at any moment resumes it (bot/dealer.py restores the hand).
+is one transaction, so a restart at any moment resumes it (bot/table/dealer.py restores the hand).
 """
 
 from __future__ import annotations
@@ -16,24 +16,24 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
-from .. import updates
-from ..commands import Command, Refusal
-from ..dealer import Runtime, cancel_timers
-from ..fairness import Revealed, revealed_seeds
-from ..fence import TableMoved, is_fenced
-from ..i18n import Translator
-from ..ledger import Transfer, seat_account
-from ..model import HandSetup, Seat, Table
-from ..names import display_name, unique_name
-from ..ports import BoardView, Button, Inbound, Reply
-from ..render import chips, chips_field, seconds_text
-from ..seating import refilled
-from .schedule import DEFAULT_STACK, LEVELS, PACES, Clocking, level_stakes, place_out, places_paid, prizes
-from .store import Entrant, Tournament, TourneyRepo, chips_account
+from bot.chips.ledger import Transfer, seat_account
+from bot.core.i18n import Translator
+from bot.core.model import HandSetup, Seat, Table
+from bot.core.names import display_name, unique_name
+from bot.core.ports import BoardView, Button, Inbound, Reply
+from bot.platform import updates
+from bot.store.fence import TableMoved, is_fenced
+from bot.table.dealer import Runtime, cancel_timers
+from bot.table.fairness import Revealed, revealed_seeds
+from bot.table.seating import refilled
+from bot.text.grammar import Command, Refusal
+from bot.text.render import chips, chips_field, seconds_text
+from bot.tourney.schedule import DEFAULT_STACK, LEVELS, PACES, Clocking, level_stakes, place_out, places_paid, prizes
+from bot.tourney.store import Entrant, Tournament, TourneyRepo, chips_account
 
 if TYPE_CHECKING:
-    from ..service import StudBot
-    from ..store import Tx
+    from bot.app import StudBot
+    from bot.store import Tx
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ AT_TABLE: Final = ("join", "addbot", "start", "leave", "kick", "stop", "config")
 
 
 class Tourneys:
-    """The sit-and-go tournaments of a :class:`~bot.service.StudBot` (it holds one)."""
+    """The sit-and-go tournaments of a :class:`~bot.app.StudBot` (it holds one)."""
 
     def __init__(self, bot: StudBot) -> None:
         self.bot = bot
@@ -131,7 +131,7 @@ class Tourneys:
         raise Refusal("tourney.refuse_running")
 
     async def _new(self, msg: Inbound, command: Command) -> Reply:
-        from ..service import _community  # the one rule for a community's name
+        from bot.app import _community  # the one rule for a community's name
 
         o = {**DEFAULTS, **command.options}
         unit, _, length = str(o.get("levels", "")).partition(":")
@@ -297,7 +297,7 @@ class Tourneys:
         await self._say_level(rt, t)
         await bot._start_hand(rt)  # the first hand's commitment on the board, its deal after the pause
 
-    # ------------------------------------------------------------------ hooks (bot/dealer.py)
+    # ------------------------------------------------------------------ hooks (bot/table/dealer.py)
 
     async def before_deal(self, rt: Runtime) -> None:
         """The level of the hand about to be dealt; a new one is saved and announced first."""

@@ -1,6 +1,6 @@
 """A tournament's state in memory and its rows in the database (its own repository over the Store).
 
-Ledger accounts (see :mod:`bot.ledger`): ``tournament:<id>`` is the prize pool, in wallet
+Ledger accounts (see :mod:`bot.chips.ledger`): ``tournament:<id>`` is the prize pool, in wallet
 chips (buy-ins in, refunds and prizes out; a house bot's from and to ``house:<community>``).
 Tournament chips are another unit: they are issued at the start from ``tournament-chips:<id>``
 (whose balance is minus the chips in play) to the players' seats at the tournament's table
@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..ledger import Transfer, house_account, wallet_account
+from bot.chips.ledger import Transfer, house_account, wallet_account
 
 if TYPE_CHECKING:
-    from ..store import Store, Tx
+    from bot.store import Store, Tx
 
 TOURNEY_MIGRATION = """
 CREATE TABLE tournaments (

@@ -6,7 +6,7 @@
 ('status',)
 >>> parse_tourney(["new", "buyin=\u0663"], usage=lambda tr: "tourney new buyin=N")  # ASCII digits only
 Traceback (most recent call last):
-bot.commands.UsageError: '\u0663' is not a whole number; usage: tourney new buyin=N
+bot.text.grammar.UsageError: '\u0663' is not a whole number; usage: tourney new buyin=N
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from ..commands import Command, UsageError
-from .schedule import MAX_BUYIN, MAX_SEATS, MAX_STACK, MIN_SEATS, MIN_STACK, PACES, PAYOUTS
+from bot.text.grammar import Command, UsageError
+from bot.tourney.schedule import MAX_BUYIN, MAX_SEATS, MAX_STACK, MIN_SEATS, MIN_STACK, PACES, PAYOUTS
 
 SUBCOMMANDS: Final = ("status", "new", "register", "unregister", "start", "cancel", "levels", "results")
 NUMBERS: Final = {"seats": (MIN_SEATS, MAX_SEATS), "stack": (MIN_STACK, MAX_STACK), "buyin": (0, MAX_BUYIN)}
@@ -25,7 +25,7 @@ ALIASES: Final = {"buy-in": "buyin", "buy_in": "buyin", "players": "seats", "lev
                   "payouts": "payout"}
 _LEVELS = re.compile(r"^(hands|minutes):([0-9]{1,3})$")
 _NUMBER = re.compile(r"[-+]?[0-9]+")
-"""A whole number as every command reads one (bot/commands.py): ASCII digits only, so that what
+"""A whole number as every command reads one (bot/text/grammar.py): ASCII digits only, so that what
 'tourney new' takes, 'join' takes too ('buyin=٣' is not a number here either)."""
 MAX_LENGTH = 120
 

@@ -1,0 +1,94 @@
+"""The application's state: tables, seats, and the hand in progress (as data)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.core.names import plain
+from engine import Stakes
+
+MAX_SEATS = 8
+VIEWS = ("image", "text")
+"""The ways a table's board may be shown (``config view=...``)."""
+
+
+@dataclass
+class Seat:
+    seat_no: int
+    user: str
+    name: str
+    stack: int
+    """Chips at the table outside the hand in progress (the hand's start stack while one runs)."""
+    is_bot: bool = False
+    sitting_out: bool = False
+    leaving: bool = False
+    """Cash out when the hand in progress ends (checked or folded meanwhile)."""
+    kicked: bool = False
+    """Kicked during the hand in progress: plays it out as usual (turn, timer, choices), then is
+    removed and cashed out by its settlement."""
+    timeouts: int = 0
+    unreachable: bool = False
+    """Private messages fail: cards only on request ('cards')."""
+
+
+@dataclass
+class Table:
+    id: int
+    platform: str
+    community: str
+    channel: str
+    creator: str
+    stakes: Stakes
+    timer: int
+    running: bool = False
+    hand_no: int = 0
+    board_ref: str | None = None
+    next_hand_at: float | None = None
+    view: str = "image"
+    """How the board is shown: "image" (a picture, the text as caption or summary) or "text"."""
+    lang: str = "en"
+    """The language of the public board and lines (``config lang=``)."""
+    seats: dict[int, Seat] = field(default_factory=dict)
+    tournament: int | None = None
+    """The sit-and-go played at this table (bot/tourney), if any: its players cannot leave, and
+    those sitting out are dealt in (and fold at once when facing a bet), so that it always ends."""
+    closing: bool = False
+    """Stopped during a hand: the hand plays out, then its settlement closes the table."""
+
+    def seat_of(self, user: str) -> Seat | None:
+        return next((s for s in self.seats.values() if s.user == user), None)
+
+    def seat_named(self, name: str) -> Seat | None:
+        lowered = plain(name).lstrip("@").lower()
+        return next((s for s in self.seats.values() if plain(s.name).lower() == lowered or s.user == name), None)
+
+    def free_seat(self) -> int | None:
+        return next((n for n in range(MAX_SEATS) if n not in self.seats), None)
+
+    def ready_seats(self) -> list[Seat]:
+        """Seats that will be dealt into the next hand."""
+        return [s for _, s in sorted(self.seats.items())
+                if s.stack > 0 and (not s.sitting_out or self.tournament is not None)
+                and not (s.leaving or s.kicked)]
+
+
+@dataclass
+class HandSetup:
+    """Everything fixed when a hand starts: with the actions, it determines the hand."""
+
+    hand_no: int
+    stakes: Stakes
+    players: list[tuple[int, str, str, int]]
+    """(seat_no, user, name, stack) in seat order."""
+    deck: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"hand_no": self.hand_no, "stakes": self.stakes.to_dict(), "players": self.players, "deck": self.deck}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> HandSetup:
+        return cls(
+            hand_no=data["hand_no"], stakes=Stakes.from_dict(data["stakes"]),
+            players=[(int(a), str(b), str(c), int(d)) for a, b, c, d in data["players"]], deck=list(data["deck"]),
+        )

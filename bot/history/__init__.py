@@ -1,0 +1,250 @@
+"""A stored hand told street by street (``hand N``) and exported for trackers (``export``).
+
+Both read the finished hands of the table in the asker's channel (the open one, else the
+last one closed there) and replay each stored hand file through the engine. Both answers
+are private to the asker: the story shows the asker's own down cards (and anyone else's
+only where they were shown at the showdown); the exports are written from the asker's
+viewpoint (their down cards on their ``Dealt to`` lines), PokerStars text and PHH.
+
+Amounts won: a hand keeps the settlement it was paid with (its JSON summary). Where that
+differs from what the engine pays on a replay today (hands settled before the rule-11
+pots), the story tells the stored settlement, and says so.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from bot.core.i18n import Translator
+from bot.core.model import HandSetup
+from bot.core.ports import Attachment, Inbound, Reply
+from bot.history.exports import HandMeta, phh_text, pokerstars_text, safe_names
+from bot.store import MAX_INTEGER, Store
+from bot.text import render, results
+from bot.text.grammar import MAX_EXPORT, Command, Message
+from engine import Hand, HandFile, replay_hand
+from engine.events import AntePosted, CardDealt, Event, HandShown, PotAwarded, StreetBegan
+
+
+class Refusal(Message):
+    """A well-formed ``hand``/``export`` that cannot be answered (no such hand): a catalog key."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredHand:
+    """One finished hand as stored: its number, who sat where, the replayed hand, its settlement."""
+
+    number: int
+    setup: HandSetup
+    hand: Hand
+    summary: str
+    started_at: float
+    hand_file: str
+    """The stored hand file (HAND_FORMAT.md), its ``fair`` record included."""
+
+    @property
+    def revealed(self) -> bool:
+        """Whether the hand's server seed is revealed in its hand file: until then (``config reveal=stop``)
+        the file, which lists every player's cards, folded down cards included, is nobody's to see."""
+        fair = json.loads(self.hand_file).get("fair")
+        return isinstance(fair, dict) and fair.get("server_seed") is not None
+
+    def engine_seat(self, user: str) -> int | None:
+        return next((i for i, p in enumerate(self.setup.players) if p[1] == user), None)
+
+    @property
+    def seat_numbers(self) -> tuple[int, ...]:
+        """Each player's table seat, counted from 1 as players say it."""
+        return tuple(p[0] + 1 for p in self.setup.players)
+
+
+class HandArchive:
+    """The finished hands of a channel's table, read from the store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def table_id(self, *, platform: str, channel: str) -> int | None:
+        """The channel's table: the open one, else the last one closed there."""
+        rows = await self.store.fetch(
+            "SELECT id FROM tables WHERE platform = ? AND channel = ? ORDER BY open DESC, id DESC LIMIT 1",
+            (platform, channel))
+        return int(rows[0]["id"]) if rows else None
+
+    async def hands(self, *, platform: str, channel: str, number: int | None = None,
+                    last: int = 1) -> list[StoredHand]:
+        """Hand ``number``, or the ``last`` finished hands (oldest first)."""
+        table_id = await self.table_id(platform=platform, channel=channel)
+        if table_id is None or (number is not None and not 0 <= number <= MAX_INTEGER):
+            return []
+        columns = "hand_no, setup, hand_file, summary, started_at"
+        if number is not None:
+            rows = await self.store.fetch(
+                f"SELECT {columns} FROM hands WHERE table_id = ? AND hand_no = ? AND status = 'done'",
+                (table_id, number))
+        else:
+            rows = await self.store.fetch(
+                f"SELECT {columns} FROM hands WHERE table_id = ? AND status = 'done' ORDER BY hand_no DESC LIMIT ?",
+                (table_id, last))
+        stored = [StoredHand(number=int(r["hand_no"]), setup=HandSetup.from_json(json.loads(r["setup"])),
+                             hand=replay_hand(HandFile.from_json(r["hand_file"])), summary=str(r["summary"] or ""),
+                             started_at=float(r["started_at"]), hand_file=str(r["hand_file"])) for r in rows]
+        return sorted(stored, key=lambda s: s.number)
+
+    async def last_number(self, *, platform: str, channel: str) -> int | None:
+        found = await self.hands(platform=platform, channel=channel, last=1)
+        return found[0].number if found else None
+
+
+class History:
+    """``hand N`` and ``export [N | last N]``: private answers built from the archive."""
+
+    def __init__(self, store: Store) -> None:
+        self.archive = HandArchive(store)
+
+    async def handle(self, msg: Inbound, command: Command, tr: Translator) -> Reply:
+        try:
+            if command.name == "hand":
+                return await self._hand(msg, command, tr)
+            return await self._export(msg, command, tr)
+        except Refusal as exc:
+            return Reply(exc.text(tr), private=True, ok=False)
+
+    async def _find(self, msg: Inbound, *, number: int | None, last: int = 1) -> list[StoredHand]:
+        found = await self.archive.hands(platform=msg.platform, channel=msg.channel, number=number, last=last)
+        if found:
+            return found
+        latest = await self.archive.last_number(platform=msg.platform, channel=msg.channel)
+        if latest is None:
+            raise Refusal("refuse.no_hands_here")
+        raise Refusal("refuse.no_such_hand", no=number, last=latest)
+
+    async def _hand(self, msg: Inbound, command: Command, tr: Translator) -> Reply:
+        number = int(command.args[0]) if command.args else None
+        [stored] = await self._find(msg, number=number)
+        return Reply(story(stored, viewer=msg.user, tr=tr), private=True)
+
+    async def _export(self, msg: Inbound, command: Command, tr: Translator) -> Reply:
+        last = int(command.options.get("last", 1))
+        number = int(command.args[0]) if command.args else None
+        found = await self._find(msg, number=number, last=min(last, MAX_EXPORT))
+        files = export_files(found, viewer=msg.user, table=f"Stud {msg.platform} {msg.channel}")
+        first, final = found[0].number, found[-1].number
+        text = tr("reply.exported_many" if len(found) > 1 else "reply.exported_one" if found[0].revealed
+                  else "reply.exported_one_hidden", no=first, first=first, last=final, count=len(found))
+        return Reply(text, private=True, files=files)
+
+
+# ------------------------------------------------------------------ the story
+
+
+def story(stored: StoredHand, *, viewer: str | None, tr: Translator) -> str:
+    """The hand street by street, in ``tr``'s language, showing ``viewer``'s down cards (if any)."""
+    hand, names = stored.hand, list(stored.hand.names)
+    me = stored.engine_seat(viewer) if viewer is not None else None
+    s = stored.setup.stakes
+    lines = [tr("story.header", no=stored.number, ante=s.ante, bring_in=s.bring_in, small=s.small_bet,
+                big=s.big_bet),
+             tr("story.seats", seats=", ".join(
+                 tr("story.seat", seat=seat, name=name, chips=chips)
+                 for seat, name, chips in zip(stored.seat_numbers, names, hand.starting_stacks, strict=True)))]
+    antes = [e for e in hand.events if isinstance(e, AntePosted)]
+    if antes:
+        lines.append(tr("story.antes", antes=", ".join(f"{names[e.seat]} {e.amount}" for e in antes)))
+    mine: dict[int, list[str]] = {}
+    for e in hand.events:
+        if isinstance(e, CardDealt) and e.seat == me and not e.face_up:
+            mine.setdefault(e.street, []).append(e.card.pretty)
+    settled = _stored_settlement(hand, stored.summary)
+    showdown = False
+    for event in hand.events:
+        if isinstance(event, HandShown) and not showdown:
+            showdown = True
+            lines.append(tr("story.showdown"))
+        if isinstance(event, PotAwarded) and settled is not None:
+            continue  # the stored settlement is told instead, below
+        if isinstance(event, StreetBegan) and event.street == 3:
+            lines.append(tr("story.third"))
+        lines += render.describe(_one(event), hand, names, tr)
+        if isinstance(event, StreetBegan) and event.street in mine:
+            lines.append(tr("story.your_down", cards=" ".join(mine[event.street])))
+    if settled is not None:
+        lines.append(tr("story.settled_then", result=results.history_line(tr, stored.summary)))
+    elif stored.summary and not stored.summary.startswith("{"):
+        lines.append(tr("story.recorded", result=results.history_line(tr, stored.summary)))
+    nets = _nets(hand, stored.summary if settled is not None else None)
+    lines.append(tr("story.net", nets=", ".join(f"{name} {net:+d}" if net else f"{name} 0"
+                                               for name, net in zip(names, nets, strict=True))))
+    return "\n".join(lines)
+
+
+def _one(event: Event) -> Sequence[Event]:
+    return (event,)
+
+
+def _won(hand: Hand) -> list[int]:
+    won = [0] * hand.seat_count
+    for award in hand.pot_results:
+        for seat, chips in award.shares.items():
+            won[seat] += chips
+    return won
+
+
+def _stored_settlement(hand: Hand, summary: str) -> dict[str, tuple[int, int]] | None:
+    """The stored (won, net) of each player when it differs from the replay's; None when it agrees
+    (or the hand kept no JSON settlement)."""
+    try:
+        data = json.loads(summary) if summary.startswith("{") else None
+        players = {str(n): (int(w), int(net)) for n, w, net in data["players"]} if data else None
+    except (ValueError, TypeError, KeyError):
+        return None
+    if players is None:
+        return None
+    replayed = {name: (won, hand.stacks[s] - hand.starting_stacks[s])
+                for s, (name, won) in enumerate(zip(hand.names, _won(hand), strict=True))}
+    return None if players == replayed else players
+
+
+def _nets(hand: Hand, summary: str | None) -> list[int]:
+    if summary is not None:
+        stored = _stored_settlement(hand, summary)
+        if stored is not None:
+            return [stored.get(name, (0, 0))[1] for name in hand.names]
+    return [hand.stacks[s] - hand.starting_stacks[s] for s in range(hand.seat_count)]
+
+
+# ------------------------------------------------------------------ exports
+
+
+def export_files(found: Sequence[StoredHand], *, viewer: str, table: str) -> tuple[Attachment, ...]:
+    """PokerStars text and PHH of ``found`` (oldest first) from ``viewer``'s seat: one safe name per
+    player across every hand of the export, each player at their real table seat; and for one hand,
+    its hand file (JSON, HAND_FORMAT.md) with its ``fair`` record, for ``python -m engine.verify``, once its
+    server seed is revealed (before, the file would show the cards the seed still hides)."""
+    names = safe_names(name for stored in found for name in stored.hand.names)
+    stars, phh = [], []
+    for stored in found:
+        me = stored.engine_seat(viewer)
+        meta = HandMeta(number=stored.number, table=table, played_at=datetime.fromtimestamp(stored.started_at, UTC),
+                        viewer=stored.hand.names[me] if me is not None else None, names=names,
+                        seats=stored.seat_numbers)
+        stars.append(pokerstars_text(stored.hand, meta))
+        phh.append(phh_text(stored.hand, meta))
+    first, last = found[0].number, found[-1].number
+    if len(found) == 1:
+        base, phh_file = f"stud-hand-{first}", phh[0] + "\n"
+        suffix = "phh"
+    else:
+        base = f"stud-hands-{first}-{last}"
+        phh_file = "\n\n".join(f"[{i}]\n{text}" for i, text in enumerate(phh, 1)) + "\n"
+        suffix = "phhs"
+    files: tuple[Attachment, ...] = (
+        Attachment(name=f"{base}.txt", data=("\n\n\n".join(stars) + "\n").encode(), mime="text/plain"),
+        Attachment(name=f"{base}.{suffix}", data=phh_file.encode(), mime="text/plain"))
+    if len(found) == 1 and found[0].revealed:  # the file the check reads as stored (the record's own values)
+        text = json.dumps(json.loads(found[0].hand_file), ensure_ascii=False, indent=2) + "\n"
+        files += (Attachment(name=f"{base}.json", data=text.encode(), mime="application/json"),)
+    return files

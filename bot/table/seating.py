@@ -1,0 +1,252 @@
+"""Seats: sitting down (``join``, ``addbot``: the owner's) with the buy-in and the daily refill,
+getting up (``leave``, ``kick``; mid-hand the seat is cashed out when the hand settles, and a
+player kicked mid-hand plays it out first), and sitting out and coming back (``sitout``, ``back``).
+
+:class:`Seating` is a collaborator of :class:`~bot.app.StudBot` (it holds one and
+routes these commands here, the table's lock held); every change is committed to SQLite
+before it is announced.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from bot.core.model import Seat, Table
+from bot.core.names import unique_name
+from bot.core.ports import Inbound, Reply
+from bot.platform import updates
+from bot.table.dealer import Runtime
+from bot.text import render
+from bot.text.grammar import Command, Refusal
+from bot.text.render import chips_field
+
+if TYPE_CHECKING:
+    from bot.app import StudBot
+    from bot.store import Tx
+
+log = logging.getLogger(__name__)
+
+BUY_IN_BIG_BETS = 20
+Handler = Callable[[Runtime, Inbound, Command], Awaitable[Reply]]
+
+
+class Seating:
+    """Who sits at a table: the seating commands of a :class:`~bot.app.StudBot`."""
+
+    def __init__(self, bot: StudBot) -> None:
+        self.bot = bot
+        self.handlers: dict[str, Handler] = {"join": self.join, "addbot": self.addbot, "leave": self.leave,
+                                             "kick": self.kick, "sitout": self.sitout, "back": self.back}
+
+    async def command(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        """One of the commands in :attr:`handlers` (the table's lock is held)."""
+        return await self.handlers[command.name](rt, msg, command)
+
+    async def join(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        table = rt.table
+        if table.seat_of(msg.user) is not None:
+            raise Refusal("refuse.seated", code="already_seated")
+        if table.closing:
+            raise Refusal("refuse.closing")
+        seat_no = table.free_seat()
+        if seat_no is None:
+            raise Refusal("refuse.full")
+        requested = int(command.args[0]) if command.args else None
+        seat = await self._seat_player(rt, user=msg.user, name=_unique_name(table, msg.name), requested=requested,
+                                       is_bot=False, seat_no=seat_no)
+        await self.bot._say(rt, "line.sits", name=seat.name, chips=chips_field(seat.stack))
+        tr = self.bot._tr(msg)
+        try:
+            reachable = await self.bot.messenger.send_private(
+                platform=table.platform, user=msg.user, text=tr("dm.welcome", chips=render.chips(seat.stack, tr)))
+        except Exception:
+            log.exception("table %s: the welcome message to %s failed", table.id, msg.user)
+            reachable = True  # not known to be closed: the next card will tell
+        if not reachable:
+            await self.bot._mark_unreachable(rt, seat)
+        await self.bot._publish(rt)
+        await self.bot._maybe_schedule_next(rt)
+        if not reachable:
+            return Reply(tr("reply.seated_unreachable", chips=render.chips(seat.stack, tr)), private=True,
+                         code="unreachable")
+        return Reply(tr("reply.seated", chips=render.chips(seat.stack, tr)), code="seated")
+
+    async def _seat_player(self, rt: Runtime, *, user: str, name: str, requested: int | None, is_bot: bool,
+                           seat_no: int) -> Seat:
+        table = rt.table
+        minimum = table.stakes.big_bet
+        default = BUY_IN_BIG_BETS * table.stakes.big_bet
+        now = self.bot.clock.now()
+        key = updates.pending() if is_bot else None  # the platform update that asked for the bot, if any
+        async with self.bot.store.atomic() as tx:
+            # The update's done mark commits with the bot's seat: a retry of an 'addbot' whose worker died
+            # after seating it finds it done, and seats no second bot (a player's own join is refused twice).
+            if key is not None and not await updates.mark_applied(tx, key):
+                raise Refusal("refuse.applied_already", code="applied_already")
+            if is_bot:  # a house bot has no wallet: it buys in from the house bots' bankroll (bot/chips/ledger.py)
+                balance = default
+            else:
+                balance = await tx.ensure_wallet(community=table.community, user=user, name=name,
+                                                 balance=self.bot.settings.starting_balance, now=now)
+                balance = await refilled(tx, community=table.community, user=user, balance=balance, needed=minimum,
+                                         starting=self.bot.settings.starting_balance, now=now)
+            buy_in = requested if requested is not None else min(balance, default)
+            if buy_in < minimum:
+                raise Refusal("refuse.buy_in_min", minimum=minimum, chips=chips_field(balance))
+            if buy_in > balance:
+                raise Refusal("refuse.buy_in_wallet", chips=chips_field(balance))
+            seat = Seat(seat_no=seat_no, user=user, name=name, stack=buy_in, is_bot=is_bot)
+            await tx.buy_in(table_id=table.id, community=table.community, user=user, amount=buy_in, now=now,
+                            house=is_bot)
+            await tx.save_seat(table.id, seat)
+        if key is not None:
+            key.marked = True
+        table.seats[seat_no] = seat
+        return seat
+
+    async def addbot(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        self.bot._require_owner(rt, msg)  # a bot is the owner's to seat: it may start a game or take a name
+        table = rt.table
+        if table.closing:
+            raise Refusal("refuse.closing")
+        seat_no = table.free_seat()
+        if seat_no is None:
+            raise Refusal("refuse.full")
+        if command.args and table.seat_named(str(command.args[0])) is not None:
+            raise Refusal("refuse.name_taken", name=command.args[0])
+        base = str(command.args[0]) if command.args else f"Bot{seat_no + 1}"
+        name = _unique_name(table, base)
+        seat = await self._seat_player(rt, user=f"bot:{name.lower()}", name=name, requested=None, is_bot=True,
+                                       seat_no=seat_no)
+        await self.bot._say(rt, "line.bot_sits", name=seat.name, chips=chips_field(seat.stack))
+        await self.bot._publish(rt)
+        await self.bot._maybe_schedule_next(rt)
+        return Reply(self.bot._tr(msg)("reply.bot_seated", name=seat.name))
+
+    async def leave(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        seat = rt.table.seat_of(msg.user)
+        if seat is None:
+            raise Refusal("refuse.not_seated")
+        return await self._remove(rt, seat, msg, kicked=False)
+
+    async def kick(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        self.bot._require_owner(rt, msg)
+        seat = rt.table.seat_named(str(command.args[0]))
+        if seat is None:
+            raise Refusal("refuse.nobody_named", name=repr(command.args[0]))
+        return await self._remove(rt, seat, msg, kicked=True)
+
+    async def _remove(self, rt: Runtime, seat: Seat, msg: Inbound, *, kicked: bool) -> Reply:
+        hand = rt.hand
+        es = rt.engine_seat(seat.user)
+        if hand is not None and not hand.is_over and es is not None:
+            # Dealt into the hand in progress (folded or not): the seat's chips are known only when
+            # it ends, so the seat is kept and cashed out then, once, by the settlement.
+            folded = hand.folded[es]
+            if kicked:
+                return await self._kick_after(rt, seat, msg, folded=folded)
+            if not seat.leaving:
+                seat.leaving = True
+                async with self.bot.store.atomic() as tx:
+                    await tx.save_seat(rt.table.id, seat)
+                await self.bot._say(rt, "line.leaves_after", name=seat.name)
+                if hand.actor == es:
+                    await self.bot._apply(rt, hand.default_action(), by_timeout=False)
+            return Reply(self.bot._tr(msg)("reply.leaving_folded" if folded else "reply.leaving"), private=True)
+        async with self.bot.store.atomic() as tx:
+            await tx.cash_out(table_id=rt.table.id, community=rt.table.community, user=seat.user, amount=seat.stack,
+                              kind="kick" if kicked else "cash-out", now=self.bot.clock.now())
+            await tx.remove_seat(rt.table.id, seat.seat_no)
+        del rt.table.seats[seat.seat_no]
+        await self.bot._say(rt, "line.kicked_with" if kicked else "line.leaves_with", name=seat.name,
+                            chips=chips_field(seat.stack))
+        await self.bot._publish(rt)
+        tr = self.bot._tr(msg)
+        if kicked:
+            return Reply(tr("reply.kicked", name=seat.name, chips=render.chips(seat.stack, tr)), private=True)
+        return Reply(tr("reply.cashed_out", chips=render.chips(seat.stack, tr)), private=True)
+
+    async def _kick_after(self, rt: Runtime, seat: Seat, msg: Inbound, *, folded: bool) -> Reply:
+        """A kick during a hand the player was dealt into: it takes effect when the hand ends. Until
+        then nothing changes for them (their turn, timer and choices: a kick must not decide a pot);
+        the settlement removes the seat and cashes it out. A second kick changes nothing."""
+        if not (seat.kicked or seat.leaving):
+            seat.kicked = True
+            async with self.bot.store.atomic() as tx:
+                await tx.save_seat(rt.table.id, seat)
+            await self.bot._say(rt, "line.kicked_after", name=seat.name)
+            if not seat.is_bot and not seat.unreachable:  # told privately too, in their language
+                tr = self.bot.translator_for(platform=rt.table.platform, user=seat.user)
+                try:
+                    await self.bot.messenger.send_private(platform=rt.table.platform, user=seat.user,
+                                                          text=tr("dm.kicked_after"))
+                except Exception:  # output never stops the table: the table was told
+                    log.exception("table %s: telling %s of the kick failed", rt.table.id, seat.user)
+        return Reply(self.bot._tr(msg)("reply.kicked_after_folded" if folded else "reply.kicked_after"),
+                     private=True)
+
+    async def sitout(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        seat = self.bot._seat(rt, msg)
+        if seat.leaving or seat.kicked:  # going when the hand ends: sitting out or back changes nothing
+            raise Refusal("refuse.leaving_after")
+        if seat.sitting_out:
+            raise Refusal("refuse.already_out")
+        seat.sitting_out = True
+        async with self.bot.store.atomic() as tx:
+            await tx.save_seat(rt.table.id, seat)
+        await self.bot._say(rt, "line.sits_out", name=seat.name)
+        if rt.table.tournament is not None and rt.hand is not None and not rt.hand.is_over:
+            self.bot._arm_turn(rt)  # in a sit-and-go a sat-out player's turn is taken at once
+        await self.bot._publish(rt)
+        return Reply(self.bot._tr(msg)("reply.sit_out"), private=True)
+
+    async def back(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        seat = self.bot._seat(rt, msg)
+        if seat.leaving or seat.kicked:
+            raise Refusal("refuse.leaving_after")
+        if not seat.sitting_out:
+            raise Refusal("refuse.not_out")
+        seat.sitting_out, seat.timeouts = False, 0
+        async with self.bot.store.atomic() as tx:
+            await tx.save_seat(rt.table.id, seat)
+        await self.bot._say(rt, "line.back", name=seat.name)
+        await self.bot._publish(rt)
+        await self.bot._maybe_schedule_next(rt)
+        return Reply(self.bot._tr(msg)("reply.back"), private=True)
+
+
+
+
+def _unique_name(table: Table, name: str) -> str:
+    """The name shown for a new seat (see :func:`~bot.core.names.unique_name`), unlike any other at the table."""
+    return unique_name(name, taken=[s.name for s in table.seats.values()])
+
+
+async def refilled(tx: Tx, *, community: str, user: str, balance: int, needed: int, starting: int,
+                   now: float) -> int:
+    """The wallet's ``balance``, refilled to ``starting`` (from the house) first if its player is broke:
+    short of ``needed`` (the least buy-in of the table, or a sit-and-go's), with no chips anywhere
+    else in the community, and not refilled yet today (UTC). Once a day, for 'join' and 'register' alike."""
+    today = datetime.fromtimestamp(now, UTC).date().isoformat()
+    if balance < min(needed, starting) and await tx.refilled_on(community=community, user=user) != today \
+            and not await _has_chips_elsewhere(tx, community, user):
+        await tx.refill(community=community, user=user, balance=starting, day=today, now=now)
+        return starting
+    return balance
+
+
+async def _has_chips_elsewhere(tx: Tx, community: str, user: str) -> bool:
+    """Whether the user, short in the wallet, still has chips in the community, and so is not broke:
+    at an open table (a hand in progress counts at its start, as the seats in memory do), or as a
+    sit-and-go's buy-in, registered or in play, or a prize won there and not paid yet (a place with
+    no prize is the buy-in lost). Read from the database, where every process's tables are."""
+    row = await tx.one(
+        "SELECT 1 FROM seats s JOIN tables t ON t.id = s.table_id WHERE t.open = 1 "
+        "AND t.community = ? AND s.user_id = ? AND s.stack > 0 "
+        "UNION ALL SELECT 1 FROM tourney_players p JOIN tournaments u ON u.id = p.tournament_id "
+        "WHERE u.community = ? AND p.user_id = ? AND u.status IN ('registering', 'running') "
+        "AND (p.place IS NULL OR p.prize > 0) LIMIT 1", (community, user, community, user))
+    return row is not None

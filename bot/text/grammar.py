@@ -1,0 +1,317 @@
+"""The platform-neutral command grammar: the same words on every platform.
+
+>>> parse("join 200")
+Command(name='join', args=(200,), options={}, turn=None)
+>>> parse("/Raise")
+Command(name='raise', args=(), options={}, turn=None)
+>>> parse("config ante=1 big=10 timer=30").options
+{'ante': 1, 'big': 10, 'timer': 30}
+>>> parse("config view=text").options
+{'view': 'text'}
+>>> parse("call @12.7").turn
+'12.7'
+>>> parse("пас").name, parse("lang pl").args, parse("config lang=ru").options
+('fold', ('pl',), {'lang': 'ru'})
+>>> parse("jion")
+Traceback (most recent call last):
+...
+bot.text.grammar.UsageError: unknown command 'jion'. Try: help
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final
+
+from bot.core.i18n import EN, LANGUAGE_NAMES, LANGUAGES, Translator, family, translator
+from bot.stats.book import PERIODS
+from engine import PlayerSeedError, check_player_seed
+
+
+class Message(Exception):
+    """A message for the user as a catalog key and its fields, written in their language later.
+
+    A field may be a function of the translator (``lambda tr: chips(5, tr)``) for parts
+    that need words of the language. ``str()`` is the English text.
+    """
+
+    def __init__(self, key: str, /, **fields: object) -> None:
+        self.key = key
+        self.fields = fields
+        super().__init__(self.text(EN))
+
+    def text(self, tr: Translator) -> str:
+        return tr(self.key, **self.fields)
+
+
+class UsageError(Message, ValueError):
+    """Malformed input: answered with usage text, changes nothing."""
+
+
+class Refusal(Message):
+    """A friendly reason why a well-formed command cannot be done now (a catalog key and its fields)."""
+
+    def __init__(self, key: str, /, *, code: str = "", **fields: object) -> None:
+        super().__init__(key, **fields)
+        self.code = code
+
+
+def _either(words: tuple[str, ...]) -> Callable[[Translator], str]:
+    return lambda tr: tr("list.or", head=", ".join(words[:-1]), last=words[-1])
+
+
+def _with_usage(name: str) -> Callable[[Translator], str]:
+    return lambda tr: usage_text(tr, name)
+
+
+ACTIONS: Final = ("fold", "check", "call", "bet", "raise", "complete", "bring-in")
+ALIASES: Final = {"bringin": "bring-in", "bring_in": "bring-in", "c": "call", "k": "check", "f": "fold",
+                  "r": "raise", "b": "bet", "sit-out": "sitout", "sit": "back", "?": "help", "mycards": "cards",
+                  "history": "history", "leaderboard": "top"}
+CONFIG_KEYS: Final = {
+    "ante": "ante", "bring_in": "bring_in", "bringin": "bring_in", "bring-in": "bring_in",
+    "small": "small", "small_bet": "small", "big": "big", "big_bet": "big", "timer": "timer", "view": "view",
+    "lang": "lang", "language": "lang", "reveal": "reveal",
+}
+WORD_KEYS: Final = {"view": ("image", "text"), "reveal": ("hand", "stop")}
+"""Config keys whose values are words, and the words they take."""
+
+COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
+                   "top", "stats", "history", "hand", "export", "seed", "verify", "rules", "help", "lang", "addbot",
+                   "tourney", "fold", "check", "call", "bet", "raise", "complete", "bring-in")
+"""Every command, in the order help lists them."""
+MAX_EXPORT: Final = 100
+"""The most hands one ``export last N`` writes."""
+_USAGE = family("usage", COMMANDS)
+_WORD = family("cmd", COMMANDS)
+
+
+def usage_text(tr: Translator, name: str) -> str:
+    """One command's usage line in ``tr``'s language: 'join [buy-in]: take a seat, ...'."""
+    return tr(_USAGE[name])
+
+
+def command_word(tr: Translator, name: str) -> str:
+    """The command's name in ``tr``'s language (what it is called there; typing it works too).
+
+    >>> command_word(translator("ru"), "fold"), command_word(translator("en"), "fold")
+    ('пас', 'fold')
+    """
+    return tr(_WORD[name])
+
+
+USAGE: Final = {name: usage_text(EN, name) for name in COMMANDS}
+"""Every command's usage line in English."""
+_USAGE_OF: Final = {name: _with_usage(name) for name in COMMANDS}
+"""Every command's usage line as a function of the translator (made once, not at every command)."""
+LOCAL_NAMES: Final = {command_word(translator(lang), name).lower(): name for lang in LANGUAGES for name in COMMANDS}
+"""A command's name in any language -> the command ('пас' -> 'fold')."""
+
+
+
+_TURN = re.compile(r"^@(\d+\.\d+)$")
+_NAME = re.compile(r"^[^\s=]{1,32}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One parsed command: its name, positional arguments, key=value options and turn token."""
+
+    name: str
+    args: tuple[int | str, ...] = ()
+    options: dict[str, int | str] = field(default_factory=dict)
+    turn: str | None = None
+    """``'hand.decision'`` the command answers (buttons carry it), or None."""
+
+    @property
+    def is_action(self) -> bool:
+        return self.name in ACTIONS
+
+
+def parse(text: str) -> Command:
+    """Parse one line of user input; :class:`UsageError` with usage text if malformed."""
+    if not isinstance(text, str):
+        raise UsageError("usage.empty")
+    words = text.strip().split()
+    if not words:
+        raise UsageError("usage.empty")
+    head = words[0].lstrip("/!").lower()
+    if "@" in head:  # Telegram's /join@studbot
+        head = head.split("@", 1)[0]
+    if head in ("stud", "poker") and len(words) > 1:
+        words = words[1:]
+        head = words[0].lstrip("/!").lower()
+    if head in ("register", "unregister"):  # short for 'tourney register' (Telegram's /register)
+        if len(words) > 1:
+            raise UsageError("usage.no_arguments", name=head, usage=_with_usage("tourney"))
+        return Command(name="tourney", args=(head,))
+    name = ALIASES.get(head) or LOCAL_NAMES.get(head, head)
+    if name not in USAGE:
+        raise UsageError("usage.unknown", word=repr(words[0]))
+    rest = words[1:]
+    turn = None
+    if rest and (m := _TURN.match(rest[-1])):
+        turn = m.group(1)
+        rest = rest[:-1]
+    usage = _USAGE_OF[name]
+    if name == "tourney":  # sit-and-go tournaments: bot/tourney/words.py
+        from bot.tourney.words import parse_tourney
+        return parse_tourney(rest, usage=usage)
+    if name in ACTIONS or name in ("new", "leave", "sitout", "back", "start", "stop", "cards", "board", "rules"):
+        if rest:
+            raise UsageError("usage.no_arguments", name=name, usage=usage)
+        return Command(name=name, turn=turn)
+    if name == "lang":
+        if len(rest) > 1 or (rest and language_word(rest[0]) is None):
+            raise UsageError("usage.only", usage=usage)
+        return Command(name=name, args=(language_word(rest[0]) or "",) if rest else ())
+    if name == "join":
+        if len(rest) > 1:
+            raise UsageError("usage.only", usage=usage)
+        if rest:
+            return Command(name=name, args=(_positive_int(rest[0], usage),))
+        return Command(name=name)
+    if name == "history":
+        if len(rest) > 1:
+            raise UsageError("usage.only", usage=usage)
+        count = _positive_int(rest[0], usage) if rest else 5
+        return Command(name=name, args=(min(count, 20),))
+    if name in ("hand", "export"):
+        return _hand_command(name, rest, usage)
+    if name == "seed":  # the rest of the line as typed: a seed may hold spaces, and '@1.2' is part of it
+        lead = len(text.split()) - len(words) + 1  # 'seed', or 'stud seed'
+        typed = text.strip().split(None, lead)
+        if len(typed) <= lead:
+            return Command(name=name)
+        raw = typed[lead]
+        try:
+            return Command(name=name, args=(check_player_seed(raw),))
+        except PlayerSeedError:
+            raise UsageError("fair.usage_bad_seed", usage=usage) from None
+    if name == "verify":
+        if len(rest) != 1:
+            raise UsageError("usage.only", usage=usage)
+        return Command(name=name, args=(_positive_int(rest[0].lstrip("#"), usage),))
+    if name == "top":  # 'top', 'top net', 'top net week'
+        if rest and (rest[0].lower() != "net" or len(rest) > 2 or (len(rest) == 2 and rest[1].lower() not in PERIODS)):
+            raise UsageError("usage.only", usage=usage)
+        return Command(name=name, args=("net", rest[1].lower() if len(rest) == 2 else "all") if rest else ())
+    if name == "stats":  # 'stats', 'stats Bob Smith': the rest of the line is a name (never a control character
+        # nor half a surrogate pair: names drop them, and the databases refuse a NUL or a lone surrogate in a query)
+        if len(" ".join(rest)) > 64 or any(unicodedata.category(ch) in ("Cc", "Cs") for word in rest for ch in word):
+            raise UsageError("usage.only", usage=usage)
+        return Command(name=name, args=(" ".join(rest),) if rest else ())
+    if name == "kick":  # the rest of the line: display names may hold spaces
+        if not rest:
+            raise UsageError("usage.only", usage=usage)
+        return Command(name=name, args=(" ".join(rest),))
+    if name == "addbot":
+        if len(rest) > 1 or (rest and not _NAME.match(rest[0])):
+            raise UsageError("usage.only", usage=usage)
+        return Command(name=name, args=tuple(rest))
+    if name == "help":
+        if len(rest) > 1:
+            raise UsageError("usage.only", usage=usage)
+        return Command(name=name, args=tuple(_command_name(w) for w in rest))
+    assert name == "config"
+    if not rest:
+        raise UsageError("usage.only", usage=usage)
+    options: dict[str, int | str] = {}
+    for word in rest:
+        key, eq, value = word.partition("=")
+        canon = CONFIG_KEYS.get(key.lower())
+        if not eq or canon is None:
+            raise UsageError("usage.cannot_read", word=repr(word), usage=usage)
+        if canon == "lang":
+            lang = language_word(value)
+            if lang is None:
+                raise UsageError("usage.choices", key=canon, choices=_either(LANGUAGES), value=repr(value),
+                                 usage=usage)
+            options[canon] = lang
+        elif canon in WORD_KEYS:
+            choices = WORD_KEYS[canon]
+            if value.lower() not in choices:
+                raise UsageError("usage.choices", key=canon, choices=_either(choices), value=repr(value),
+                                 usage=usage)
+            options[canon] = value.lower()
+        else:
+            options[canon] = _int(value, usage)
+    return Command(name=name, options=options)
+
+
+HUGE: Final = 10 ** 30
+"""Whole numbers of more than 30 digits read as this (past every limit, and past Python's
+limit on converting very long digit strings): each is refused for what it is, too much."""
+
+
+def _hand_command(name: str, rest: list[str], usage: Callable[[Translator], str]) -> Command:
+    """'hand [N]' (the last hand without N); 'export [N | last N]', N of last in 1..MAX_EXPORT.
+
+    >>> parse("hand 12").args, parse("export").args, parse("export last 5").options
+    ((12,), (), {'last': 5})
+    """
+    if name == "export" and rest and rest[0].lower() == "last":
+        if len(rest) != 2:
+            raise UsageError("usage.only", usage=usage)
+        count = _positive_int(rest[1], usage)
+        if count > MAX_EXPORT:
+            raise UsageError("usage.export_max", most=MAX_EXPORT, usage=usage)
+        return Command(name=name, options={"last": count})
+    if len(rest) > 1:
+        raise UsageError("usage.only", usage=usage)
+    return Command(name=name, args=(_positive_int(rest[0], usage),) if rest else ())
+
+
+def _int(text: str, usage: Callable[[Translator], str]) -> int:
+    """A whole number of any length ('1000000000', '-3', '0007').
+
+    >>> _int("99999999999999999999", _with_usage("join")), _int("-1" + "0" * 40, _with_usage("join")) == -HUGE
+    (99999999999999999999, True)
+    """
+    if not re.fullmatch(r"[-+]?\d+", text, flags=re.ASCII):
+        raise UsageError("usage.not_number", text=repr(text), usage=usage)
+    sign = -1 if text.startswith("-") else 1
+    digits = text.lstrip("+-").lstrip("0") or "0"
+    return sign * HUGE if len(digits) > 30 else sign * int(digits)
+
+
+def _positive_int(text: str, usage: Callable[[Translator], str]) -> int:
+    value = _int(text, usage)
+    if value <= 0:
+        raise UsageError("usage.not_positive", text=repr(text), usage=usage)
+    return value
+
+
+def _command_name(word: str) -> str:
+    """The command a word names as typed ('/Fold', 'c', 'пас': 'fold'), else the word in lower case."""
+    lowered = word.lstrip("/!").lower()
+    return ALIASES.get(lowered) or LOCAL_NAMES.get(lowered, lowered)
+
+
+def language_word(word: str) -> str | None:
+    """'ru', 'RU', 'русский', 'polski', 'english' -> the language code, else None."""
+    lowered = word.strip().lower()
+    if lowered in LANGUAGES:
+        return lowered
+    return next((code for code, name in LANGUAGE_NAMES.items() if name.lower() == lowered), None)
+
+
+def help_text(topic: str | None = None, tr: Translator = EN) -> str:
+    """All commands, or one command's usage, in ``tr``'s language."""
+    if topic:
+        if topic not in USAGE:
+            raise UsageError("usage.no_command", topic=repr(topic))
+        return usage_text(tr, topic)
+    table = ", ".join(c for c in COMMANDS if c not in ACTIONS)
+    return tr("help.all", commands=table, actions=", ".join(ACTIONS))
+
+
+def rules_text(tr: Translator = EN) -> str:
+    """How the game is played, in ``tr``'s language."""
+    return tr("rules.text")
+
+
+RULES_TEXT: Final = rules_text(EN)

@@ -1,0 +1,176 @@
+"""What a hand's pots came to, in players' words: the showdown's pot lines and ``history``.
+
+One pot is "Pot 78"; "Main pot" and "Side pot 1", "Side pot 2" appear only when a hand
+has several pots (side pots come only from all-ins). A player who takes a whole pot
+scoops it; a pot divided between a high and a low says who took which half and with what.
+
+``history`` reads what each hand's summary kept when it was settled (:func:`summary_of`,
+JSON): what each winner won from the pots and their net for the hand, and who won the
+high and the low. Summaries of hands stored before that (text such as ``"Bot2 +78"``)
+are shown as they were written.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from bot.core.i18n import Translator
+from bot.text import handnames
+from engine import Hand, best_high, best_low
+
+NO_CHIPS_MOVED = "no chips moved"
+"""The text summary kept, before summaries were JSON, for a hand in which nobody won anything."""
+
+
+class Award(Protocol):
+    """How one pot was divided: an engine ``PotResult`` or a ``PotAwarded`` event."""
+
+    @property
+    def amount(self) -> int: ...
+    @property
+    def eligible(self) -> tuple[int, ...]: ...
+    @property
+    def high(self) -> tuple[int, ...]: ...
+    @property
+    def low(self) -> tuple[int, ...]: ...
+    @property
+    def shares(self) -> Mapping[int, int]: ...
+
+
+def pot_label(tr: Translator, *, index: int, count: int) -> str:
+    """'Pot' when the hand has one pot; else 'Main pot' (index 0), 'Side pot 1', 'Side pot 2'..."""
+    if count <= 1:
+        return tr("pot.label_only")
+    return tr("pot.label_main") if index == 0 else tr("pot.label_side", index=index)
+
+
+def _who(names: Sequence[str], seats: Sequence[int]) -> str:
+    return "/".join(names[s] for s in seats)
+
+
+def halves(tr: Translator, *, high: str, low: str) -> str:
+    """'high Bot2, low Cat' or 'high Bot2, no low' (``low`` empty: no low qualified)."""
+    return tr("line.halves", high=high, low=low) if low else tr("line.halves_no_low", high=high)
+
+
+def pot_line(tr: Translator, award: Award, *, index: int, hand: Hand, names: Sequence[str],
+             hands: bool = True) -> str:
+    """One pot of a finished hand: uncontested, scooped, split high and low, or shared by ties.
+
+    'Pot 78: Bot2 scoops (high: full house, kings full of sixes; low: 7-5-4-3-A)';
+    'Main pot 33: Bot2 takes the high, 17 (...); Cat takes the low, 16 (7-5-4-3-A)'. Without
+    ``hands`` (the showdown picture, which shows every hand beside its cards) the winning
+    hands are not named again: 'Pot 78: Bot2 scoops'.
+    """
+    label = pot_label(tr, index=index, count=len(hand.pot_results))
+    fields: dict[str, object] = {"label": label, "amount": award.amount}
+    winners = sorted(award.shares)
+    if len(award.eligible) == 1 or len(hand.live_seats) == 1:
+        return tr("pot.uncontested", name=names[winners[0]], **fields)
+
+    def high_hand(seat: int) -> str:
+        return handnames.high_name(tr, best_high(hand.all_cards(seat)))
+
+    def low_hand(seat: int) -> str:
+        low = best_low(hand.all_cards(seat))
+        assert low is not None  # a seat that won a low half holds one
+        return handnames.low_name(tr, low)
+
+    if len(winners) == 1:
+        seat = winners[0]
+        if not hands:
+            return tr("pot.scoop_short", name=names[seat], **fields)
+        if award.low:
+            return tr("pot.scoop", name=names[seat], high=high_hand(seat), low=low_hand(seat), **fields)
+        return tr("pot.scoop_no_low", name=names[seat], high=high_hand(seat), **fields)
+    if len(award.high) == 1 and len(award.low) == 1:  # two winners, one half each
+        h, lo = award.high[0], award.low[0]
+        if not hands:
+            return tr("pot.halves_short", high=names[h], high_amount=award.shares[h], low=names[lo],
+                      low_amount=award.shares[lo], **fields)
+        return tr("pot.halves", high=names[h], high_amount=award.shares[h], high_hand=high_hand(h),
+                  low=names[lo], low_amount=award.shares[lo], low_hand=low_hand(lo), **fields)
+    who = ", ".join(f"{names[s]} {award.shares[s]}" for s in winners)
+    return tr("line.pot_split", halves=halves(tr, high=_who(names, award.high), low=_who(names, award.low)),
+              shares=who, **fields)
+
+
+def pot_lines(tr: Translator, hand: Hand, names: Sequence[str], *, hands: bool = True) -> list[str]:
+    """Every pot of a finished hand, main pot first (see :func:`pot_line`)."""
+    return [pot_line(tr, award, index=i, hand=hand, names=names, hands=hands)
+            for i, award in enumerate(hand.pot_results)]
+
+
+# ------------------------------------------------------------------ history
+
+
+def summary_of(hand: Hand) -> str:
+    """What ``history`` shows of a finished hand, kept with it: JSON of each player's winnings
+    from the pots and net for the hand, and each pot's contenders and high and low winners."""
+    names = hand.names
+    won = [0] * hand.seat_count
+    for award in hand.pot_results:
+        for seat, chips in award.shares.items():
+            won[seat] += chips
+    players = [[name, won[s], hand.stacks[s] - hand.starting_stacks[s]] for s, name in enumerate(names)]
+    pots = [{"amount": a.amount, "eligible": [names[s] for s in a.eligible], "high": [names[s] for s in a.high],
+             "low": [names[s] for s in a.low]} for a in hand.pot_results]
+    return json.dumps({"players": players, "pots": pots}, ensure_ascii=False, separators=(",", ":"))
+
+
+def _net(n: int) -> str:
+    return f"{n:+d}" if n else "0"
+
+
+def history_line(tr: Translator, summary: str) -> str:
+    """A hand's summary as ``history`` lists it, in the language of ``tr``:
+    'Bot2 won 39 (net +20), Cat won 39 (net +19) — high Bot2, low Cat'; a scoop as a scoop.
+
+    >>> from bot.core.i18n import EN
+    >>> history_line(EN, '{"players":[["Bot2",78,39],["Cat",0,-39]],'
+    ...                  '"pots":[{"amount":78,"eligible":["Bot2","Cat"],"high":["Bot2"],"low":[]}]}')
+    'Bot2 scooped 78 (net +39) — high, no low'
+    >>> history_line(EN, "Bot2 +78")  # kept as text before
+    'Bot2 +78'
+    """
+    data = _parse(summary)
+    if data is None:
+        return tr("history.no_chips") if summary == NO_CHIPS_MOVED else summary
+    players: list[tuple[str, int, int]] = [(str(n), int(w), int(net)) for n, w, net in data["players"]]
+    pots: list[dict[str, Any]] = list(data["pots"])
+    winners = sorted((p for p in players if p[1] > 0), key=lambda p: -p[1])
+    if not winners:
+        return tr("history.no_chips")
+    if not any(len(pot["eligible"]) > 1 for pot in pots):
+        name, won, net = winners[0]
+        return tr("history.entry", winners=tr("history.won", name=name, won=won, net=_net(net)),
+                  detail=tr("history.no_showdown"))
+    if len(winners) == 1:
+        name, won, net = winners[0]
+        detail = tr("history.scoop_low" if any(pot["low"] for pot in pots) else "history.scoop_no_low")
+        return tr("history.entry", winners=tr("history.scooped", name=name, won=won, net=_net(net)), detail=detail)
+    listed = ", ".join(tr("history.won", name=n, won=w, net=_net(net)) for n, w, net in winners)
+    said = [tr("history.pot_scoop", name=pot["high"][0]) if len(pot["high"]) == 1 and pot["low"] == pot["high"]
+            else halves(tr, high="/".join(pot["high"]), low="/".join(pot["low"])) for pot in pots]
+    if len(set(said)) == 1:  # one pot, or every pot to the same hands
+        detail = said[0]
+    else:
+        detail = "; ".join(tr("history.pot", label=pot_label(tr, index=i, count=len(pots)), halves=text)
+                           for i, text in enumerate(said))
+    return tr("history.entry", winners=listed, detail=detail)
+
+
+def _parse(summary: str) -> dict[str, Any] | None:
+    """The JSON summary, or None for a summary kept as text (older hands)."""
+    if not summary.startswith("{"):
+        return None
+    try:
+        data = json.loads(summary)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("players"), list) \
+            or not isinstance(data.get("pots"), list):
+        return None
+    return data
