@@ -95,7 +95,7 @@ def upward(graph: grimp.ImportGraph, lines: list[list[str]]) -> list[tuple[str, 
             theirs = place(imported, lines)
             if theirs is None or theirs[1] == mine[1]:
                 continue
-            if theirs[0] < mine[0] or (theirs[0] == mine[0]):
+            if theirs[0] <= mine[0]:  # a line above, or a sibling on the same line
                 broken.append((importer, imported))
     return broken
 
@@ -106,7 +106,8 @@ def main() -> int:
     lines = layers()
     found = circles(graph)
     broken = upward(graph, lines)
-    print(f"modules: {len(graph.modules)}   imports: {sum(len(graph.find_modules_directly_imported_by(m)) for m in graph.modules)}")
+    imports = sum(len(graph.find_modules_directly_imported_by(module)) for module in graph.modules)
+    print(f"modules: {len(graph.modules)}   imports: {imports}")
     print(f"circles: {len(found)}")
     for group in found:
         print("  " + " <-> ".join(group))
