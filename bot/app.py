@@ -24,9 +24,11 @@ from dataclasses import replace
 from bot.chips.audit import audit
 from bot.cluster.cluster import Cluster, is_conflict
 from bot.core.config import Settings
+from bot.core.errors import Refusal, UsageError
 from bot.core.i18n import EN, LANGUAGE_NAMES, Translator, family, language_of, translator
 from bot.core.lifecycle import Work
-from bot.core.model import VIEWS, Seat, Table
+from bot.core.limits import MAX_TIMER, MIN_TIMER, STAKE_RANGES, VIEWS
+from bot.core.model import Seat, Table
 from bot.core.names import display_name
 from bot.core.ports import Clock, Inbound, Messenger, Reply, TableAddress
 from bot.history import History
@@ -42,8 +44,6 @@ from bot.text import render, results
 from bot.text.grammar import (
     ACTIONS,
     Command,
-    Refusal,
-    UsageError,
     command_word,
     help_text,
     parse,
@@ -56,13 +56,8 @@ from engine.verify import verify_hand_file
 
 log = logging.getLogger(__name__)
 
-MIN_TIMER, MAX_TIMER = 10, 600
 STOP_GRACE = 10.0
 """Seconds a stop waits for the commands and timer callbacks in flight."""
-STAKE_LIMIT = 1_000_000
-"""The largest ante, bring-in or bet a table may set (Discord's config options allow the same)."""
-STAKE_RANGES = {"ante": (0, STAKE_LIMIT), "bring_in": (0, STAKE_LIMIT), "small": (1, STAKE_LIMIT),
-                "big": (1, STAKE_LIMIT)}
 
 
 class StudBot(Dealer):

@@ -40,7 +40,7 @@ from discord_harness import fast as fast
 from fakes.discord_server import CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, Interaction
 from test_names import HOSTILE, assert_columns, assert_contained
 
-from bot.app import MAX_TIMER, MIN_TIMER, STAKE_LIMIT
+from bot.core.limits import MAX_TIMER, MIN_TIMER, STAKE_LIMIT
 from bot.core.names import display_name
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("fast", "store_backend")]

@@ -44,8 +44,8 @@ from telegram_harness import fake as fake  # the fixture
 from test_hostile_discord import actions_stored
 from test_names import HOSTILE, assert_columns, assert_contained
 
-from bot.app import STAKE_LIMIT
 from bot.chips.audit import audit
+from bot.core.limits import STAKE_LIMIT
 from bot.core.names import display_name
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("store_backend")]

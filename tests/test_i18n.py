@@ -2,7 +2,7 @@
 
 A key is *used* when the code names it: the first argument of a call to a translator
 (``tr("key")``, ``tr.n("key", n)``), of a message (``Refusal("key")``, ``UsageError("key")``,
-``Message("key")``) or of a public line (``self._say(rt, "key")``), both branches of a
+``UserError("key")``) or of a public line (``self._say(rt, "key")``), both branches of a
 conditional there included; or when a module declares it with :func:`bot.core.i18n.family`.
 """
 
@@ -27,7 +27,7 @@ from bot.text.grammar import COMMANDS, LOCAL_NAMES, command_word, parse
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted([*(ROOT / "bot").rglob("*.py"), *(ROOT / "adapters").rglob("*.py")])
 KEY = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_-]+)*$")
-KEY_ARGUMENT = {"tr": 0, "Refusal": 0, "UsageError": 0, "Message": 0, "_say": 1, "_named": 1}
+KEY_ARGUMENT = {"tr": 0, "Refusal": 0, "UsageError": 0, "UserError": 0, "_say": 1, "_named": 1}
 """Calls that take a key, and which argument it is."""
 RANK_FIELDS = {f + s for f in ("one", "many", "of", "to", "on") for s in ("", "2")}
 

@@ -26,6 +26,7 @@ from adapters.console.chat import ConsoleMessenger
 from bot.app import StudBot
 from bot.core.clock import ManualClock
 from bot.core.config import Settings
+from bot.core.errors import UsageError
 from bot.core.i18n import Translator, translator
 from bot.core.model import HandSetup
 from bot.core.ports import Inbound
@@ -36,7 +37,7 @@ from bot.stats.chart import net_png
 from bot.stats.rows import hand_lines, record_hand
 from bot.store import MIGRATIONS, Store
 from bot.text import render
-from bot.text.grammar import UsageError, parse
+from bot.text.grammar import parse
 from engine import Hand, Stakes
 from engine.handfile import HandFile, replay_hand
 

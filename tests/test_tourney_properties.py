@@ -6,7 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.tourney.schedule import LEVELS, PAYOUTS, Clocking, level_stakes, place_out, places_paid, prizes
+from bot.core.limits import PAYOUTS
+from bot.tourney.schedule import LEVELS, Clocking, level_stakes, place_out, places_paid, prizes
 
 
 @given(pool=st.integers(0, 10**9), payout=st.sampled_from(sorted(PAYOUTS)), players=st.integers(2, 8))

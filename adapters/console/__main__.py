@@ -1,3 +1,5 @@
+"""``python -m adapters.console``: the console chat (see adapters/console/app.py)."""
+
 from adapters.console.app import main
 
 main()

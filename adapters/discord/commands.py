@@ -23,12 +23,23 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
 from adapters.discord.render import command_text
-from bot.app import MAX_TIMER, MIN_TIMER, STAKE_LIMIT
 from bot.core.i18n import DEFAULT_LANGUAGE, EN, LANGUAGE_NAMES, LANGUAGES, Translator, family, language_of, translator
-from bot.stats.book import PERIODS
-from bot.text.grammar import ACTIONS, COMMANDS, MAX_EXPORT, USAGE, WORD_KEYS, command_word, usage_text
-from bot.tourney.schedule import MAX_BUYIN, MAX_SEATS, MAX_STACK, MIN_SEATS, MIN_STACK, PACES, PAYOUTS
-from bot.tourney.words import SUBCOMMANDS
+from bot.core.limits import (
+    MAX_BUYIN,
+    MAX_EXPORT,
+    MAX_HISTORY,
+    MAX_SEATS,
+    MAX_STACK,
+    MAX_TIMER,
+    MIN_SEATS,
+    MIN_STACK,
+    MIN_TIMER,
+    PACES,
+    PAYOUTS,
+    PERIODS,
+    STAKE_LIMIT,
+)
+from bot.text.grammar import ACTIONS, COMMANDS, TOURNEY_SUBCOMMANDS, USAGE, WORD_KEYS, command_word, usage_text
 
 if TYPE_CHECKING:
     from adapters.discord.adapter import StudClient
@@ -52,7 +63,7 @@ OPTION_NAMES: Final = family("adapters.option_name", [
 VIEW_CHOICES: Final = family("adapters.view", WORD_KEYS["view"])
 REVEAL_CHOICES: Final = family("adapters.reveal", WORD_KEYS["reveal"])
 PERIOD_CHOICES: Final = family("adapters.period", PERIODS)
-TOURNEY_CHOICES: Final = {**family("adapters.tourney_action", SUBCOMMANDS), **family("adapters.pace", PACES),
+TOURNEY_CHOICES: Final = {**family("adapters.tourney_action", TOURNEY_SUBCOMMANDS), **family("adapters.pace", PACES),
                           **{p: k for p, k in zip(PAYOUTS, family("adapters.payout", [p.replace("/", "-")
                                                                                        for p in PAYOUTS]).values(),
                                                   strict=True)}}
@@ -189,7 +200,7 @@ async def kick(interaction: discord.Interaction[discord.Client],
 
 @app_commands.describe(count=_option("history.count"))
 async def history(interaction: discord.Interaction[discord.Client],
-                  count: app_commands.Range[int, 1, 20] | None = None) -> None:
+                  count: app_commands.Range[int, 1, MAX_HISTORY] | None = None) -> None:
     await _run(interaction, command_text("history", count))
 
 
@@ -260,7 +271,7 @@ async def act(interaction: discord.Interaction[discord.Client], action: str) -> 
                        stack=_option("tourney.stack"), buyin=_option("tourney.buyin"),
                        levels=_option("tourney.levels"), pace=_option("tourney.pace"),
                        payout=_option("tourney.payout"))
-@app_commands.choices(action=[app_commands.Choice(name=a, value=a) for a in SUBCOMMANDS],
+@app_commands.choices(action=[app_commands.Choice(name=a, value=a) for a in TOURNEY_SUBCOMMANDS],
                       pace=[app_commands.Choice(name=p, value=p) for p in PACES],
                       payout=[app_commands.Choice(name=p, value=p) for p in PAYOUTS])
 async def tourney(interaction: discord.Interaction[discord.Client], action: str | None = None,

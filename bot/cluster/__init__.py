@@ -1,0 +1,1 @@
+"""Several processes on one database: table leases and routing each command to the process holding its table."""

@@ -40,13 +40,14 @@ from typing import TYPE_CHECKING, Final
 
 from bot.cluster import leases
 from bot.core import killpoints
+from bot.core.errors import UsageError
 from bot.core.i18n import DEFAULT_LANGUAGE, language_of
 from bot.core.ports import Inbound, Reply, TimerHandle
 from bot.platform.updates import UpdateLog, applying
 from bot.store.fence import Fence, LeaseLost, TableMoved, fenced
 from bot.store.fence import active as active_fence
 from bot.table.dealer import Runtime, cancel_timers
-from bot.text.grammar import UsageError, parse
+from bot.text.grammar import parse
 
 if TYPE_CHECKING:
     from bot.app import StudBot

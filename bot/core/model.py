@@ -5,12 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.limits import MAX_SEATS
 from bot.core.names import plain
 from engine import Stakes
-
-MAX_SEATS = 8
-VIEWS = ("image", "text")
-"""The ways a table's board may be shown (``config view=...``)."""
 
 
 @dataclass

@@ -18,19 +18,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from bot.core.errors import Refusal
 from bot.core.i18n import Translator
+from bot.core.limits import MAX_EXPORT
 from bot.core.model import HandSetup
 from bot.core.ports import Attachment, Inbound, Reply
 from bot.history.exports import HandMeta, phh_text, pokerstars_text, safe_names
 from bot.store import MAX_INTEGER, Store
 from bot.text import render, results
-from bot.text.grammar import MAX_EXPORT, Command, Message
+from bot.text.grammar import Command
 from engine import Hand, HandFile, replay_hand
 from engine.events import AntePosted, CardDealt, Event, HandShown, PotAwarded, StreetBegan
-
-
-class Refusal(Message):
-    """A well-formed ``hand``/``export`` that cannot be answered (no such hand): a catalog key."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,1 @@
+"""Between the bot and the chat platforms: output routed and coalesced (outbox), and updates applied once."""

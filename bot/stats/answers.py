@@ -11,9 +11,9 @@ from __future__ import annotations
 import logging
 
 from bot.core.i18n import Translator, family
-from bot.core.model import MAX_SEATS
+from bot.core.limits import MAX_SEATS, PERIODS
 from bot.core.ports import Clock, Reply
-from bot.stats.book import PERIODS, PlayerStats, StatsBook, TourneyStats
+from bot.stats.book import PlayerStats, StatsBook, TourneyStats
 from bot.stats.chart import net_png
 from bot.store import Store
 from bot.text import render

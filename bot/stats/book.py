@@ -13,11 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from bot.core.limits import PERIODS
+
 if TYPE_CHECKING:
     from bot.store import Store
-
-PERIODS: Final = {"day": 86_400.0, "week": 7 * 86_400.0, "all": None}
-"""``top net`` periods: the last 24 hours, the last 7 days (rolling, from now), or every hand."""
 
 STATS_SQL: Final = (
     "SELECT COUNT(*), COALESCE(SUM(vpip), 0), COALESCE(SUM(showdown), 0), COALESCE(SUM(won_showdown), 0), "

@@ -22,7 +22,8 @@ from typing import Any, Protocol, Self, TypeVar
 from bot.chips import ledger
 from bot.chips.ledger import HOUSE, HOUSE_BANKROLL, Transfer, house_account, seat_account, wallet_account
 from bot.core.i18n import DEFAULT_LANGUAGE, language_of
-from bot.core.model import VIEWS, HandSetup, Seat, Table
+from bot.core.limits import VIEWS
+from bot.core.model import HandSetup, Seat, Table
 from bot.store import fence
 from bot.store.batch import CommitStats, Committer, StoreConflict
 from engine import Stakes

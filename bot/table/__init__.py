@@ -1,0 +1,1 @@
+"""One table's life: its hands and timers (dealer), seats, fairness records, house bots and private deliveries."""

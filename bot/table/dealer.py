@@ -21,6 +21,7 @@ from typing import Protocol
 
 from bot.chips.ledger import Transfer, hand_transfers, net_by_account, seat_account
 from bot.core.config import Settings
+from bot.core.errors import Refusal
 from bot.core.i18n import Translator, language_of, translator
 from bot.core.lifecycle import Work
 from bot.core.model import HandSetup, Seat, Table
@@ -32,7 +33,6 @@ from bot.store.fence import LeaseLost, TableMoved
 from bot.table import delivery
 from bot.table.fairness import Fairness, Revealed, deck_line, revealed_seeds, short_hex
 from bot.text import images, render, results
-from bot.text.grammar import Refusal
 from engine import Action, Deck, DeckDealer, FairRecord, Hand
 from engine.cards import CARD_TEXTS, Card
 from engine.events import CardDealt, CommunityCardDealt, Event

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from bot.core.i18n import Translator, family
+from bot.core.limits import REVEALS
 from bot.core.model import Table
 from bot.store import fence
 from engine import FairRecord, HandFile, commitment_of
@@ -43,8 +44,6 @@ log = logging.getLogger(__name__)
 
 _CARD_NAMES: Final = family("fair.card", [*range(7), "community"])
 """A player's card by its number in their dealing order (0-6), and the community card."""
-REVEALS: Final = ("hand", "stop")
-"""When a table reveals its server seeds (``config reveal=...``): after each hand, or when it stops."""
 
 MIGRATION: Final = """
 CREATE TABLE fair_seeds (

@@ -14,13 +14,14 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from bot.core.errors import Refusal
 from bot.core.model import Seat, Table
 from bot.core.names import unique_name
 from bot.core.ports import Inbound, Reply
 from bot.platform import updates
 from bot.table.dealer import Runtime
 from bot.text import render
-from bot.text.grammar import Command, Refusal
+from bot.text.grammar import Command
 from bot.text.render import chips_field
 
 if TYPE_CHECKING:

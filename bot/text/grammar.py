@@ -15,48 +15,35 @@ Command(name='raise', args=(), options={}, turn=None)
 >>> parse("jion")
 Traceback (most recent call last):
 ...
-bot.text.grammar.UsageError: unknown command 'jion'. Try: help
+bot.core.errors.UsageError: unknown command 'jion'. Try: help
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from bot.core.errors import UsageError
 from bot.core.i18n import EN, LANGUAGE_NAMES, LANGUAGES, Translator, family, translator
-from bot.stats.book import PERIODS
+from bot.core.limits import (
+    MAX_BUYIN,
+    MAX_EXPORT,
+    MAX_HISTORY,
+    MAX_LEVEL_LENGTH,
+    MAX_SEATS,
+    MAX_STACK,
+    MIN_SEATS,
+    MIN_STACK,
+    PACES,
+    PAYOUTS,
+    PERIODS,
+    REVEALS,
+    VIEWS,
+)
 from engine import PlayerSeedError, check_player_seed
-
-
-class Message(Exception):
-    """A message for the user as a catalog key and its fields, written in their language later.
-
-    A field may be a function of the translator (``lambda tr: chips(5, tr)``) for parts
-    that need words of the language. ``str()`` is the English text.
-    """
-
-    def __init__(self, key: str, /, **fields: object) -> None:
-        self.key = key
-        self.fields = fields
-        super().__init__(self.text(EN))
-
-    def text(self, tr: Translator) -> str:
-        return tr(self.key, **self.fields)
-
-
-class UsageError(Message, ValueError):
-    """Malformed input: answered with usage text, changes nothing."""
-
-
-class Refusal(Message):
-    """A friendly reason why a well-formed command cannot be done now (a catalog key and its fields)."""
-
-    def __init__(self, key: str, /, *, code: str = "", **fields: object) -> None:
-        super().__init__(key, **fields)
-        self.code = code
 
 
 def _either(words: tuple[str, ...]) -> Callable[[Translator], str]:
@@ -76,15 +63,13 @@ CONFIG_KEYS: Final = {
     "small": "small", "small_bet": "small", "big": "big", "big_bet": "big", "timer": "timer", "view": "view",
     "lang": "lang", "language": "lang", "reveal": "reveal",
 }
-WORD_KEYS: Final = {"view": ("image", "text"), "reveal": ("hand", "stop")}
+WORD_KEYS: Final = {"view": VIEWS, "reveal": REVEALS}
 """Config keys whose values are words, and the words they take."""
 
 COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
                    "top", "stats", "history", "hand", "export", "seed", "verify", "rules", "help", "lang", "addbot",
                    "tourney", "fold", "check", "call", "bet", "raise", "complete", "bring-in")
 """Every command, in the order help lists them."""
-MAX_EXPORT: Final = 100
-"""The most hands one ``export last N`` writes."""
 _USAGE = family("usage", COMMANDS)
 _WORD = family("cmd", COMMANDS)
 
@@ -114,6 +99,9 @@ LOCAL_NAMES: Final = {command_word(translator(lang), name).lower(): name for lan
 
 _TURN = re.compile(r"^@(\d+\.\d+)$")
 _NAME = re.compile(r"^[^\s=]{1,32}$")
+_WHOLE = re.compile(r"[-+]?[0-9]+")
+"""A whole number as every command reads one: ASCII digits only, so that what 'tourney new' takes,
+'join' takes too ('buyin=\u0663' is not a number anywhere)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,9 +145,8 @@ def parse(text: str) -> Command:
         turn = m.group(1)
         rest = rest[:-1]
     usage = _USAGE_OF[name]
-    if name == "tourney":  # sit-and-go tournaments: bot/tourney/words.py
-        from bot.tourney.words import parse_tourney
-        return parse_tourney(rest, usage=usage)
+    if name == "tourney":  # sit-and-go tournaments
+        return _tourney_command(rest, usage)
     if name in ACTIONS or name in ("new", "leave", "sitout", "back", "start", "stop", "cards", "board", "rules"):
         if rest:
             raise UsageError("usage.no_arguments", name=name, usage=usage)
@@ -178,7 +165,7 @@ def parse(text: str) -> Command:
         if len(rest) > 1:
             raise UsageError("usage.only", usage=usage)
         count = _positive_int(rest[0], usage) if rest else 5
-        return Command(name=name, args=(min(count, 20),))
+        return Command(name=name, args=(min(count, MAX_HISTORY),))
     if name in ("hand", "export"):
         return _hand_command(name, rest, usage)
     if name == "seed":  # the rest of the line as typed: a seed may hold spaces, and '@1.2' is part of it
@@ -265,13 +252,69 @@ def _hand_command(name: str, rest: list[str], usage: Callable[[Translator], str]
     return Command(name=name, args=(_positive_int(rest[0], usage),) if rest else ())
 
 
+TOURNEY_SUBCOMMANDS: Final = ("status", "new", "register", "unregister", "start", "cancel", "levels", "results")
+"""What ``tourney`` is followed by (``tourney`` alone is ``tourney status``)."""
+_TOURNEY_NUMBERS: Final = {"seats": (MIN_SEATS, MAX_SEATS), "stack": (MIN_STACK, MAX_STACK),
+                           "buyin": (0, MAX_BUYIN)}
+_TOURNEY_WORDS: Final = {"pace": tuple(PACES), "payout": tuple(PAYOUTS)}
+_TOURNEY_ALIASES: Final = {"buy-in": "buyin", "buy_in": "buyin", "players": "seats", "level": "levels",
+                           "pay": "payout", "payouts": "payout"}
+_LEVELS = re.compile(r"^(hands|minutes):([0-9]{1,3})$")
+
+
+def _tourney_command(rest: Sequence[str], usage: Callable[[Translator], str]) -> Command:
+    """``tourney`` (the state), ``tourney SUB`` or ``tourney new key=value ...``.
+
+    >>> _tourney_command(["new", "seats=4", "pace=turbo", "payout=65/35", "levels=hands:3"], str).options
+    {'seats': 4, 'pace': 'turbo', 'payout': '65/35', 'levels': 'hands:3'}
+    >>> _tourney_command([], str).args, parse("register").args
+    (('status',), ('register',))
+    >>> _tourney_command(["new", "buyin=\u0663"], lambda tr: "tourney new buyin=N")  # ASCII digits only
+    Traceback (most recent call last):
+    bot.core.errors.UsageError: '\u0663' is not a whole number; usage: tourney new buyin=N
+    """
+    if not rest:
+        return Command(name="tourney", args=("status",))
+    sub = rest[0].lower()
+    if sub not in TOURNEY_SUBCOMMANDS:
+        raise UsageError("usage.cannot_read", word=repr(rest[0]), usage=usage)
+    if sub != "new":
+        if len(rest) > 1:
+            raise UsageError("usage.no_arguments", name=f"tourney {sub}", usage=usage)
+        return Command(name="tourney", args=(sub,))
+    options: dict[str, int | str] = {}
+    for word in rest[1:]:
+        key, eq, value = word.partition("=")
+        key = _TOURNEY_ALIASES.get(key.lower(), key.lower())
+        if not eq or (key not in _TOURNEY_NUMBERS and key not in _TOURNEY_WORDS and key != "levels"):
+            raise UsageError("usage.cannot_read", word=repr(word), usage=usage)
+        if key in _TOURNEY_NUMBERS:
+            low, high = _TOURNEY_NUMBERS[key]
+            if not _WHOLE.fullmatch(value):
+                raise UsageError("usage.not_number", text=repr(value), usage=usage)
+            if len(value.lstrip("+-0")) > 9 or not low <= int(value) <= high:
+                raise UsageError("tourney.usage_range", key=key, low=low, high=high, value=repr(value), usage=usage)
+            options[key] = int(value)
+        elif key in _TOURNEY_WORDS:
+            if value.lower() not in _TOURNEY_WORDS[key]:
+                raise UsageError("usage.choices", key=key, choices=" | ".join(_TOURNEY_WORDS[key]), value=repr(value),
+                                 usage=usage)
+            options[key] = value.lower()
+        else:
+            m = _LEVELS.match(value.lower())
+            if m is None or not 1 <= int(m.group(2)) <= MAX_LEVEL_LENGTH:
+                raise UsageError("tourney.usage_levels", value=repr(value), high=MAX_LEVEL_LENGTH, usage=usage)
+            options[key] = value.lower()
+    return Command(name="tourney", args=("new",), options=options)
+
+
 def _int(text: str, usage: Callable[[Translator], str]) -> int:
     """A whole number of any length ('1000000000', '-3', '0007').
 
     >>> _int("99999999999999999999", _with_usage("join")), _int("-1" + "0" * 40, _with_usage("join")) == -HUGE
     (99999999999999999999, True)
     """
-    if not re.fullmatch(r"[-+]?\d+", text, flags=re.ASCII):
+    if not _WHOLE.fullmatch(text):
         raise UsageError("usage.not_number", text=repr(text), usage=usage)
     sign = -1 if text.startswith("-") else 1
     digits = text.lstrip("+-").lstrip("0") or "0"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.core.limits import PAYOUTS
 from engine import Stakes
 
 LEVELS: tuple[tuple[int, int, int, int], ...] = (
@@ -38,16 +39,7 @@ LEVELS: tuple[tuple[int, int, int, int], ...] = (
 )
 """The schedule, level 1 first."""
 
-PACES: dict[str, dict[str, int]] = {"normal": {"hands": 10, "minutes": 10}, "turbo": {"hands": 5, "minutes": 5}}
-"""How long a level lasts, by pace and unit (hands dealt, or minutes since the start)."""
-
-PAYOUTS: dict[str, tuple[int, ...]] = {"winner": (100,), "65/35": (65, 35), "50/30/20": (50, 30, 20)}
-"""Percentages of the prize pool by place, for each payout a tournament may choose."""
-
 DEFAULT_STACK = 1500
-MIN_STACK, MAX_STACK = 200, 1_000_000
-MAX_BUYIN = 1_000_000
-MIN_SEATS, MAX_SEATS = 2, 8
 
 
 def level_stakes(level: int) -> Stakes:

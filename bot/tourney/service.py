@@ -17,7 +17,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
 from bot.chips.ledger import Transfer, seat_account
+from bot.core.errors import Refusal
 from bot.core.i18n import Translator
+from bot.core.limits import PACES
 from bot.core.model import HandSetup, Seat, Table
 from bot.core.names import display_name, unique_name
 from bot.core.ports import BoardView, Button, Inbound, Reply
@@ -26,9 +28,9 @@ from bot.store.fence import TableMoved, is_fenced
 from bot.table.dealer import Runtime, cancel_timers
 from bot.table.fairness import Revealed, revealed_seeds
 from bot.table.seating import refilled
-from bot.text.grammar import Command, Refusal
+from bot.text.grammar import Command
 from bot.text.render import chips, chips_field, seconds_text
-from bot.tourney.schedule import DEFAULT_STACK, LEVELS, PACES, Clocking, level_stakes, place_out, places_paid, prizes
+from bot.tourney.schedule import DEFAULT_STACK, LEVELS, Clocking, level_stakes, place_out, places_paid, prizes
 from bot.tourney.store import Entrant, Tournament, TourneyRepo, chips_account
 
 if TYPE_CHECKING:
