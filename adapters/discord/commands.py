@@ -16,22 +16,20 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Coroutine
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import Any, Final
 
 import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
 from adapters.discord.render import command_text
+from adapters.discord.sink import sink_of
 from bot.app import MAX_TIMER, MIN_TIMER, STAKE_LIMIT
 from bot.core.i18n import DEFAULT_LANGUAGE, EN, LANGUAGE_NAMES, LANGUAGES, Translator, family, language_of, translator
 from bot.stats.book import PERIODS
 from bot.text.grammar import ACTIONS, COMMANDS, MAX_EXPORT, USAGE, WORD_KEYS, command_word, usage_text
 from bot.tourney.schedule import MAX_BUYIN, MAX_SEATS, MAX_STACK, MIN_SEATS, MIN_STACK, PACES, PAYOUTS
 from bot.tourney.words import SUBCOMMANDS
-
-if TYPE_CHECKING:
-    from adapters.discord.adapter import StudClient
 
 Callback = Callable[..., Coroutine[Any, Any, None]]
 
@@ -60,8 +58,7 @@ TOURNEY_CHOICES: Final = {**family("adapters.tourney_action", SUBCOMMANDS), **fa
 
 
 async def _run(interaction: discord.Interaction[discord.Client], text: str) -> None:
-    client = cast("StudClient", interaction.client)
-    await client.adapter.handle_interaction(interaction, text)
+    await sink_of(interaction).handle_interaction(interaction, text)
 
 
 def _clip(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
