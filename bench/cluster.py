@@ -80,7 +80,7 @@ async def _run(opener: Opener, *, cluster: bool, tables: int, presses: int) -> d
                 rt = holder.tables[key]
             legal = [a.value for a in rt.hand.legal_actions()]
             action = next((a for a in ("check", "call", "bring-in") if a in legal), legal[0])  # nobody busts
-            user = rt.setup.players[rt.hand.actor][1]
+            user = rt.setup.players[rt.hand.actor].user
             way = "forwarded" if cluster and i % 2 else "held"
             bot = bots[1][0] if way == "forwarded" else holder
             started = time.perf_counter()

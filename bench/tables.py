@@ -369,7 +369,7 @@ class Bench:
                 assert hand is not None and not hand.is_over  # only its player acts, and they were thinking
             setup, turn = rt.setup, rt.turn
             assert setup is not None and hand.actor is not None and turn is not None
-            msg = self.inbound(channel, setup.players[hand.actor][1], f"{POLICY.choose(hand, rng).value} @{turn}")
+            msg = self.inbound(channel, setup.players[hand.actor].user, f"{POLICY.choose(hand, rng).value} @{turn}")
             started = perf()
             reply = await handle(msg)
             stats.latencies.append(perf() - started)

@@ -45,6 +45,7 @@ from engine.events import (
 from engine.order import board_key, bring_in_card_key
 from engine.pots import PotResult
 from engine.refusals import CAP, why_not
+from engine.showdown import Settlement, settle_showdown, settle_uncontested
 from engine.stakes import Options, ShortAllIn, Stakes
 
 MAX_PLAYERS = 8
@@ -543,22 +544,23 @@ class Hand:
         self._showdown()
 
     def _showdown(self) -> None:
-        from engine.showdown import settle_showdown
-
         self.actor = None
         self._legal = None
-        settle_showdown(self)
-        self._close()
+        self._close(settle_showdown(self))
 
     def _finish(self, *, winner: int) -> None:
-        from engine.showdown import settle_uncontested
-
         self.actor = None
         self._legal = None
-        settle_uncontested(self, winner=winner)
-        self._close()
+        self._close(settle_uncontested(self, winner=winner))
 
-    def _close(self) -> None:
+    def _close(self, settlement: Settlement) -> None:
+        """Apply the end of the hand: the hands shown, the pots paid; then the hand is over."""
+        self.show_order = list(settlement.show_order)
+        self.pot_results = list(settlement.results)
+        self.events.extend(settlement.events)
+        stacks = self.stacks
+        for seat, chips in enumerate(settlement.won):
+            stacks[seat] += chips
         self.is_over = True
         self.events.append(HandEnded(stacks=tuple(self.stacks)))
 

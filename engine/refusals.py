@@ -12,16 +12,49 @@ these, so that the bot can say the reason in the player's language::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.events import Action
 
-if TYPE_CHECKING:
-    from engine.game import Hand
-
 CAP = 4
 """Rule 6: a bet and three raises."""
+
+
+class BettingView(Protocol):
+    """What :func:`why_not` reads of a betting round (:class:`engine.game.Hand` is one)."""
+
+    @property
+    def actor(self) -> int | None:
+        """The seat to act."""
+
+    @property
+    def current_bet(self) -> int:
+        """The round's bet so far (what each player must have put in this round to stay)."""
+
+    @property
+    def round_bets(self) -> Sequence[int]:
+        """Each seat's chips put in this round."""
+
+    @property
+    def stacks(self) -> Sequence[int]:
+        """Each seat's chips behind."""
+
+    @property
+    def awaiting_bring_in(self) -> bool:
+        """True while the bring-in player has yet to post it or complete (rule 5)."""
+
+    @property
+    def full_bets(self) -> int:
+        """Full bets and raises this round (0 while only the bring-in is in)."""
+
+    @property
+    def is_capped(self) -> bool:
+        """True once the round's betting is capped (rule 6)."""
+
+    def may_raise(self, seat: int) -> bool:
+        """False for a player whom a short all-in did not reopen the betting for (rule 12)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -34,13 +67,13 @@ class Refusal:
     """The chips (or bets) the words quote, 0 if none."""
 
 
-def why_not(hand: Hand, action: Action) -> Refusal:
+def why_not(view: BettingView, action: Action) -> Refusal:
     """Why ``action`` is not legal for the player to act (call only when it is not)."""
-    seat = hand.actor
+    seat = view.actor
     assert seat is not None
-    owed = hand.current_bet - hand.round_bets[seat]
-    stack = hand.stacks[seat]
-    if hand.awaiting_bring_in:
+    owed = view.current_bet - view.round_bets[seat]
+    stack = view.stacks[seat]
+    if view.awaiting_bring_in:
         if action is Action.FOLD:
             return Refusal(reason="bring_in_no_fold", amount=0,
                            text="the bring-in player must post the bring-in or complete (rule 5)")
@@ -57,23 +90,23 @@ def why_not(hand: Hand, action: Action) -> Refusal:
         return Refusal(reason="check_facing", text=f"there is a bet of {owed} to call", amount=owed)
     if action is Action.CALL:
         return Refusal(reason="nothing_to_call", text="there is nothing to call", amount=0)
-    if action is Action.BET and hand.current_bet > 0:
-        if hand.full_bets == 0:
-            return Refusal(reason="bet_complete", amount=hand.current_bet,
-                           text=f"there is already a bet of {hand.current_bet}; complete it")
-        return Refusal(reason="bet_raise", amount=hand.current_bet,
-                       text=f"there is already a bet of {hand.current_bet}; raise it")
-    if action is Action.COMPLETE and (hand.full_bets > 0 or hand.current_bet == 0):
+    if action is Action.BET and view.current_bet > 0:
+        if view.full_bets == 0:
+            return Refusal(reason="bet_complete", amount=view.current_bet,
+                           text=f"there is already a bet of {view.current_bet}; complete it")
+        return Refusal(reason="bet_raise", amount=view.current_bet,
+                       text=f"there is already a bet of {view.current_bet}; raise it")
+    if action is Action.COMPLETE and (view.full_bets > 0 or view.current_bet == 0):
         return Refusal(reason="nothing_to_complete", text="there is nothing to complete", amount=0)
-    if action is Action.RAISE and hand.full_bets == 0:
-        if hand.current_bet == 0:
+    if action is Action.RAISE and view.full_bets == 0:
+        if view.current_bet == 0:
             return Refusal(reason="raise_no_bet", text="there is no full bet to raise; bet", amount=0)
         return Refusal(reason="raise_complete", text="there is no full bet to raise; complete it", amount=0)
     if stack <= owed:
         return Refusal(reason="call_all_in", text=f"only {stack} chips left, which calls all-in", amount=stack)
-    if hand.is_capped:
+    if view.is_capped:
         return Refusal(reason="capped", text=f"the betting is capped at {CAP} bets (rule 6)", amount=CAP)
-    if not hand.may_raise(seat):
+    if not view.may_raise(seat):
         return Refusal(reason="not_reopened", amount=0,
                        text="a short all-in did not reopen the betting for a player who has acted (rule 12)")
     return Refusal(reason="nobody_to_call", text="no other player could call more (rule 13)", amount=0)

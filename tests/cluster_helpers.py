@@ -80,7 +80,7 @@ async def reference_run(opener: Opener, *, hands: int, policy_seed: int = 11) ->
             await clock.advance(SETTINGS.next_hand_delay)
             continue
         assert hand.actor is not None and rt.setup is not None
-        user = rt.setup.players[hand.actor][1]
+        user = rt.setup.players[hand.actor].user
         assert user in HUMANS, user  # house bots act on their timers (settled at once)
         legal = list(hand.legal_actions())
         weights = [0.15 if a.value == "fold" else 0.5 if a.value in ("raise", "bet", "complete") else 1.0

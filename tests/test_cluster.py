@@ -127,7 +127,7 @@ async def test_a_stalled_holder_is_fenced_out_and_the_turn_times_out_once(opener
     # The stale holder forwards now: a command sent to it is played at w2.
     hand = b.bot.tables[KEY].hand
     assert hand is not None and hand.actor is not None
-    user = b.bot.tables[KEY].setup.players[hand.actor][1]  # type: ignore[union-attr]
+    user = b.bot.tables[KEY].setup.players[hand.actor].user  # type: ignore[union-attr]
     reply = await a.bot.handle(msg(user, f"{hand.default_action().value} @{b.bot.tables[KEY].turn}"))
     assert reply.ok, reply
     assert len(b.bot.tables[KEY].hand.actions) == actions_before + 2  # type: ignore[union-attr]
@@ -158,7 +158,7 @@ async def test_a_conflicting_action_is_a_stale_turn_and_a_reload_never_a_crash(o
     await heads_up(a, clock)
     rt = a.bot.tables[KEY]
     assert rt.hand is not None and rt.hand.actor is not None and rt.setup is not None and rt.hand_id is not None
-    seq, user = len(rt.hand.actions), rt.setup.players[rt.hand.actor][1]
+    seq, user = len(rt.hand.actions), rt.setup.players[rt.hand.actor].user
     action = rt.hand.default_action().value
     # A row for this turn that this process did not write (what the key stops if fencing ever failed).
     async with a.store.atomic() as tx:
@@ -228,7 +228,7 @@ async def test_a_command_forwarded_to_a_holder_that_dies_is_played_where_the_tab
     await heads_up(a, clock)
     rt = a.bot.tables[KEY]
     assert rt.hand is not None and rt.hand.actor is not None and rt.setup is not None
-    user, turn, seq = rt.setup.players[rt.hand.actor][1], rt.turn, len(rt.hand.actions)
+    user, turn, seq = rt.setup.players[rt.hand.actor].user, rt.turn, len(rt.hand.actions)
     action = next(a.value for a in rt.hand.legal_actions() if a.value != "fold")
     die(a)  # w1 dies holding the table: nobody answers its inbox
     press = asyncio.create_task(b.bot.handle(msg(user, f"{action} @{turn}")))
@@ -261,7 +261,7 @@ async def test_a_version_9_database_with_a_hand_in_progress_migrates_and_plays_o
     rt = old.bot.tables[KEY]
     assert rt.hand is not None and rt.setup is not None and rt.hand.actor is not None
     action = next(a.value for a in rt.hand.legal_actions() if a.value != "fold")
-    assert (await old.bot.handle(msg(rt.setup.players[rt.hand.actor][1], f"{action} @{rt.turn}"))).ok
+    assert (await old.bot.handle(msg(rt.setup.players[rt.hand.actor].user, f"{action} @{rt.turn}"))).ok
     turn, chips = rt.turn, await old.store.chip_total()
     await close(old)
     monkeypatch.undo()
@@ -273,7 +273,7 @@ async def test_a_version_9_database_with_a_hand_in_progress_migrates_and_plays_o
     assert holder.bot.tables[KEY].turn == turn
     hand = holder.bot.tables[KEY].hand
     assert hand is not None and hand.actor is not None
-    user = holder.bot.tables[KEY].setup.players[hand.actor][1]  # type: ignore[union-attr]
+    user = holder.bot.tables[KEY].setup.players[hand.actor].user  # type: ignore[union-attr]
     other = b if holder is a else a
     assert (await other.bot.handle(msg(user, f"{hand.default_action().value} @{turn}"))).ok  # forwarded
     assert await holder.store.chip_total() == chips
@@ -334,7 +334,7 @@ async def test_item14_a_forwarded_command_taken_by_a_holder_that_dies_is_answere
     await heads_up(a, clock)
     rt = a.bot.tables[KEY]
     assert rt.hand is not None and rt.hand.actor is not None and rt.setup is not None
-    user, turn = rt.setup.players[rt.hand.actor][1], rt.turn
+    user, turn = rt.setup.players[rt.hand.actor].user, rt.turn
     action = next(a.value for a in rt.hand.legal_actions() if a.value != "fold")
     assert a.bot.cluster is not None
     never = asyncio.Event()

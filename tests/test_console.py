@@ -249,7 +249,7 @@ async def test_sitout_back_leave_kick_stop(tmp_path: Path) -> None:
         assert "cat sits out" in await t.say("cat", "sitout")
         assert "already sitting out" in await t.say("cat", "sitout")
         await t.start()
-        assert t.runtime.setup is not None and [p[2] for p in t.runtime.setup.players] == ["ann", "bob"]
+        assert t.runtime.setup is not None and [p.name for p in t.runtime.setup.players] == ["ann", "bob"]
         assert "cat is back" in await t.say("cat", "back")
         assert "cat leaves with 50 chips" in await t.say("cat", "leave")  # not in the hand: at once
         assert "not seated" in await t.say("cat", "leave")

@@ -19,7 +19,7 @@ from test_console import Table as ConsoleTable
 
 from bot.app import StudBot
 from bot.core.clock import ManualClock
-from bot.core.model import HandSetup
+from bot.core.model import HandSetup, Player
 from bot.core.ports import BoardView, Inbound, TableAddress
 from bot.platform.outbox import Coalescer, Tally
 from bot.store import Store
@@ -104,7 +104,7 @@ async def test_a_busy_table_has_one_confirmation_in_flight_and_the_next_covers_t
         async with store.atomic() as tx:
             table_id = await tx.create_table(platform="console", community="local", channel="main", creator="ann",
                                              stakes=Stakes(), timer=60, now=0.0)
-            setup = HandSetup(hand_no=1, stakes=Stakes(), players=[(1, "ann", "ann", 100)], deck=[])
+            setup = HandSetup(hand_no=1, stakes=Stakes(), players=[Player(1, "ann", "ann", 100)], deck=[])
             first = await tx.begin_hand(table_id=table_id, setup=setup, now=0.0)
             second = await tx.begin_hand(table_id=table_id, setup=replace(setup, hand_no=2), now=0.0)
         messenger = Gated()
@@ -144,7 +144,7 @@ async def crash_after(db: Path, lines: list[str], clock: ManualClock) -> None:
 def acted(t: ConsoleTable) -> str:
     hand = t.runtime.hand
     assert hand is not None and hand.actor is not None
-    return str(t.runtime.setup.players[hand.actor][1])
+    return str(t.runtime.setup.players[hand.actor].user)
 
 
 async def deal(t: ConsoleTable, players: tuple[str, ...]) -> str:

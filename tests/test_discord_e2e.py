@@ -282,7 +282,7 @@ async def test_rate_rules_over_a_fast_hand(fake: FakeDiscord, tmp_path: Path,
         started, actions = time.monotonic(), 0
         while not hand.is_over:
             assert hand.actor is not None
-            user = int(setup.players[hand.actor][1])
+            user = int(setup.players[hand.actor].user)
             legal = {a.value for a in hand.legal_actions()}
             choice = next(a for a in ("raise", "bet", "complete", "call", "check", "bring-in") if a in legal)
             assert await say(fake, user, "act", action=choice) == ""  # /stud act action:raise ...

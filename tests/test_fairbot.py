@@ -267,7 +267,7 @@ async def test_player_seeds_are_read_again_for_a_table_restored_anew(tmp_path: P
         await t.start()
         await t.call_down()  # hand 2 committed
         rt = t.runtime
-        users = [(p[1], p[2]) for p in rt.setup.players]
+        users = [(p.user, p.name) for p in rt.setup.players]
         assert t.bot.fair.held_reveal_mode(rt.table) == "hand"
         async with t.store.atomic() as tx:  # another holder's 'seed' and 'config reveal=stop' meanwhile
             await tx.execute("UPDATE fair_player_seeds SET seed = 'elsewhere' WHERE user_id = ?", (users[1][0],))

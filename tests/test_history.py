@@ -75,7 +75,7 @@ class Chat:
             if hand is None or hand.is_over:
                 return
             assert hand.actor is not None and rt.setup is not None
-            user = rt.setup.players[hand.actor][1]
+            user = rt.setup.players[hand.actor].user
             legal = hand.legal_actions()
             if user == folds:
                 choice = Action.FOLD if Action.FOLD in legal else next(

@@ -28,7 +28,7 @@ async def _play_hand(t: Table) -> None:
         if hand is None or hand.is_over:
             return
         legal = {a.value for a in hand.legal_actions()}
-        actor = t.runtime.setup.players[hand.actor][1]
+        actor = t.runtime.setup.players[hand.actor].user
         await t.say(actor, next(a for a in ("bring-in", "call", "check") if a in legal))
     raise AssertionError("the hand does not end")
 
@@ -157,7 +157,7 @@ async def test_each_player_reads_their_own_language_and_the_table_its_own(tmp_pa
         assert any(ln.startswith("[table] Hand #1: ") for ln in dealt) and any(" to act (60s): " in ln for ln in dealt)
         # a refusal in the sender's language
         hand = t.runtime.hand
-        actor = t.runtime.setup.players[hand.actor][1]
+        actor = t.runtime.setup.players[hand.actor].user
         other = "bob" if actor == "ann" else "ann"
         refused = await t.say(other, "call")
         want = (ru if other == "ann" else pl)("refuse.not_your_turn", name=actor)
@@ -212,7 +212,7 @@ async def test_russian_and_polish_command_words_play(tmp_path: Path) -> None:
         await t.say("ann", "начать")
         await t.wait(t.settings.next_hand_delay)  # dealt after the table's pause
         hand = t.runtime.hand
-        actor = t.runtime.setup.players[hand.actor][1]
+        actor = t.runtime.setup.players[hand.actor].user
         words = {"ann": {"bring-in": "бринг-ин"}, "bob": {"bring-in": "bring-in"}}
         await t.say(actor, words[actor]["bring-in"])
         assert len(t.runtime.hand.actions) == 1

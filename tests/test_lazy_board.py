@@ -73,7 +73,7 @@ async def test_many_changes_between_two_flushes_draw_one_board_the_latest(tmp_pa
             assert hand is not None and hand.actor is not None and rt.setup is not None
             legal = {a.value for a in hand.legal_actions()}
             move = next(m for m in ("bring-in", "call", "check") if m in legal)
-            assert (await bot.handle(said(rt.setup.players[hand.actor][1], f"{move} @{rt.turn}"))).ok
+            assert (await bot.handle(said(rt.setup.players[hand.actor].user, f"{move} @{rt.turn}"))).ok
 
         for _ in range(4):  # bring in, then calls and checks
             await act()

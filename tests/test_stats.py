@@ -28,7 +28,7 @@ from bot.core.clock import ManualClock
 from bot.core.config import Settings
 from bot.core.errors import UsageError
 from bot.core.i18n import Translator, translator
-from bot.core.model import HandSetup
+from bot.core.model import HandSetup, Player
 from bot.core.ports import Inbound
 from bot.stats import rows as stats_rows
 from bot.stats.answers import stats_text, tourney_text
@@ -116,7 +116,7 @@ async def store_hands(store: Store, hands: Sequence[Hand], *, at: Sequence[float
             await tx.ensure_wallet(community=community, user=user(name), name=name.capitalize(), balance=1000,
                                    now=T0)
         for i, hand in enumerate(hands):
-            players = [(s, user(n), n.capitalize(), hand.starting_stacks[s]) for s, n in enumerate(hand.names)]
+            players = [Player(s, user(n), n.capitalize(), hand.starting_stacks[s]) for s, n in enumerate(hand.names)]
             setup = HandSetup(hand_no=i + 1, stakes=hand.stakes, players=players, deck=[])
             hand_id = await tx.begin_hand(table_id=table_id, setup=setup, now=T0)
             now = at[i] if at is not None else T0 + i

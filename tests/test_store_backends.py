@@ -24,7 +24,7 @@ from bot.chips.audit import main as audit_main
 from bot.chips.ledger import HOUSE, Transfer, seat_account, wallet_account
 from bot.core.clock import ManualClock
 from bot.core.config import ConfigError, Settings
-from bot.core.model import HandSetup, Seat
+from bot.core.model import HandSetup, Player, Seat
 from bot.store import MIGRATIONS, Store, open_store
 from bot.store.postgres import PostgresStore
 from bot.table import dealer
@@ -48,7 +48,7 @@ async def _exercise(store: Store) -> dict[str, Any]:
     assert [t.id for t in tables] == [table_id] and sorted(tables[0].seats) == [0, 1]
     table = tables[0]
     table.running, table.hand_no, table.board_ref, table.next_hand_at, table.view = True, 1, "m1", T0 + 5, "text"
-    setup = HandSetup(hand_no=1, stakes=stakes(), players=[(0, "ann", "Ann", 200), (1, "bob", "Bob", 200)],
+    setup = HandSetup(hand_no=1, stakes=stakes(), players=[Player(0, "ann", "Ann", 200), Player(1, "bob", "Bob", 200)],
                       deck=["As", "Kd"])
     async with store.atomic() as tx:
         await tx.save_table(table)

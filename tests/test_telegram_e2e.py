@@ -297,7 +297,7 @@ async def test_a_fast_fifty_action_hand_stays_within_the_group_budget(fake: Fake
             hand = rt.hand
             legal = [a.value for a in hand.legal_actions()]
             action = next(a for a in ("raise", "complete", "bet", "bring-in", "call", "check") if a in legal)
-            uid = int(rt.setup.players[hand.actor][1])
+            uid = int(rt.setup.players[hand.actor].user)
             answer = await press(fake, uid, data=f"s|{action}|{rt.turn}")
             assert not answer.get("text"), answer
             await asyncio.sleep(0.2)

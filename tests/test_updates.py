@@ -108,7 +108,7 @@ async def test_item14_an_action_marks_its_update_done_in_its_own_transaction_and
         rt = inst.bot.tables[KEY]
         assert rt.hand is not None and rt.hand.actor is not None and rt.setup is not None
         action = next(a.value for a in rt.hand.legal_actions() if a.value != "fold")
-        return rt.setup.players[rt.hand.actor][1], action, len(rt.hand.actions)
+        return rt.setup.players[rt.hand.actor].user, action, len(rt.hand.actions)
 
     user, action, seq = turn()
     assert await log.claim(41) is Claim.NEW

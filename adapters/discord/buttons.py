@@ -7,14 +7,12 @@ posted before a restart still reaches the bot.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import discord
 
 from adapters.discord import render
-
-if TYPE_CHECKING:
-    from adapters.discord.adapter import StudClient
+from adapters.discord.sink import sink_of
 
 
 class StudButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=render.TEMPLATE):
@@ -31,5 +29,4 @@ class StudButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], tem
         return cls(render.command_from_match(match), label=label if isinstance(label, str) else "")
 
     async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
-        client = cast("StudClient", interaction.client)
-        await client.adapter.handle_interaction(interaction, self.command)
+        await sink_of(interaction).handle_interaction(interaction, self.command)

@@ -16,13 +16,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Coroutine
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import Any, Final
 
 import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
 from adapters.discord.render import command_text
+from adapters.discord.sink import sink_of
 from bot.core.i18n import DEFAULT_LANGUAGE, EN, LANGUAGE_NAMES, LANGUAGES, Translator, family, language_of, translator
 from bot.core.limits import (
     MAX_BUYIN,
@@ -40,9 +41,6 @@ from bot.core.limits import (
     STAKE_LIMIT,
 )
 from bot.text.grammar import ACTIONS, COMMANDS, TOURNEY_SUBCOMMANDS, USAGE, WORD_KEYS, command_word, usage_text
-
-if TYPE_CHECKING:
-    from adapters.discord.adapter import StudClient
 
 Callback = Callable[..., Coroutine[Any, Any, None]]
 
@@ -71,8 +69,7 @@ TOURNEY_CHOICES: Final = {**family("adapters.tourney_action", TOURNEY_SUBCOMMAND
 
 
 async def _run(interaction: discord.Interaction[discord.Client], text: str) -> None:
-    client = cast("StudClient", interaction.client)
-    await client.adapter.handle_interaction(interaction, text)
+    await sink_of(interaction).handle_interaction(interaction, text)
 
 
 def _clip(text: str, limit: int = DESCRIPTION_LIMIT) -> str:

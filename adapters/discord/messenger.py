@@ -27,6 +27,7 @@ from typing import Literal
 import discord
 
 from adapters.discord import render
+from adapters.discord.buttons import StudButton
 from bot.core.ports import BoardView, TableAddress
 from bot.platform.outbox import Tally
 
@@ -262,8 +263,6 @@ def _files(board: BoardView) -> list[discord.File]:
 
 def board_view(board: BoardView) -> discord.ui.View:
     """The board's buttons as a view of :class:`~adapters.discord.buttons.StudButton` (survive restarts)."""
-    from adapters.discord.buttons import StudButton
-
     view = discord.ui.View(timeout=None)
     for row, button in render.button_rows(board.buttons):
         view.add_item(StudButton(button.command, label=button.label, row=row))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.core.limits import MAX_SEATS
 from bot.core.names import plain
@@ -70,14 +70,25 @@ class Table:
                 and not (s.leaving or s.kicked)]
 
 
+class Player(NamedTuple):
+    """A player dealt into a hand, as its setup stores them (a JSON array ``[seat_no, user, name, stack]``)."""
+
+    seat_no: int
+    """The table seat, counted from 0."""
+    user: str
+    name: str
+    stack: int
+    """The chips they start the hand with."""
+
+
 @dataclass
 class HandSetup:
     """Everything fixed when a hand starts: with the actions, it determines the hand."""
 
     hand_no: int
     stakes: Stakes
-    players: list[tuple[int, str, str, int]]
-    """(seat_no, user, name, stack) in seat order."""
+    players: list[Player]
+    """In seat order; the player's index here is their seat in the engine's hand."""
     deck: list[str]
 
     def to_json(self) -> dict[str, Any]:
@@ -87,5 +98,5 @@ class HandSetup:
     def from_json(cls, data: dict[str, Any]) -> HandSetup:
         return cls(
             hand_no=data["hand_no"], stakes=Stakes.from_dict(data["stakes"]),
-            players=[(int(a), str(b), str(c), int(d)) for a, b, c, d in data["players"]], deck=list(data["deck"]),
+            players=[Player(int(a), str(b), str(c), int(d)) for a, b, c, d in data["players"]], deck=list(data["deck"]),
         )

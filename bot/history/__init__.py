@@ -51,12 +51,12 @@ class StoredHand:
         return isinstance(fair, dict) and fair.get("server_seed") is not None
 
     def engine_seat(self, user: str) -> int | None:
-        return next((i for i, p in enumerate(self.setup.players) if p[1] == user), None)
+        return next((i for i, p in enumerate(self.setup.players) if p.user == user), None)
 
     @property
     def seat_numbers(self) -> tuple[int, ...]:
         """Each player's table seat, counted from 1 as players say it."""
-        return tuple(p[0] + 1 for p in self.setup.players)
+        return tuple(p.seat_no + 1 for p in self.setup.players)
 
 
 class HandArchive:

@@ -36,6 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from bot.core.model import Player
 from engine import Action, EngineError, Hand
 from engine.events import ActionTaken
 from engine.handfile import HandFile, replay_hand
@@ -131,11 +132,11 @@ class Writer(Protocol):
 
 
 async def record_hand(tx: Writer, *, hand: Hand, hand_id: int, community: str,
-                      players: Sequence[tuple[int, str, str, int]], now: float) -> None:
+                      players: Sequence[Player], now: float) -> None:
     """Write the rows of a hand being settled, in the settlement's transaction;
-    ``players``: the hand's setup players (seat_no, user, name, stack), by engine seat."""
+    ``players``: the hand's setup players, by engine seat."""
     await tx.executemany(INSERT, rows_of(hand, hand_id=hand_id, community=community,
-                                         players=[(p[1], p[2]) for p in players], finished_at=now))
+                                         players=[(p.user, p.name) for p in players], finished_at=now))
 
 
 CASH_ONLY_MIGRATION = """

@@ -24,7 +24,7 @@ from bot.core.config import Settings
 from bot.core.errors import Refusal
 from bot.core.i18n import Translator, language_of, translator
 from bot.core.lifecycle import Work
-from bot.core.model import HandSetup, Seat, Table
+from bot.core.model import HandSetup, Player, Seat, Table
 from bot.core.ports import BoardView, Clock, Messenger, TableAddress, TimerHandle, deferring
 from bot.platform import updates
 from bot.stats.rows import record_hand
@@ -242,7 +242,7 @@ class Dealer:
             await self._announce_next(rt)
             return
         await self.hooks.before_deal(rt)  # a tournament sets the level's stakes
-        players = [(s.seat_no, s.user, s.name, s.stack) for s in ready]
+        players = [Player(s.seat_no, s.user, s.name, s.stack) for s in ready]
         now = self.clock.now()
         async with self.store.atomic() as tx:
             record = await self.fair.deal(tx, table=table, hand_no=hand_no,
