@@ -7,7 +7,7 @@ these, so that the bot can say the reason in the player's language::
     >>> hand = Hand(stakes=Stakes(), names=["ann", "bob"], stacks=[50, 50],
     ...             dealer=ScriptedDealer(cards=[parse_cards("Ah 2h 3h"), parse_cards("Kc Kd 2c")]))
     >>> why_not(hand, Action.FOLD)
-    Refusal(reason='bring_in_no_fold', text='the bring-in player must post the bring-in or complete (rule 5)', amount=0)
+    Reason(reason='bring_in_no_fold', text='the bring-in player must post the bring-in or complete (rule 5)', amount=0)
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class BettingView(Protocol):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Refusal:
+class Reason:
     reason: str
     """A stable code the bot translates (``'fold_free'``, ``'capped'`` ...)."""
     text: str
@@ -67,7 +67,7 @@ class Refusal:
     """The chips (or bets) the words quote, 0 if none."""
 
 
-def why_not(view: BettingView, action: Action) -> Refusal:
+def why_not(view: BettingView, action: Action) -> Reason:
     """Why ``action`` is not legal for the player to act (call only when it is not)."""
     seat = view.actor
     assert seat is not None
@@ -75,38 +75,38 @@ def why_not(view: BettingView, action: Action) -> Refusal:
     stack = view.stacks[seat]
     if view.awaiting_bring_in:
         if action is Action.FOLD:
-            return Refusal(reason="bring_in_no_fold", amount=0,
+            return Reason(reason="bring_in_no_fold", amount=0,
                            text="the bring-in player must post the bring-in or complete (rule 5)")
         if action is Action.COMPLETE:
-            return Refusal(reason="bring_in_short", amount=stack,
+            return Reason(reason="bring_in_short", amount=stack,
                            text=f"only {stack} chips left, not more than the bring-in (rule 5)")
-        return Refusal(reason="bring_in_first", text="the bring-in comes first (rule 5)", amount=0)
+        return Reason(reason="bring_in_first", text="the bring-in comes first (rule 5)", amount=0)
     if action is Action.BRING_IN:
-        return Refusal(reason="bring_in_posted", text="the bring-in is already posted", amount=0)
+        return Reason(reason="bring_in_posted", text="the bring-in is already posted", amount=0)
     if action is Action.FOLD:
-        return Refusal(reason="fold_free", amount=0,
+        return Reason(reason="fold_free", amount=0,
                        text="nothing to call, so checking is free (rule 5: fold only facing a bet)")
     if action is Action.CHECK:
-        return Refusal(reason="check_facing", text=f"there is a bet of {owed} to call", amount=owed)
+        return Reason(reason="check_facing", text=f"there is a bet of {owed} to call", amount=owed)
     if action is Action.CALL:
-        return Refusal(reason="nothing_to_call", text="there is nothing to call", amount=0)
+        return Reason(reason="nothing_to_call", text="there is nothing to call", amount=0)
     if action is Action.BET and view.current_bet > 0:
         if view.full_bets == 0:
-            return Refusal(reason="bet_complete", amount=view.current_bet,
+            return Reason(reason="bet_complete", amount=view.current_bet,
                            text=f"there is already a bet of {view.current_bet}; complete it")
-        return Refusal(reason="bet_raise", amount=view.current_bet,
+        return Reason(reason="bet_raise", amount=view.current_bet,
                        text=f"there is already a bet of {view.current_bet}; raise it")
     if action is Action.COMPLETE and (view.full_bets > 0 or view.current_bet == 0):
-        return Refusal(reason="nothing_to_complete", text="there is nothing to complete", amount=0)
+        return Reason(reason="nothing_to_complete", text="there is nothing to complete", amount=0)
     if action is Action.RAISE and view.full_bets == 0:
         if view.current_bet == 0:
-            return Refusal(reason="raise_no_bet", text="there is no full bet to raise; bet", amount=0)
-        return Refusal(reason="raise_complete", text="there is no full bet to raise; complete it", amount=0)
+            return Reason(reason="raise_no_bet", text="there is no full bet to raise; bet", amount=0)
+        return Reason(reason="raise_complete", text="there is no full bet to raise; complete it", amount=0)
     if stack <= owed:
-        return Refusal(reason="call_all_in", text=f"only {stack} chips left, which calls all-in", amount=stack)
+        return Reason(reason="call_all_in", text=f"only {stack} chips left, which calls all-in", amount=stack)
     if view.is_capped:
-        return Refusal(reason="capped", text=f"the betting is capped at {CAP} bets (rule 6)", amount=CAP)
+        return Reason(reason="capped", text=f"the betting is capped at {CAP} bets (rule 6)", amount=CAP)
     if not view.may_raise(seat):
-        return Refusal(reason="not_reopened", amount=0,
+        return Reason(reason="not_reopened", amount=0,
                        text="a short all-in did not reopen the betting for a player who has acted (rule 12)")
-    return Refusal(reason="nobody_to_call", text="no other player could call more (rule 13)", amount=0)
+    return Reason(reason="nobody_to_call", text="no other player could call more (rule 13)", amount=0)
