@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from bot.store import Store, StoreError
+from bot.schema import MIGRATIONS
+from bot.store import StoreError, open_sqlite
 from bot.store.inline import InlineCommit
 from bot.store.sqlite import SqliteStore
 
@@ -31,7 +32,7 @@ async def test_a_store_waits_for_another_writer_without_stopping_the_loop(tmp_pa
     """Another process's transaction holds the database: our BEGIN is refused (no busy timeout on the
     loop), tried again after sleeps while the loop runs other tasks, and goes through once it ends."""
     path = str(tmp_path / "x.db")
-    store = await Store.open(path)
+    store = await open_sqlite(path, schema=MIGRATIONS)
     other = sqlite3.connect(path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")
@@ -87,7 +88,7 @@ async def test_a_failed_block_leaves_no_transaction_holding_the_database(tmp_pat
     """A block that raises (nothing else written with it) must not keep BEGIN IMMEDIATE's lock: another
     connection can write at once afterwards."""
     path = str(tmp_path / "x.db")
-    store = await Store.open(path)
+    store = await open_sqlite(path, schema=MIGRATIONS)
     try:
         with pytest.raises(Boom):
             async with store.atomic() as tx:

@@ -15,19 +15,32 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import aiosqlite
 
 from bot.store import dialect
-from bot.store.base import Row, Store, Tx
+from bot.store.base import Migration, Row, Store, Tx
+from bot.store.batch import StoreDuplicate
 from bot.store.inline import InlineCommit
 
 log = logging.getLogger(__name__)
 
 PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",  # durable against a killed process
            "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000")
+
+
+@contextmanager
+def _duplicates() -> Iterator[None]:
+    """A unique or primary key violation raised as :class:`StoreDuplicate` (other errors as they are)."""
+    try:
+        yield
+    except sqlite3.IntegrityError as exc:
+        if "UNIQUE" in str(exc) or "PRIMARY KEY" in str(exc):
+            raise StoreDuplicate(str(exc)) from exc
+        raise
 
 
 class SqliteConn:
@@ -47,20 +60,25 @@ class SqliteConn:
         return self.con.in_transaction
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
-        self.con.execute(sql, params)
+        with _duplicates():
+            self.con.execute(sql, params)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        self.con.executemany(sql, rows)
+        with _duplicates():
+            self.con.executemany(sql, rows)
 
     async def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        row: Row | None = self.con.execute(sql, params).fetchone()
+        with _duplicates():
+            row: Row | None = self.con.execute(sql, params).fetchone()
         return row
 
     async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return list(self.con.execute(sql, params).fetchall())
+        with _duplicates():
+            return list(self.con.execute(sql, params).fetchall())
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
-        new = self.con.execute(sql, params).lastrowid
+        with _duplicates():
+            new = self.con.execute(sql, params).lastrowid
         assert new is not None
         return new
 
@@ -71,8 +89,9 @@ class SqliteConn:
         return list(range(first, first + count))
 
     async def script(self, sql: str) -> None:
-        for statement in dialect.split(sql):  # one by one: executescript would COMMIT first
-            self.con.execute(statement)
+        with _duplicates():
+            for statement in dialect.split(sql):  # one by one: executescript would COMMIT first
+                self.con.execute(statement)
 
 
 class SqliteStore(Store):
@@ -97,7 +116,8 @@ class SqliteStore(Store):
         super().__init__(conn, self._inline)
 
     @classmethod
-    async def connect(cls, path: str) -> SqliteStore:
+    async def connect(cls, path: str, *, schema: Sequence[Migration]) -> SqliteStore:
+        """The database at ``path`` (created if need be), migrated to the last version of ``schema``."""
         # Never waits for a lock (see InlineCommit); every statement the bot writes stays prepared.
         con = sqlite3.connect(path, isolation_level=None, timeout=0, cached_statements=512)
         try:
@@ -113,7 +133,7 @@ class SqliteStore(Store):
         except BaseException:
             con.close()
             raise
-        return await cls(con, reader=reader, checkpointer=checkpointer)._migrated()
+        return await cls(con, reader=reader, checkpointer=checkpointer)._migrated(schema)
 
     def _committed(self) -> None:
         items = self._inline.stats.items
