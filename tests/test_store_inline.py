@@ -66,7 +66,7 @@ async def test_a_store_waits_for_another_writer_without_stopping_the_loop(tmp_pa
 @pytest.mark.asyncio
 async def test_a_locked_database_fails_the_write_after_the_busy_timeout(tmp_path: Path) -> None:
     path = str(tmp_path / "x.db")
-    store = await SqliteStore.connect(path)
+    store = await SqliteStore.connect(path, schema=MIGRATIONS)
     store._inline.busy_timeout = 0.05
     other = sqlite3.connect(path, isolation_level=None)
     try:
@@ -177,7 +177,7 @@ async def test_a_writer_cancelled_while_waiting_holds_nobody_up() -> None:
 
 
 async def _wal_after_writes(path: Path, *, checkpoint_every: int) -> int:
-    store = await SqliteStore.connect(str(path))
+    store = await SqliteStore.connect(str(path), schema=MIGRATIONS)
     store.checkpoint_every = checkpoint_every
     try:
         for n in range(300):
