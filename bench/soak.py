@@ -110,7 +110,7 @@ async def soak(*, hands: int, every: int, warmup: int, db: str, out: Sink, seed:
 
 
 async def check_chips(session: ScriptSession) -> None:
-    """Between hands: every wallet and stack, with the house bots' bankroll (``Store.chip_total``), adds up
+    """Between hands: every wallet and stack, with the house bots' bankroll (``wallets.chip_total``), adds up
     to what the wallets were given (no refill happens)."""
     wallets = (await session.store.fetch("SELECT COUNT(*) FROM wallets"))[0][0]
     total = await chip_wallets.chip_total(session.store)
