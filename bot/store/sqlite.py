@@ -15,8 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import aiosqlite
@@ -32,15 +31,11 @@ PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",  # durable ag
            "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000")
 
 
-@contextmanager
-def _duplicates() -> Iterator[None]:
-    """A unique or primary key violation raised as :class:`StoreDuplicate` (other errors as they are)."""
-    try:
-        yield
-    except sqlite3.IntegrityError as exc:
-        if "UNIQUE" in str(exc) or "PRIMARY KEY" in str(exc):
-            raise StoreDuplicate(str(exc)) from exc
-        raise
+def _if_duplicate(exc: sqlite3.IntegrityError) -> None:
+    """Raise a unique or primary key violation as :class:`StoreDuplicate` (the caller re-raises the others).
+    A try statement, not a context manager, around each statement: it costs nothing until one fails."""
+    if "UNIQUE" in str(exc) or "PRIMARY KEY" in str(exc):
+        raise StoreDuplicate(str(exc)) from exc
 
 
 class SqliteConn:
@@ -60,25 +55,40 @@ class SqliteConn:
         return self.con.in_transaction
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
-        with _duplicates():
+        try:
             self.con.execute(sql, params)
+        except sqlite3.IntegrityError as exc:
+            _if_duplicate(exc)
+            raise
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        with _duplicates():
+        try:
             self.con.executemany(sql, rows)
+        except sqlite3.IntegrityError as exc:
+            _if_duplicate(exc)
+            raise
 
     async def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        with _duplicates():
+        try:
             row: Row | None = self.con.execute(sql, params).fetchone()
+        except sqlite3.IntegrityError as exc:
+            _if_duplicate(exc)
+            raise
         return row
 
     async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        with _duplicates():
+        try:
             return list(self.con.execute(sql, params).fetchall())
+        except sqlite3.IntegrityError as exc:
+            _if_duplicate(exc)
+            raise
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
-        with _duplicates():
+        try:
             new = self.con.execute(sql, params).lastrowid
+        except sqlite3.IntegrityError as exc:
+            _if_duplicate(exc)
+            raise
         assert new is not None
         return new
 
@@ -89,9 +99,12 @@ class SqliteConn:
         return list(range(first, first + count))
 
     async def script(self, sql: str) -> None:
-        with _duplicates():
+        try:
             for statement in dialect.split(sql):  # one by one: executescript would COMMIT first
                 self.con.execute(statement)
+        except sqlite3.IntegrityError as exc:
+            _if_duplicate(exc)
+            raise
 
 
 class SqliteStore(Store):
