@@ -20,12 +20,13 @@ from typing import Protocol
 
 from adapters import logs
 from bot.app import StudBot
+from bot.bootstrap import audit_main, open_store
 from bot.core.clock import RealClock
 from bot.core.config import ConfigError, Settings
 from bot.core.lifecycle import tune_gc
 from bot.core.ports import Messenger
 from bot.platform.outbox import Coalescer, Router
-from bot.store import Store, open_store
+from bot.store import Store
 from bot.text import images
 
 log = logging.getLogger("studbot")
@@ -144,8 +145,6 @@ def main(argv: list[str] | None = None) -> None:
         print(f"studbot: configuration error: {exc}", file=sys.stderr)
         sys.exit(2)
     if args[:1] == ["audit"]:
-        from bot.chips.audit import main as audit_main
-
         sys.exit(audit_main(args[1:], default_db=settings.db_path, settings=settings))
     if not (settings.discord_token or settings.telegram_token):
         from adapters.console.app import main as console_main

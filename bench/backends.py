@@ -19,8 +19,9 @@ from pathlib import Path
 
 import asyncpg
 
+from bot.bootstrap import open_store
 from bot.core.config import Settings
-from bot.store import Store, open_store
+from bot.store import Store
 
 from . import references
 from .pgserver import PostgresServer

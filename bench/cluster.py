@@ -28,7 +28,8 @@ from bot.app import StudBot
 from bot.core.clock import RealClock
 from bot.core.config import Settings
 from bot.core.ports import BoardView, Inbound, TableAddress
-from bot.store import Store
+from bot.schema import MIGRATIONS
+from bot.store import Store, open_sqlite
 from bot.store.postgres import PostgresStore
 
 Opener = Callable[[], Awaitable[Store]]
@@ -121,7 +122,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         def sqlite(mode: str) -> Opener:
             path = str(Path(tmp) / f"{mode.replace(' ', '-')}.db")
-            return lambda: Store.open(path)
+            return lambda: open_sqlite(path, schema=MIGRATIONS)
 
         asyncio.run(_backend("sqlite", sqlite, tables=args.tables, presses=args.presses))
     if args.no_postgres:
@@ -129,7 +130,7 @@ def main() -> None:
     with PostgresServer() as pg:
         def postgres(mode: str) -> Opener:
             dsn = pg.create_database(mode.replace(" ", "_"))
-            return lambda: PostgresStore.connect(dsn, pool_size=5)
+            return lambda: PostgresStore.connect(dsn, schema=MIGRATIONS, pool_size=5)
 
         asyncio.run(_backend("postgresql", postgres, tables=args.tables, presses=args.presses))
 

@@ -25,9 +25,10 @@ import sys
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.bootstrap import open_store
 from bot.core.config import Settings
 from bot.core.lifecycle import tune_gc
-from bot.store import Store, open_store
+from bot.store import Store
 
 from .tables import ErrorLog, Probe, Stats, many_tables
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from adapters.console.app import ScriptSession
+from bot.chips import wallets as chip_wallets
 from bot.core.config import Settings
 from engine import evaluate
 
@@ -109,10 +110,10 @@ async def soak(*, hands: int, every: int, warmup: int, db: str, out: Sink, seed:
 
 
 async def check_chips(session: ScriptSession) -> None:
-    """Between hands: every wallet and stack, with the house bots' bankroll (``Store.chip_total``), adds up
+    """Between hands: every wallet and stack, with the house bots' bankroll (``wallets.chip_total``), adds up
     to what the wallets were given (no refill happens)."""
     wallets = (await session.store.fetch("SELECT COUNT(*) FROM wallets"))[0][0]
-    total = await session.store.chip_total()
+    total = await chip_wallets.chip_total(session.store)
     if total != wallets * SETTINGS.starting_balance:
         raise ChipsWentWrong(f"after hand #{session.bot.tables['console:main'].table.hand_no}: "
                              f"{total} chips, {wallets * SETTINGS.starting_balance} given")

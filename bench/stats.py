@@ -28,9 +28,10 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from bot.schema import MIGRATIONS
 from bot.stats.book import FIND_SQL, SERIES_SQL, STATS_SQL, TOP_NET_SQL, StatsBook, top_net_params
 from bot.stats.rows import INSERT
-from bot.store import Store
+from bot.store import Store, open_sqlite
 
 Opener = Callable[[], Awaitable[Store]]
 
@@ -165,14 +166,14 @@ def database(backend: str) -> Iterator[tuple[Opener, str]]:
     if backend == "sqlite":
         with tempfile.TemporaryDirectory() as tmp:
             path = str(Path(tmp) / "stats.db")
-            yield (lambda: Store.open(path)), "SQLite (aiosqlite)"
+            yield (lambda: open_sqlite(path, schema=MIGRATIONS)), "SQLite (aiosqlite)"
         return
     from bench.pgserver import PostgresServer
     from bot.store.postgres import PostgresStore
 
     with PostgresServer() as pg:
         dsn = pg.create_database("stats")
-        yield (lambda: PostgresStore.connect(dsn, pool_size=2)), "PostgreSQL (asyncpg)"
+        yield (lambda: PostgresStore.connect(dsn, schema=MIGRATIONS, pool_size=2)), "PostgreSQL (asyncpg)"
 
 
 def main(argv: list[str] | None = None) -> None:

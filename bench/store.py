@@ -22,7 +22,8 @@ from pathlib import Path
 
 from bench.pgserver import PostgresServer
 from bot.core.model import HandSetup
-from bot.store import Store
+from bot.schema import MIGRATIONS
+from bot.store import Store, open_sqlite
 from bot.store.postgres import PostgresStore
 from engine import Stakes
 
@@ -98,11 +99,11 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = str(Path(tmp) / "store.db")
-        asyncio.run(run("sqlite", lambda: Store.open(path), tables=args.tables, writes=args.writes))
+        asyncio.run(run("sqlite", lambda: open_sqlite(path, schema=MIGRATIONS), tables=args.tables, writes=args.writes))
     if not args.no_postgres:
         with PostgresServer() as pg:
             dsn = pg.create_database("bench")
-            asyncio.run(run("postgresql", lambda: PostgresStore.connect(dsn), tables=args.tables,
+            asyncio.run(run("postgresql", lambda: PostgresStore.connect(dsn, schema=MIGRATIONS), tables=args.tables,
                             writes=args.writes))
 
 

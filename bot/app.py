@@ -22,7 +22,7 @@ import secrets
 from dataclasses import replace
 
 from bot.chips.audit import audit
-from bot.cluster.cluster import Cluster, is_conflict
+from bot.cluster.cluster import Cluster
 from bot.core.config import Settings
 from bot.core.errors import Refusal, UsageError
 from bot.core.i18n import EN, LANGUAGE_NAMES, Translator, family, language_of, translator
@@ -34,7 +34,7 @@ from bot.core.ports import Clock, Inbound, Messenger, Reply, TableAddress
 from bot.history import History
 from bot.platform import updates
 from bot.stats.answers import StatsAnswers
-from bot.store import Store
+from bot.store import Store, StoreDuplicate
 from bot.store.fence import LeaseLost, TableMoved, is_fenced
 from bot.table import delivery
 from bot.table.dealer import Dealer, Runtime, cancel_timers
@@ -50,6 +50,7 @@ from bot.text.grammar import (
     rules_text,
     usage_text,
 )
+from bot.tourney.audit import tournament_problems
 from bot.tourney.service import AT_TABLE, Tourneys
 from engine import Action, EngineError, HandFile, IllegalActionError, Stakes, StakesError
 from engine.verify import verify_hand_file
@@ -97,7 +98,7 @@ class StudBot(Dealer):
     async def start(self) -> None:
         """Audit the chips (the log says how it went), restore every open table and hand in
         progress, and re-arm their timers."""
-        report = await audit(self.store)
+        report = await audit(self.store, checks=(tournament_problems,))
         (log.info if report.ok else log.error)("%s", report.summary())
         self.languages = await self.store.user_langs()
         await self.tourneys.load()
@@ -248,7 +249,7 @@ class StudBot(Dealer):
         except (LeaseLost, TableMoved):
             raise  # cluster mode: the table is another process's now (bot/cluster/cluster.py routes it there)
         except Exception as exc:
-            if self.cluster is not None and is_conflict(exc):
+            if self.cluster is not None and isinstance(exc, StoreDuplicate):
                 raise  # a row another process stored first (bot/cluster/cluster.py answers)
             log.exception("command %r in %s:%s failed", msg.text, msg.platform, msg.channel)
             return Reply(tr("error.bug"), private=True, ok=False)

@@ -2,10 +2,11 @@
 
 A module opts in with ``pytestmark = pytest.mark.usefixtures("store_backend")`` (or a test asks for
 the fixture by name); ``pytest_generate_tests`` in conftest.py runs each of its tests twice, as
-``[sqlite]`` and ``[postgresql]``. On PostgreSQL the fixture stands in for ``Store.open(path)``,
-which the tests' tables, the console's script mode and the adapters' bootstrap all open by a file
-path: each distinct path is a fresh PostgreSQL database of its own, and the same path opened again
-is the same database, so a restart test still restarts on the data it left.
+``[sqlite]`` and ``[postgresql]``. On PostgreSQL the fixture stands in for ``SqliteStore.connect``
+(:func:`bot.store.open_sqlite`), through which the tests' tables, the console's script mode and the
+adapters' bootstrap all open a file path: each distinct path is a fresh PostgreSQL database of its
+own, and the same path opened again is the same database, so a restart test still restarts on the
+data it left.
 
 A test that needs the SQLite file itself (``sqlite3`` on the path, a PRAGMA, a copy of the file)
 says so: ``@pytest.mark.sqlite_only(reason=...)``, and runs only as ``[sqlite]``. A test that runs
@@ -31,8 +32,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot import store as store_module
-from bot.store import Store
+from bot.schema import MIGRATIONS
+from bot.store import Migration, open_sqlite
 from bot.store.postgres import PostgresStore
 
 T = TypeVar("T")
@@ -77,7 +78,7 @@ class Databases:
         self._lock = asyncio.Lock()
         self._admin = await asyncpg.connect(self.server_dsn)
         await self._admin_execute(f'CREATE DATABASE "{self._template}"')
-        store = await PostgresStore.connect(dsn_of(self.server_dsn, self._template), pool_size=1)
+        store = await PostgresStore.connect(dsn_of(self.server_dsn, self._template), schema=MIGRATIONS, pool_size=1)
         await store.close()  # migrated; nobody is connected to it any more, so it can be cloned
         self._ready = asyncio.Queue(maxsize=READY)
         self._filler = asyncio.get_running_loop().create_task(self._fill())
@@ -156,20 +157,16 @@ class Backend:
         text = str(path)
         return None if text in ("", ":memory:") or text.startswith("file:") else os.path.abspath(text)
 
-    def _migrated(self) -> bool:
-        from bot.schema import MIGRATIONS
-
-        return len(store_module.MIGRATIONS) == len(MIGRATIONS)  # a test may stand in an older list
-
-    async def open(self, path: str) -> Store:
-        """``Store.open(path)`` on this backend: the path's database (a new one the first time)."""
+    async def open(self, path: str, *, schema: Sequence[Migration]) -> PostgresStore:
+        """``open_sqlite(path, schema=schema)`` on this backend: the path's database (a new one the first
+        time: a clone of the migrated template if ``schema`` is today's, else an empty one)."""
         assert self.databases is not None, "SQLite opens its files itself"
         key = self._key(path)
         dsn = self.dsns.get(key) if key is not None else None
         if dsn is None:
-            dsn = await self.databases.take(migrated=self._migrated())
+            dsn = await self.databases.take(migrated=len(schema) == len(MIGRATIONS))
             self.dsns[key if key is not None else f":memory:{len(self.dsns)}"] = dsn
-        return await PostgresStore.connect(dsn, pool_size=2)
+        return await PostgresStore.connect(dsn, schema=schema, pool_size=2)
 
     def dsn(self, path: str | os.PathLike[str]) -> str | None:
         """The PostgreSQL database that stands for ``path`` (made now if need be); None on SQLite."""
@@ -178,7 +175,7 @@ class Backend:
         key = self._key(path)
         assert key is not None, "a subprocess cannot share an in-memory database"
         if key not in self.dsns:
-            self.dsns[key] = self.databases.take_now(migrated=self._migrated())
+            self.dsns[key] = self.databases.take_now()
         return self.dsns[key]
 
     def db_args(self, path: str | os.PathLike[str]) -> tuple[list[str], dict[str, str]]:
@@ -195,7 +192,7 @@ class Backend:
 
 async def rows(path: str | os.PathLike[str], sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
     """The rows of a read of the database at ``path`` (on the test's backend), as tuples."""
-    store = await Store.open(str(path))
+    store = await open_sqlite(str(path), schema=MIGRATIONS)
     try:
         return [tuple(r) for r in await store.fetch(sql, params)]
     finally:
@@ -204,7 +201,7 @@ async def rows(path: str | os.PathLike[str], sql: str, params: Sequence[Any] = (
 
 async def execute(path: str | os.PathLike[str], sql: str, params: Sequence[Any] = ()) -> None:
     """One statement on the database at ``path`` (on the test's backend), committed."""
-    store = await Store.open(str(path))
+    store = await open_sqlite(str(path), schema=MIGRATIONS)
     try:
         await store.execute(sql, params)
     finally:
@@ -228,7 +225,7 @@ async def snapshot(path: str | os.PathLike[str], *, leave_out: frozenset[tuple[s
                    ) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table of the database at ``path`` (on the test's backend), in a stable order;
     ``leave_out`` names (table, column) pairs to leave out."""
-    store = await Store.open(str(path))
+    store = await open_sqlite(str(path), schema=MIGRATIONS)
     try:
         names = ("SELECT name FROM sqlite_master WHERE type = 'table'" if store.dialect == "sqlite" else
                  "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")

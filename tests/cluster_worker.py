@@ -17,10 +17,10 @@ import threading
 from dataclasses import replace
 
 from bot.app import StudBot
+from bot.bootstrap import open_store
 from bot.core.clock import RealClock
 from bot.core.config import Settings
 from bot.core.ports import BoardView, Inbound, TableAddress
-from bot.store import open_store
 
 
 class QuietMessenger:

@@ -2,14 +2,15 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
-from bot.store import Store
+from bot.store import Migration, Store
+from bot.store.sqlite import SqliteStore
 
 if TYPE_CHECKING:
     from bench.pgserver import PostgresServer
@@ -109,19 +110,20 @@ def pg_databases(pg_server: PgServer) -> Iterator[Databases]:
 
 @pytest.fixture
 def store_backend(request: pytest.FixtureRequest) -> Iterator[Backend]:
-    """The backend this run of the test is on (see tests/backends.py): on PostgreSQL, ``Store.open(path)``
-    opens the database that stands for ``path``, and the test's databases are dropped after it."""
+    """The backend this run of the test is on (see tests/backends.py): on PostgreSQL, opening the SQLite
+    file ``path`` (:func:`bot.store.open_sqlite`) opens the database that stands for it, and the test's
+    databases are dropped after it."""
     if request.param == "sqlite":
         yield Backend("sqlite")
         return
     databases: Databases = request.getfixturevalue("pg_databases")
     backend = Backend("postgresql", databases)
 
-    async def open_path(cls: type[Store], path: str) -> Store:
-        return await backend.open(path)
+    async def open_path(cls: type[SqliteStore], path: str, *, schema: Sequence[Migration]) -> Store:
+        return await backend.open(path, schema=schema)
 
     with pytest.MonkeyPatch.context() as patch:  # its own: a test's monkeypatch.undo() leaves it in place
-        patch.setattr(Store, "open", classmethod(open_path))
+        patch.setattr(SqliteStore, "connect", classmethod(open_path))
         try:
             yield backend
         finally:

@@ -36,7 +36,7 @@ async def dump(store: Store) -> dict[str, Any]:
 
 async def load(store: Store) -> None:
     """Write the released database's rows into ``store`` (at schema ``RELEASED_SCHEMA``, empty)."""
-    from bot.store import RELEASED_SCHEMA
+    from bot.schema import RELEASED_SCHEMA
 
     data = json.loads(DATA.read_text(encoding="utf-8"))
     assert data["schema"] == store.schema_version == RELEASED_SCHEMA, "the data file is of another release"

@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Sequence
 from pathlib import Path
+from typing import Protocol
 
 import pytest
 
-from bot.store import Store
-from bot.store.postgres import PostgresStore
+from bot.schema import MIGRATIONS
+from bot.store import Migration, Store, open_postgres, open_sqlite
 from engine import Stakes
 
-Opener = Callable[[], Awaitable[Store]]
+
+class Opener(Protocol):
+    """Opens the test's database, migrated to ``schema`` (today's unless a test stands in an older build's)."""
+
+    def __call__(self, *, schema: Sequence[Migration] = ...) -> Awaitable[Store]: ...
+
+
 BACKENDS = ["sqlite", "postgresql"]
 T0 = 1_700_000_000.0
 
@@ -23,16 +30,22 @@ def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Opener:
     PostgreSQL database (``pg_database``: the test fails if PostgreSQL cannot start)."""
     if request.param == "sqlite":
         path = str(tmp_path / "store.db")
-        return lambda: Store.open(path)
+
+        def sqlite(*, schema: Sequence[Migration] = MIGRATIONS) -> Awaitable[Store]:
+            return open_sqlite(path, schema=schema)
+
+        return sqlite
     dsn: str = request.getfixturevalue("pg_database")
-    return lambda: PostgresStore.connect(dsn, pool_size=3)
+
+    def postgresql(*, schema: Sequence[Migration] = MIGRATIONS) -> Awaitable[Store]:
+        return open_postgres(dsn, schema=schema, pool_size=3)
+
+    return postgresql
 
 
 def drop_tables_after(version: int) -> str:
     """DROP statements for the tables and columns the migrations after ``version`` create: with them a
     database is again as a build of that version left it (for the tests that migrate such a database)."""
-    from bot.store import MIGRATIONS
-
     created = [f"ALTER TABLE {m[1]} DROP COLUMN {m[2]}" if m[1] else f"DROP TABLE {m[3]}"
                for script in MIGRATIONS[version:] if isinstance(script, str)
                for m in re.finditer(r"ALTER TABLE (\w+) ADD COLUMN (\w+)|CREATE TABLE (\w+)", script)]

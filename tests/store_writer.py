@@ -10,13 +10,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.core.model import HandSetup
-from bot.store import Store
+from bot.schema import MIGRATIONS
+from bot.store import open_sqlite
 from bot.store.postgres import PostgresStore
 from engine import Stakes
 
 
 async def main(where: str) -> None:
-    store = await (PostgresStore.connect(where) if where.startswith("postgresql://") else Store.open(where))
+    store = await (PostgresStore.connect(where, schema=MIGRATIONS) if where.startswith("postgresql://")
+                   else open_sqlite(where, schema=MIGRATIONS))
     async with store.atomic() as tx:
         table_id = await tx.create_table(platform="p", community="p:c", channel="w", creator="u", stakes=Stakes(),
                                          timer=60, now=1.0)

@@ -32,12 +32,16 @@ from cluster_helpers import (
     stored,
 )
 from old_builds import before_schema_14
+from store_fixtures import Opener as SchemaOpener
 from store_fixtures import opener
 
+from bot.bootstrap import AUDIT_CHECKS
+from bot.chips import wallets
 from bot.chips.audit import audit
 from bot.cluster import leases
 from bot.core.clock import ManualClock
-from bot.store import Store
+from bot.schema import MIGRATIONS
+from bot.store import Store, open_sqlite
 from engine import HandFile, replay_hand, result_of
 
 HANDS = 6
@@ -72,7 +76,7 @@ __all__ = ["opener"]  # the fixture (SQLite, then PostgreSQL), used by name
 def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Step], Stored]:
     """The single process's run (on SQLite), once for the module."""
     path = str(tmp_path_factory.mktemp("ref") / "ref.db")
-    return asyncio.run(reference_run(lambda: Store.open(path), hands=HANDS))
+    return asyncio.run(reference_run(lambda: open_sqlite(path, schema=MIGRATIONS), hands=HANDS))
 
 
 @pytest.mark.asyncio
@@ -85,7 +89,7 @@ async def test_two_instances_play_the_hands_one_process_plays(
     holder = a if KEY in a.bot.tables else b
     other = b if holder is a else a
     assert KEY not in other.bot.tables  # one holder: the other forwarded
-    report = await audit(holder.store, replay=True)
+    report = await audit(holder.store, checks=AUDIT_CHECKS, replay=True)
     assert report.ok, report.summary()
     hands, actions = await stored(holder.store)
     backend = holder.store.dialect
@@ -131,7 +135,7 @@ async def test_a_stalled_holder_is_fenced_out_and_the_turn_times_out_once(opener
     reply = await a.bot.handle(msg(user, f"{hand.default_action().value} @{b.bot.tables[KEY].turn}"))
     assert reply.ok, reply
     assert len(b.bot.tables[KEY].hand.actions) == actions_before + 2  # type: ignore[union-attr]
-    report = await audit(b.store)
+    report = await audit(b.store, checks=AUDIT_CHECKS)
     assert report.ok, report.summary()
     await close(a, b)
 
@@ -215,7 +219,7 @@ async def test_a_sit_and_go_goes_on_at_the_instance_that_takes_its_table_over(op
     assert int(prizes[0]["paid"]) == 300
     played = await b.store.fetch("SELECT COUNT(*) AS n FROM hands WHERE status = 'done'")
     assert int(played[0]["n"]) > hands_at_a
-    report = await audit(b.store, replay=True)
+    report = await audit(b.store, checks=AUDIT_CHECKS, replay=True)
     assert report.ok, report.summary()
     lease = await b.store.fetch("SELECT owner FROM table_leases")
     assert [r["owner"] for r in lease] == ["w2"]
@@ -247,27 +251,24 @@ async def test_a_command_forwarded_to_a_holder_that_dies_is_played_where_the_tab
 
 @pytest.mark.asyncio
 async def test_a_version_9_database_with_a_hand_in_progress_migrates_and_plays_on_in_cluster_mode(
-        opener: Opener, monkeypatch: pytest.MonkeyPatch) -> None:
+        opener: SchemaOpener, monkeypatch: pytest.MonkeyPatch) -> None:
     """The schema before the leases, a hand in progress: two instances open it (migration 10 runs
     once), one of them takes the table, and the hand goes on from where it was."""
-    from bot import store as store_module
-
-    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:9])
     before_schema_14(monkeypatch)  # the seats and tables of the build of version 9
     clock = ManualClock(start=START)
-    old = await open_instance(opener, clock=clock, instance=None)
+    old = await open_instance(lambda: opener(schema=MIGRATIONS[:9]), clock=clock, instance=None)
     assert old.store.schema_version == 9
     await heads_up(old, clock)
     rt = old.bot.tables[KEY]
     assert rt.hand is not None and rt.setup is not None and rt.hand.actor is not None
     action = next(a.value for a in rt.hand.legal_actions() if a.value != "fold")
     assert (await old.bot.handle(msg(rt.setup.players[rt.hand.actor].user, f"{action} @{rt.turn}"))).ok
-    turn, chips = rt.turn, await old.store.chip_total()
+    turn, chips = rt.turn, await wallets.chip_total(old.store)
     await close(old)
     monkeypatch.undo()
     a, b = await asyncio.gather(open_instance(opener, clock=clock, instance="w1"),
                                 open_instance(opener, clock=clock, instance="w2"))
-    assert a.store.schema_version == b.store.schema_version == len(store_module.MIGRATIONS)  # the latest
+    assert a.store.schema_version == b.store.schema_version == len(MIGRATIONS)  # the latest
     holder = a if KEY in a.bot.tables else b
     assert KEY not in (b if holder is a else a).bot.tables  # one of them took it
     assert holder.bot.tables[KEY].turn == turn
@@ -276,8 +277,8 @@ async def test_a_version_9_database_with_a_hand_in_progress_migrates_and_plays_o
     user = holder.bot.tables[KEY].setup.players[hand.actor].user  # type: ignore[union-attr]
     other = b if holder is a else a
     assert (await other.bot.handle(msg(user, f"{hand.default_action().value} @{turn}"))).ok  # forwarded
-    assert await holder.store.chip_total() == chips
-    report = await audit(holder.store)
+    assert await wallets.chip_total(holder.store) == chips
+    report = await audit(holder.store, checks=AUDIT_CHECKS)
     assert report.ok, report.summary()
     await close(a, b)
 
@@ -303,7 +304,7 @@ async def test_a_user_reachable_again_at_one_instance_is_told_at_the_holder(pg_d
     from bot.store.postgres import PostgresStore
 
     def opener() -> Awaitable[Store]:
-        return PostgresStore.connect(pg_database, pool_size=2)
+        return PostgresStore.connect(pg_database, schema=MIGRATIONS, pool_size=2)
 
     clock, a, b = await pair(opener)
     assert isinstance(a.bot.messenger, ConsoleMessenger)

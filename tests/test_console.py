@@ -21,12 +21,15 @@ from backends import Backend, execute
 
 from adapters.console.chat import ConsoleChat, ConsoleMessenger
 from bot.app import StudBot
+from bot.bootstrap import AUDIT_CHECKS
+from bot.chips import wallets as chip_wallets
 from bot.chips.audit import audit
 from bot.chips.ledger import HOUSE, Transfer, wallet_account
 from bot.core.clock import ManualClock
 from bot.core.config import Settings
 from bot.core.ports import BoardView
-from bot.store import Store
+from bot.schema import MIGRATIONS
+from bot.store import Store, open_sqlite
 
 pytestmark = pytest.mark.usefixtures("store_backend")
 SETTINGS = replace(Settings(), bot_delay=0.0, next_hand_delay=5.0, turn_timer=60, starting_balance=1000)
@@ -46,7 +49,7 @@ class Table:
         self.unreachable = unreachable if unreachable is not None else set()
 
     async def __aenter__(self) -> Table:
-        self.store = await (self.opener() if self.opener is not None else Store.open(str(self.db)))
+        self.store = await (self.opener() if self.opener is not None else open_sqlite(str(self.db), schema=MIGRATIONS))
         self.messenger = ConsoleMessenger(self.out.append, unreachable=self.unreachable)
         self.bot = StudBot(store=self.store, messenger=self.messenger, clock=self.clock, settings=self.settings,
                            rng=random.Random(self.seed))
@@ -126,7 +129,7 @@ async def test_a_hand_from_new_to_showdown(tmp_path: Path) -> None:
         out = await t.start()
         assert "Hand #1: ann, bob." in out and "Door cards:" in out
         assert "[dm ann] Hand #1, your cards: [" in out and "[dm bob] Hand #1, your cards: [" in out
-        total = await t.store.chip_total()
+        total = await chip_wallets.chip_total(t.store)
         for _ in range(40):
             hand = t.runtime.hand
             if hand is None or hand.is_over:
@@ -137,7 +140,7 @@ async def test_a_hand_from_new_to_showdown(tmp_path: Path) -> None:
             assert f"{player} {verb}" in await t.say(player, action)
         assert t.runtime.hand is not None and t.runtime.hand.is_over
         assert any("shows" in line for line in t.out) and any(line.startswith("[table] Pot") for line in t.out)
-        assert await t.store.chip_total() == total
+        assert await chip_wallets.chip_total(t.store) == total
         assert "#1: " in await t.say("ann", "history")
         assert "Hand #2" in await t.wait(5)  # the next hand deals itself
 
@@ -186,14 +189,14 @@ async def test_refusals_change_nothing(tmp_path: Path) -> None:
         assert "Two players with chips are needed" not in await t.start()
         player, _legal, token = t.to_act()
         other = "bob" if player == "ann" else "ann"
-        before = await t.store.chip_total(), len(t.runtime.hand.actions)
+        before = await chip_wallets.chip_total(t.store), len(t.runtime.hand.actions)
         assert "turn, not yours" in await t.say(other, "call")
         assert "not in this hand" in await t.say("cat", "call")
         assert "cannot fold" in await t.say(player, "fold")  # the bring-in cannot fold
         assert "That turn is over" in await t.say(player, "bring-in @1.99")
         assert "takes no arguments" in await t.say(player, "call 5")
         assert "already being played" in await t.say("ann", "start")
-        assert (await t.store.chip_total(), len(t.runtime.hand.actions)) == before
+        assert (await chip_wallets.chip_total(t.store), len(t.runtime.hand.actions)) == before
         await t.say(player, f"bring-in @{token}")
         assert "That turn is over" in await t.say(player, f"bring-in @{token}")  # the same button twice
 
@@ -253,14 +256,14 @@ async def test_sitout_back_leave_kick_stop(tmp_path: Path) -> None:
         assert "cat is back" in await t.say("cat", "back")
         assert "cat leaves with 50 chips" in await t.say("cat", "leave")  # not in the hand: at once
         assert "not seated" in await t.say("cat", "leave")
-        total = await t.store.chip_total()
+        total = await chip_wallets.chip_total(t.store)
         assert "bob is removed from the table after this hand" in await t.say("ann", "kick bob")
         # bob plays the hand out, and is cashed out when it ends.
         await t.call_down()
         assert "bob" not in [s.name for s in t.runtime.table.seats.values()]
-        assert await t.store.chip_total() == total
+        assert await chip_wallets.chip_total(t.store) == total
         assert "table is closed" in await t.say("ann", "stop")
-        assert await t.store.chip_total() == total
+        assert await chip_wallets.chip_total(t.store) == total
         assert await t.store.wallet("console:local", "ann") is not None
         assert "There is no table" in await t.say("ann", "board")
 
@@ -301,7 +304,7 @@ async def test_redteam_back_or_sitout_of_a_player_leaving_after_the_hand_is_refu
         assert not t.runtime.table.seat_of("bob").sitting_out  # type: ignore[union-attr]
         await t.call_down()
         assert t.runtime.table.seat_of("bob") is None and t.runtime.table.seat_of("cat") is None
-        assert (await audit(t.store)).ok
+        assert (await audit(t.store, checks=AUDIT_CHECKS)).ok
 
 
 @pytest.mark.asyncio
@@ -334,7 +337,7 @@ async def test_item3_kick_during_hand_takes_effect_after_the_hand(tmp_path: Path
         assert await t.store.wallet("console:local", "bob") == (900 + final, None)
         assert await _kick_transfers(t, "bob") == ([final] if final else [])
         assert any(f"bob is removed from the table with {final} chips" in line for line in t.out) or not final
-        assert (await audit(t.store)).ok
+        assert (await audit(t.store, checks=AUDIT_CHECKS)).ok
         assert "Hand #2" not in await t.wait(10)  # ann alone: no next hand
 
 
@@ -355,7 +358,7 @@ async def test_item3_kick_of_a_player_who_folded_or_left_waits_for_the_hand_too(
         assert folded not in [s.name for s in t.runtime.table.seats.values()]
         assert await t.store.wallet("console:local", folded) == (900 + final, None)
         assert await _kick_transfers(t, folded) == [final]
-        assert (await audit(t.store)).ok
+        assert (await audit(t.store, checks=AUDIT_CHECKS)).ok
 
 
 @pytest.mark.asyncio
@@ -389,7 +392,7 @@ async def test_item3_stop_during_hand_closes_the_table_after_it(tmp_path: Path) 
         wallets = [(await t.store.wallet("console:local", u)) for u in ("ann", "bob", "cat")]
         assert sum(w[0] for w in wallets if w is not None) == 3000 and wallets[2] == (1000, None)
         assert not await t.store.fetch("SELECT 1 FROM seats")
-        assert (await audit(t.store)).ok
+        assert (await audit(t.store, checks=AUDIT_CHECKS)).ok
         assert "Hand #2" not in await t.wait(10)
 
 
@@ -429,7 +432,7 @@ async def test_item3_pending_kick_and_stop_survive_a_restart(tmp_path: Path) -> 
         await t.call_down(rt)
         assert rt.closed and "console:main" not in t.bot.tables
         assert await _kick_transfers(t, "bob") or await t.store.wallet("console:local", "bob") == (900, None)
-        assert not await t.store.fetch("SELECT 1 FROM seats") and (await audit(t.store)).ok
+        assert not await t.store.fetch("SELECT 1 FROM seats") and (await audit(t.store, checks=AUDIT_CHECKS)).ok
 
 
 @pytest.mark.asyncio
@@ -489,11 +492,11 @@ async def test_restart_mid_hand_resumes_with_the_timer(tmp_path: Path) -> None:
         player, _, _ = t.to_act()
         await t.say(player, "bring-in")
         actions = list(t.runtime.hand.actions)
-        total = await t.store.chip_total()
+        total = await chip_wallets.chip_total(t.store)
         await t.wait(20)
     async with Table(tmp_path / "t.db", clock=clock) as t:  # a new process on the same database
         assert t.runtime.hand is not None and list(t.runtime.hand.actions) == actions
-        assert await t.store.chip_total() == total
+        assert await chip_wallets.chip_total(t.store) == total
         assert t.to_act()[0] != player  # the restored board asks the next player
         out = await t.wait(39)
         assert "ran out of time" not in out
@@ -520,12 +523,12 @@ async def test_house_bots_play_hands_by_themselves(tmp_path: Path) -> None:
         await t.say("ann", "new")
         for _ in range(3):
             await t.say("ann", "addbot")
-        total = await t.store.chip_total()
+        total = await chip_wallets.chip_total(t.store)
         await t.start()
         for _ in range(10):
             await t.wait(5)
         assert t.runtime.table.hand_no >= 5
-        assert await t.store.chip_total() == total
+        assert await chip_wallets.chip_total(t.store) == total
         assert "is seated" in await t.say("ann", "addbot Robo")
         assert "Robo" in [s.name for s in t.runtime.table.seats.values()]
 
@@ -594,8 +597,8 @@ async def test_a_board_image_that_cannot_be_drawn_falls_back_to_text(tmp_path: P
 async def _lose_elsewhere(store: Store, user: str, chips: int) -> None:
     """The user's wallet pays ``chips`` to the house (say, lost at another table), ledger and all."""
     async with store.atomic() as tx:
-        await tx._move_wallet(community="console:local", user=user, delta=-chips)
-        await tx.post([Transfer("test", wallet_account("console:local", user), HOUSE, chips)], now=0.0)
+        await chip_wallets.move_wallet(tx, community="console:local", user=user, delta=-chips)
+        await chip_wallets.post(tx, [Transfer("test", wallet_account("console:local", user), HOUSE, chips)], now=0.0)
 
 
 @pytest.mark.asyncio
@@ -632,19 +635,19 @@ async def test_redteam_a_broke_player_who_registers_for_a_sit_and_go_is_refilled
         assert "your wallet has 0 chips" in await t.say("ann", "register")  # not twice the same day
         await t.wait(24 * 3600)
         assert "You are registered" in await t.say("ann", "register")
-        assert (await audit(t.store)).ok
+        assert (await audit(t.store, checks=AUDIT_CHECKS)).ok
 
 
 @pytest.mark.sqlite_only(reason="PRAGMA user_version and the WAL journal of the file (both backends: "
                                  "test_store_backends.py)")
 @pytest.mark.asyncio
 async def test_schema_is_versioned_and_reopens(tmp_path: Path) -> None:
-    store = await Store.open(str(tmp_path / "s.db"))
+    store = await open_sqlite(str(tmp_path / "s.db"), schema=MIGRATIONS)
     rows = await store.fetch("PRAGMA user_version")
     assert rows[0][0] == store.schema_version == 14
     assert (await store.fetch("PRAGMA journal_mode"))[0][0] == "wal"
     await store.close()
-    store = await Store.open(str(tmp_path / "s.db"))  # migrations run once
+    store = await open_sqlite(str(tmp_path / "s.db"), schema=MIGRATIONS)  # migrations run once
     assert (await store.fetch("PRAGMA user_version"))[0][0] == 14
     await store.close()
 
@@ -654,21 +657,13 @@ async def test_a_version_1_database_is_migrated_with_its_hand_in_progress(tmp_pa
                                                                           store_backend: Backend) -> None:
     import aiosqlite
 
-    from bot import store as store_module
-
     db = tmp_path / "old.db"
     clock = ManualClock()
-    first_only = store_module.MIGRATIONS[:1]
-    real = store_module.MIGRATIONS
-    store_module.MIGRATIONS = first_only  # an old build: schema version 1
-    try:
-        if not store_backend.postgresql:  # a file the old build made
-            async with aiosqlite.connect(db) as con:
-                await con.execute("PRAGMA journal_mode=WAL")
-        old = await Store.open(str(db))
-        await old.close()
-    finally:
-        store_module.MIGRATIONS = real
+    if not store_backend.postgresql:  # a file the old build made
+        async with aiosqlite.connect(db) as con:
+            await con.execute("PRAGMA journal_mode=WAL")
+    old = await open_sqlite(str(db), schema=MIGRATIONS[:1])  # an old build: schema version 1
+    await old.close()
     async with Table(db, clock=clock) as t:  # the new build migrates it and plays on
         assert len(await t.store.fetch("SELECT * FROM hand_players")) == 0  # the last migration's table
         await _two_players(t)

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from backends import Backend, rows_now
 
-from bot.chips.audit import audit_file
+from bot.bootstrap import audit_file
 from engine import HandFile, replay_hand, result_of
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,8 +20,9 @@ from typing import Any
 
 from backends import Backend, execute, now
 
-from bot.chips.audit import audit_file
-from bot.store import Store
+from bot.bootstrap import audit_file
+from bot.schema import MIGRATIONS
+from bot.store import open_sqlite
 from tests.test_crash import PROMPT, ROOT, Process
 
 KILLS = int(os.environ.get("STUD_TOURNEY_KILLS", "12"))
@@ -39,7 +40,7 @@ def figures(db: Path) -> dict[str, int | str]:
 
 
 async def _figures(db: Path) -> dict[str, int | str]:
-    store = await Store.open(str(db))
+    store = await open_sqlite(str(db), schema=MIGRATIONS)
     try:
         async def one(sql: str, params: tuple[object, ...] = ()) -> tuple[Any, ...]:
             [row] = await store.fetch(sql, params)

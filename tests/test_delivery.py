@@ -22,7 +22,8 @@ from bot.core.clock import ManualClock
 from bot.core.model import HandSetup, Player
 from bot.core.ports import BoardView, Inbound, TableAddress
 from bot.platform.outbox import Coalescer, Tally
-from bot.store import Store
+from bot.schema import MIGRATIONS
+from bot.store import open_sqlite
 from bot.table.delivery import Deliveries
 from engine import Stakes
 
@@ -99,7 +100,7 @@ class Gated(Lines):
 
 @pytest.mark.asyncio
 async def test_a_busy_table_has_one_confirmation_in_flight_and_the_next_covers_the_rest(tmp_path: Path) -> None:
-    store = await Store.open(str(tmp_path / "t.db"))
+    store = await open_sqlite(str(tmp_path / "t.db"), schema=MIGRATIONS)
     try:
         async with store.atomic() as tx:
             table_id = await tx.create_table(platform="console", community="local", channel="main", creator="ann",
@@ -128,7 +129,7 @@ async def test_a_busy_table_has_one_confirmation_in_flight_and_the_next_covers_t
 
 async def crash_after(db: Path, lines: list[str], clock: ManualClock) -> None:
     """Open the bot with an outbox that never flushes, play ``lines`` ('user: text'), and drop it unclosed."""
-    store = await Store.open(str(db))
+    store = await open_sqlite(str(db), schema=MIGRATIONS)
     held = Coalescer(Lines(), interval=10_000)
     bot = StudBot(store=store, messenger=held, clock=clock, settings=SETTINGS, rng=random.Random(3))
     await bot.start()

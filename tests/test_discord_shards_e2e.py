@@ -30,6 +30,7 @@ from fakes.discord_gateway import INVALID_SHARD, shard_of
 from fakes.discord_server import CHANNEL_ID, GUILD_ID, OTHER_CHANNEL_ID, OTHER_GUILD_ID, FakeDiscord, Interaction
 
 from adapters.discord.shards import IDENTIFY_WINDOW, IdentifyPacer, ShardPlan, guild_of
+from bot.bootstrap import AUDIT_CHECKS
 from bot.chips.audit import audit
 from bot.core.ports import BoardView, TableAddress
 
@@ -73,7 +74,7 @@ async def test_one_process_with_both_shards_plays_a_hand_in_each_and_answers_a_d
         communities = {rt.table.community for rt in bot.tables.values()}
         assert communities == {f"discord:{GUILD_ID}", f"discord:{OTHER_GUILD_ID}"}
         assert all(fake.dms.get(user) for user in (ANN, BOB, CAT))
-        assert (await audit(bot.store)).ok
+        assert (await audit(bot.store, checks=AUDIT_CHECKS)).ok
     finally:
         await running.stop()
     assert not fake.connected_shards

@@ -24,7 +24,8 @@ from adapters.console.chat import ConsoleChat, ConsoleMessenger
 from bot.app import StudBot
 from bot.core.clock import ManualClock
 from bot.core.config import Settings
-from bot.store import Store
+from bot.schema import MIGRATIONS
+from bot.store import open_sqlite
 from engine import Action, Hand, HandFile, replay_hand
 from engine.events import ActionTaken, CardDealt, HandShown
 
@@ -42,7 +43,7 @@ class Chat:
         self.out: list[str] = []
 
     async def __aenter__(self) -> Chat:
-        self.store = await Store.open(str(self.db))
+        self.store = await open_sqlite(str(self.db), schema=MIGRATIONS)
         messenger = ConsoleMessenger(self.out.append)
         self.bot = StudBot(store=self.store, messenger=messenger, clock=self.clock, settings=SETTINGS,
                            rng=random.Random(self.seed))

@@ -44,6 +44,7 @@ from telegram_harness import fake as fake  # the fixture
 from test_hostile_discord import actions_stored
 from test_names import HOSTILE, assert_columns, assert_contained
 
+from bot.bootstrap import AUDIT_CHECKS
 from bot.chips.audit import audit
 from bot.core.limits import STAKE_LIMIT
 from bot.core.names import display_name
@@ -319,7 +320,7 @@ async def test_item2_two_alexes_and_hostile_names_fill_a_sit_and_go_that_deals_a
                             what="the cancel")
         assert not served.bot.tables
         assert sorted(b for (b,) in await rows(db, "SELECT balance FROM wallets")) == [1000] * 4
-        report = await audit(served.bot.store)
+        report = await audit(served.bot.store, checks=AUDIT_CHECKS)
         assert report.ok and report.tournaments == 1, report.summary()
 
 

@@ -18,7 +18,8 @@ from bot.app import StudBot
 from bot.core.clock import ManualClock
 from bot.core.ports import BoardView, Inbound, TableAddress
 from bot.platform.outbox import Coalescer
-from bot.store import Store
+from bot.schema import MIGRATIONS
+from bot.store import open_sqlite
 from bot.text import render
 
 
@@ -58,7 +59,7 @@ async def test_many_changes_between_two_flushes_draw_one_board_the_latest(tmp_pa
     monkeypatch.setattr(render, "board", counted)
     shown = Boards()
     outbox = Coalescer(shown, interval=10_000)
-    store = await Store.open(str(tmp_path / "t.db"))
+    store = await open_sqlite(str(tmp_path / "t.db"), schema=MIGRATIONS)
     clock = ManualClock()
     bot = StudBot(store=store, messenger=outbox, clock=clock, settings=SETTINGS, rng=random.Random(3))
     await bot.start()

@@ -18,11 +18,14 @@ from backends import Backend, execute, rows
 from store_fixtures import drop_tables_after
 from test_console import Table
 
-from bot.chips.audit import audit, audit_file
+from bot.bootstrap import AUDIT_CHECKS, audit_file
+from bot.chips import wallets as chip_wallets
+from bot.chips.audit import audit
 from bot.chips.ledger import HOUSE, Transfer, hand_transfers, net_by_account, seat_account, wallet_account
 from bot.core.ports import Inbound
+from bot.schema import MIGRATIONS
 from bot.stats import rows as stats_rows
-from bot.store import MIGRATIONS, Store
+from bot.store import open_sqlite
 
 # The tests of the store run on both backends (store_backend); the pure ones once.
 
@@ -96,8 +99,8 @@ async def test_leaving_after_folding_cashes_out_what_is_left_when_the_hand_ends(
         assert await _chips(t) == {"ann": (994, 0), "bob": (800, 194), "cat": (800, 212)}
         assert (await t.say("ann", "top")).splitlines() == [
             "[dm ann] 1. cat 1012", "[dm ann] 2. ann 994", "[dm ann] 3. bob 994"]
-        assert await t.store.chip_total() == 3000
-        report = await audit(t.store)
+        assert await chip_wallets.chip_total(t.store) == 3000
+        report = await audit(t.store, checks=AUDIT_CHECKS)
         assert report.ok and report.issued == 3000 and report.hands == 1, report.summary()
 
 
@@ -127,8 +130,8 @@ async def test_a_seat_taken_during_a_hand_starts_with_its_own_buy_in(tmp_path: P
         (ann, a), (bob, b), (dave, d) = [(p[1], p[3]) for p in hand2.players]
         assert (ann, bob, dave, d) == ("ann", "bob", "dave", 200) and a + b == 401
         assert await _chips(t) == {"ann": (800, a), "bob": (800, b), "cat": (999, 0), "dave": (800, 200)}
-        assert await t.store.chip_total() == 4000
-        report = await audit(t.store)
+        assert await chip_wallets.chip_total(t.store) == 4000
+        report = await audit(t.store, checks=AUDIT_CHECKS)
         assert report.ok and report.issued == 4000, report.summary()
 
 
@@ -144,7 +147,7 @@ async def test_leaving_twice_during_a_hand_cashes_out_once(tmp_path: Path) -> No
         await t.call_down()
         chips = await _chips(t)
         assert chips["bob"] == (999, 0) and chips["cat"][1] == 0 and sum(map(sum, chips.values())) == 3000
-        assert (await audit(t.store)).ok
+        assert (await audit(t.store, checks=AUDIT_CHECKS)).ok
 
 
 @pytest.mark.usefixtures("store_backend")
@@ -159,7 +162,7 @@ async def test_every_movement_is_a_balanced_transfer_in_its_transaction(tmp_path
             "JOIN ledger_entries e ON e.transfer_id = t.id GROUP BY t.id")
         assert {r["kind"] for r in rows} >= {"grant", "buy-in", "ante", "bring-in", "win", "closed"}
         assert all(r["total"] == 0 and r["n"] == 2 for r in rows)
-        report = await audit(t.store)
+        report = await audit(t.store, checks=AUDIT_CHECKS)
         assert report.ok and report.issued == 2000
         chips = await _chips(t)
         assert all(seat == 0 for _, seat in chips.values()) and sum(w for w, _ in chips.values()) == 2000
@@ -234,8 +237,8 @@ async def test_the_audit_names_a_corrupted_balance_its_account_and_hand(tmp_path
 
 
 def test_studbot_audit_on_a_missing_database_says_so(tmp_path: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "bot.chips.audit", "--db", str(tmp_path / "none.db")], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60, check=False)
+    proc = subprocess.run([sys.executable, "-m", "adapters.run", "audit", "--db", str(tmp_path / "none.db")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 2 and "no database at" in proc.stderr and not (tmp_path / "none.db").exists()
 
 
@@ -261,7 +264,7 @@ async def test_an_existing_database_opens_its_ledger_with_what_it_holds(tmp_path
         assert "audit passed: 7 accounts, 1 transfers, 0 settled hands, 3000 chips issued" in caplog.text
         assert (await t.store.fetch("PRAGMA user_version"))[0][0] == t.store.schema_version
         await t.call_down()
-        report = await audit(t.store)
+        report = await audit(t.store, checks=AUDIT_CHECKS)
         assert report.ok and report.issued == 3000 and report.hands == 1, report.summary()
 
 
@@ -269,10 +272,10 @@ async def test_an_existing_database_opens_its_ledger_with_what_it_holds(tmp_path
 @pytest.mark.asyncio
 async def test_a_discrepancy_is_logged_when_the_bot_starts(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     db = tmp_path / "t.db"
-    store = await Store.open(str(db))
+    store = await open_sqlite(str(db), schema=MIGRATIONS)
     async with store.atomic() as tx:  # chips from nowhere: a wallet with no grant behind it
         await tx.execute("INSERT INTO wallets (community, user_id, name, balance) VALUES ('c', 'u', 'u', 7)")
-        await tx.post([Transfer("test", HOUSE, wallet_account("c", "v"), 3)], now=0.0)
+        await chip_wallets.post(tx, [Transfer("test", HOUSE, wallet_account("c", "v"), 3)], now=0.0)
     await store.close()
     async with Table(db):
         pass
@@ -295,7 +298,7 @@ async def test_no_refill_when_the_wallet_is_short_of_the_stakes_but_not_of_the_s
         await t.say("ann", "config ante=5 bring_in=10 small=100 big=200")
         assert "The smallest buy-in here is 200 (the big bet); you have 100 chips" in await t.say("ann", "join")
         assert await _chips(t) == {}  # the refusal rolled the new wallet back with everything else
-        report = await audit(t.store)
+        report = await audit(t.store, checks=AUDIT_CHECKS)
         assert report.ok and report.issued == 0
 
 
@@ -321,7 +324,7 @@ async def test_the_replaying_audit_catches_a_payout_to_the_wrong_player_that_bal
     await execute(db, "UPDATE seats SET stack = stack + ? WHERE user_id = ?", (chips, other))
     assert (await audit_file(str(db))).ok
     args, env = store_backend.db_args(db)
-    command = [sys.executable, "-m", "bot.chips.audit", *args, "--replay"]
+    command = [sys.executable, "-m", "adapters.run", "audit", *args, "--replay"]
     proc = await asyncio.to_thread(subprocess.run, command, cwd=ROOT, capture_output=True, text=True, timeout=60,
                                    check=False, env={**os.environ, **env})
     assert proc.returncode == 1
@@ -347,13 +350,13 @@ async def test_item8_twenty_rounds_of_addbot_and_kick_issue_no_chips(tmp_path: P
         await _script(t, "ann: new\nann: join")
         for n in range(20):
             assert "Farm" in await t.say("ann", f"addbot Farm{n}")
-            report = await audit(t.store)
+            report = await audit(t.store, checks=AUDIT_CHECKS)
             assert report.ok and report.issued == 1000, report.summary()  # ann's wallet, nothing more
             assert await _house(t) == -200  # the bot's buy-in is out of the bankroll while it sits
             assert "removed" in await t.say("ann", f"kick Farm{n}")
-            report = await audit(t.store)
+            report = await audit(t.store, checks=AUDIT_CHECKS)
             assert report.ok and report.issued == 1000, report.summary()
-            assert await t.store.chip_total() == 1000 and await _house(t) == 0
+            assert await chip_wallets.chip_total(t.store) == 1000 and await _house(t) == 0
         assert await _chips(t) == {"ann": (800, 200)}  # no bot has a wallet
         assert (await t.say("ann", "top")).splitlines() == ["[dm ann] 1. ann 1000"]
 
@@ -377,7 +380,7 @@ async def test_item8_a_house_bots_winnings_go_to_the_house_and_never_to_a_leader
         assert (await t.say("ann", "top")).splitlines() == [f"[dm ann] 1. ann {wallet}"]
         top_net = (await t.say("ann", "top net all")).splitlines()
         assert top_net[1:] == [f"[dm ann] 1. ann {'+' if net > 0 else '-'}{abs(net)} chips"], top_net
-        report = await audit(t.store, replay=True)
+        report = await audit(t.store, checks=AUDIT_CHECKS, replay=True)
         assert report.ok and report.issued == 1000 and report.bankroll == -net, report.summary()
         assert "house bots' bankrolls" in report.summary()
 
@@ -391,9 +394,9 @@ async def test_item8_the_audit_refuses_house_chips_moved_to_a_players_seat(tmp_p
         await _script(t, "ann: new\nann: join")
         async with t.store.atomic() as tx:
             await tx.execute("UPDATE seats SET stack = stack + 50 WHERE user_id = 'ann'")
-            await tx.post([Transfer("buy-in", "house:console:local", seat_account(t.runtime.table.id, "ann"), 50)],
-                          now=0.0)
-        report = await audit(t.store)
+            await chip_wallets.post(tx, [Transfer("buy-in", "house:console:local",
+                                                  seat_account(t.runtime.table.id, "ann"), 50)], now=0.0)
+        report = await audit(t.store, checks=AUDIT_CHECKS)
         assert [d.account for d in report.discrepancies] == ["house:console:local"], report.summary()
         assert "no house bot's" in report.summary()
 
@@ -420,6 +423,6 @@ async def test_item10_no_refill_while_the_wallet_is_parked_in_a_sit_and_go_buy_i
         assert await _chips(t) == {"ann": (0, 0)}
         assert "1000 chips back" in await _in(t, "sng", "ann", "unregister")
         assert await _chips(t) == {"ann": (1000, 0)}
-        report = await audit(t.store)
+        report = await audit(t.store, checks=AUDIT_CHECKS)
         assert report.ok and report.issued == 1000, report.summary()
 

@@ -30,7 +30,8 @@ from bot.app import StudBot
 from bot.core.clock import RealClock
 from bot.core.config import Settings
 from bot.core.ports import Inbound
-from bot.store import Store
+from bot.schema import MIGRATIONS
+from bot.store import Store, open_sqlite
 from tests.skip_clock import SkipClock, pass_the_pause
 
 pytestmark = pytest.mark.usefixtures("store_backend")
@@ -55,7 +56,7 @@ async def test_a_timer_that_fires_during_the_stop_finishes_before_the_database_c
         store_backend: Backend) -> None:
     caplog.set_level(logging.INFO)
     db = tmp_path / "stop.db"
-    store = await Store.open(str(db))
+    store = await open_sqlite(str(db), schema=MIGRATIONS)
     printed: list[str] = []
     bot = StudBot(store=store, messenger=ConsoleMessenger(printed.append), clock=RealClock(), settings=SETTINGS)
     await bot.start()
@@ -100,7 +101,7 @@ async def test_a_timer_that_fires_during_the_stop_finishes_before_the_database_c
     assert await rows(db, "SELECT status FROM hands") == [("playing",)]
 
     # the hand resumes where it stopped
-    store = await Store.open(str(db))
+    store = await open_sqlite(str(db), schema=MIGRATIONS)
     bot = StudBot(store=store, messenger=ConsoleMessenger(printed.append), clock=RealClock(), settings=SETTINGS)
     await bot.start()
     rt = bot.tables["console:main"]
@@ -118,7 +119,7 @@ async def test_a_timer_that_fires_during_the_stop_finishes_before_the_database_c
 @pytest.mark.asyncio
 async def test_a_stop_waits_only_so_long_for_work_that_does_not_end(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
-    store = await Store.open(str(tmp_path / "stuck.db"))
+    store = await open_sqlite(str(tmp_path / "stuck.db"), schema=MIGRATIONS)
     bot = StudBot(store=store, messenger=ConsoleMessenger(lambda line: None), clock=RealClock(), settings=SETTINGS)
     await bot.start()
     stuck = asyncio.Event()

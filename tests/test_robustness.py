@@ -18,6 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_console import SETTINGS, Table
 
+from bot.bootstrap import AUDIT_CHECKS
+from bot.chips import wallets as chip_wallets
 from bot.chips.audit import audit
 from bot.core.i18n import LANGUAGES, translator
 from bot.core.ports import Inbound
@@ -58,8 +60,8 @@ def test_random_input_never_crashes_and_never_moves_chips_wrongly(tmp_path_facto
                     assert reply.text not in BUG, (user, text, locale)
                     await t.clock.settle()
                 wallets = await t.store.fetch("SELECT COUNT(*) FROM wallets")
-                assert await t.store.chip_total() == 1000 * wallets[0][0]
-                report = await audit(t.store)
+                assert await chip_wallets.chip_total(t.store) == 1000 * wallets[0][0]
+                report = await audit(t.store, checks=AUDIT_CHECKS)
                 assert report.ok and report.issued == 1000 * wallets[0][0], report.summary()
 
         asyncio.run(scenario(lines))
@@ -143,17 +145,18 @@ async def test_comings_and_goings_at_any_moment_keep_every_chip(tmp_path: Path, 
                 if text == "new" and reply.ok:
                     creator = user
             lines += 1
-            report = await audit(t.store)
+            report = await audit(t.store, checks=AUDIT_CHECKS)
             assert report.ok, (lines, user, text, report.summary())
             wallets = await t.store.fetch("SELECT COUNT(*) FROM wallets")
             refills = await t.store.fetch("SELECT COALESCE(SUM(e.amount), 0) FROM ledger_transfers x JOIN "
                                           "ledger_entries e ON e.transfer_id = x.id WHERE x.kind = 'refill' "
                                           "AND e.account != 'house'")
             granted = settings.starting_balance * wallets[0][0] + refills[0][0]
-            assert await t.store.chip_total() == granted == report.issued, (lines, user, text)
+            assert await chip_wallets.chip_total(t.store) == granted == report.issued, (lines, user, text)
             hands = report.hands
         kinds = {r[0] for r in await t.store.fetch("SELECT DISTINCT kind FROM ledger_transfers")}
-        replayed = await audit(t.store, replay=True)  # every settled hand's movements, against the engine's replay
+        replayed = await audit(t.store, checks=AUDIT_CHECKS,
+                               replay=True)  # every settled hand's movements, against the engine's replay
         assert replayed.ok and replayed.replayed == hands, replayed.summary()
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text[-3000:]
     # House bots are never refilled (they have no wallets): the refills are of players gone broke.
@@ -202,7 +205,7 @@ async def test_item2_a_deal_that_fails_is_told_and_the_table_waits(tmp_path: Pat
         assert not rt.table.running and rt.table.hand_no == 1 and rt.hand is not None and rt.hand.is_over
         [(hands,)] = [tuple(r) for r in await t.store.fetch("SELECT COUNT(*) FROM hands")]
         assert hands == 1
-        assert (await audit(t.store)).ok
+        assert (await audit(t.store, checks=AUDIT_CHECKS)).ok
         assert "could not be dealt" not in await t.wait(600)  # it waits: no deal tried again by itself
         stack = rt.table.seat_of("cat").stack
         assert f"{stack}" in await t.say("cat", "leave") and rt.table.seat_of("cat") is None
@@ -212,7 +215,7 @@ async def test_item2_a_deal_that_fails_is_told_and_the_table_waits(tmp_path: Pat
         assert "closes after this hand" in await t.say("ann", "stop")  # item 3: the hand is played out first
         await t.call_down(rt)
         assert rt.closed
-        report = await audit(t.store, replay=True)
+        report = await audit(t.store, checks=AUDIT_CHECKS, replay=True)
         assert report.ok, report.summary()
 
 

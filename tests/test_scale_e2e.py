@@ -40,8 +40,10 @@ from telegram_harness import GROUP, actor, buttons, free_port, next_turn, wait_l
 from telegram_harness import NAMES as TG_NAMES
 from telegram_harness import press as tg_press
 
+from bot.bootstrap import AUDIT_CHECKS
 from bot.chips.audit import audit
-from bot.store import Store
+from bot.schema import MIGRATIONS
+from bot.store import Store, open_sqlite
 from bot.store.postgres import PostgresStore
 
 pytestmark = pytest.mark.asyncio
@@ -127,7 +129,9 @@ class Database:
     url: str | None
 
     async def open(self) -> Store:
-        return await (PostgresStore.connect(self.url, pool_size=2) if self.url else Store.open(str(self.path)))
+        return await (PostgresStore.connect(self.url, schema=MIGRATIONS,
+                                            pool_size=2) if self.url else open_sqlite(str(self.path),
+                                                                                      schema=MIGRATIONS))
 
     async def count(self, sql: str) -> int:
         store = await self.open()
@@ -149,7 +153,7 @@ class Database:
     async def audit_ok(self) -> None:
         store = await self.open()
         try:
-            report = await audit(store)
+            report = await audit(store, checks=AUDIT_CHECKS)
             assert report.ok, report.summary()
         finally:
             await store.close()

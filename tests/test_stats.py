@@ -24,18 +24,20 @@ from test_results import ALL_IN_STACKS, ALL_INS, SCOOP, SCOOP_NO_LOW, SPLIT, sho
 
 from adapters.console.chat import ConsoleMessenger
 from bot.app import StudBot
+from bot.chips import wallets as chip_wallets
 from bot.core.clock import ManualClock
 from bot.core.config import Settings
 from bot.core.errors import UsageError
 from bot.core.i18n import Translator, translator
 from bot.core.model import HandSetup, Player
 from bot.core.ports import Inbound
+from bot.schema import MIGRATIONS
 from bot.stats import rows as stats_rows
 from bot.stats.answers import stats_text, tourney_text
 from bot.stats.book import PlayerStats, StatsBook, TourneyStats
 from bot.stats.chart import net_png
 from bot.stats.rows import hand_lines, record_hand
-from bot.store import MIGRATIONS, Store
+from bot.store import Store, open_sqlite
 from bot.text import render
 from bot.text.grammar import parse
 from engine import Hand, Stakes
@@ -113,7 +115,8 @@ async def store_hands(store: Store, hands: Sequence[Hand], *, at: Sequence[float
                                          stakes=Stakes(), timer=30, now=T0)
         names = sorted({n for hand in hands for n in hand.names})
         for name in names:
-            await tx.ensure_wallet(community=community, user=user(name), name=name.capitalize(), balance=1000,
+            await chip_wallets.ensure_wallet(tx, community=community, user=user(name), name=name.capitalize(),
+                                             balance=1000,
                                    now=T0)
         for i, hand in enumerate(hands):
             players = [Player(s, user(n), n.capitalize(), hand.starting_stacks[s]) for s, n in enumerate(hand.names)]
@@ -138,7 +141,7 @@ def _ask(user: str, text: str, *, platform: str = "console", locale: str = "en")
 @pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_stats_after_scripted_hands_are_exact(tmp_path: Path) -> None:
-    store = await Store.open(str(tmp_path / "s.db"))
+    store = await open_sqlite(str(tmp_path / "s.db"), schema=MIGRATIONS)
     try:
         await store_hands(store, scripted_hands())
         book = StatsBook(store)
@@ -196,7 +199,7 @@ async def test_redteam_stats_of_a_name_with_a_control_character_gets_the_usage(t
     which refuses a NUL in text, and the asker got the apology of a bug."""
     with pytest.raises(UsageError):
         parse("stats a\x00b")
-    store = await Store.open(str(tmp_path / "s.db"))
+    store = await open_sqlite(str(tmp_path / "s.db"), schema=MIGRATIONS)
     try:
         bot = _bot(store, ManualClock(T0))
         for text in ("stats a\x00b", "stats \x00", "stats Bob\x07"):
@@ -211,11 +214,11 @@ async def test_redteam_stats_of_a_name_with_a_control_character_gets_the_usage(t
 async def test_redteam_stats_finds_a_name_in_any_case_beyond_ascii(tmp_path: Path) -> None:
     """'stats ёжик' finds Ёжик, 'stats ZOË' Zoë, on SQLite too (whose lower() folds only ASCII
     letters): the answer is the same on both backends."""
-    store = await Store.open(str(tmp_path / "s.db"))
+    store = await open_sqlite(str(tmp_path / "s.db"), schema=MIGRATIONS)
     try:
         async with store.atomic() as tx:
             for user, name in (("u-hedgehog", "Ёжик"), ("u-zoe", "Zoë"), ("u-bob", "Bob")):
-                await tx.ensure_wallet(community=COMMUNITY, user=user, name=name, balance=1000, now=T0)
+                await chip_wallets.ensure_wallet(tx, community=COMMUNITY, user=user, name=name, balance=1000, now=T0)
         book = StatsBook(store)
         for asked, user in (("ёжик", "u-hedgehog"), ("ЁЖИК", "u-hedgehog"), ("Ёжик", "u-hedgehog"),
                             ("ZOË", "u-zoe"), ("bob", "u-bob")):
@@ -231,7 +234,7 @@ async def test_redteam_stats_finds_a_name_in_any_case_beyond_ascii(tmp_path: Pat
 async def test_item11_stats_keep_cash_hands_and_sit_and_gos_apart(tmp_path: Path) -> None:
     """The cash stats as before, then the sit-and-go line: finished ones only (a cancelled one was
     refunded, a running one is not over), places best first, prizes and buy-ins in wallet chips."""
-    store = await Store.open(str(tmp_path / "s.db"))
+    store = await open_sqlite(str(tmp_path / "s.db"), schema=MIGRATIONS)
     try:
         await store_hands(store, scripted_hands())
         async with store.atomic() as tx:
@@ -256,7 +259,7 @@ async def test_item11_stats_keep_cash_hands_and_sit_and_gos_apart(tmp_path: Path
 @pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_top_net_over_a_day_a_week_and_all_time_on_a_manual_clock(tmp_path: Path) -> None:
-    store = await Store.open(str(tmp_path / "s.db"))
+    store = await open_sqlite(str(tmp_path / "s.db"), schema=MIGRATIONS)
     try:
         hands = scripted_hands()[2:]  # ann +3, ann +3, nobody 0 (ann and bob)
         await store_hands(store, [hands[0], hands[1], hands[2]], at=[T0 - 8 * DAY, T0 - 3 * DAY, T0 - 3600])
@@ -296,7 +299,7 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
             parse(text)
     assert parse("top NET Week").args == ("net", "week") and parse("stats  Bob  Smith").args == ("Bob Smith",)
     db = tmp_path / "s.db"
-    store = await Store.open(str(db))
+    store = await open_sqlite(str(db), schema=MIGRATIONS)
     try:
         await store_hands(store, scripted_hands()[:2])
 
@@ -375,7 +378,7 @@ async def test_the_migration_backfills_rows_for_hands_stored_before_it(tmp_path:
     later = drop_tables_after(before + 1)  # and before the migrations that came after it
     with sqlite3.connect(db) as con:
         con.executescript(f"DROP TABLE hand_players; {later} PRAGMA user_version = {before};")
-    store = await Store.open(str(db))
+    store = await open_sqlite(str(db), schema=MIGRATIONS)
     try:
         backfilled = [tuple(r) for r in await store.fetch("SELECT * FROM hand_players ORDER BY hand_id, user_id")]
         assert backfilled == written
@@ -391,7 +394,7 @@ async def test_the_migration_backfills_rows_for_hands_stored_before_it(tmp_path:
         first = con.execute("SELECT MIN(id) FROM hands WHERE status = 'done'").fetchone()[0]
         con.execute("UPDATE hands SET hand_file = '{\"broken\": 1}' WHERE id = ?", (first,))
     caplog.set_level("ERROR")
-    store = await Store.open(str(db))
+    store = await open_sqlite(str(db), schema=MIGRATIONS)
     try:
         kept = [tuple(r) for r in await store.fetch("SELECT * FROM hand_players ORDER BY hand_id, user_id")]
         assert kept == [r for r in written if r[0] != first]
@@ -415,7 +418,7 @@ def test_the_chart_renders_in_each_language(tr: Translator) -> None:
 @pytest.mark.usefixtures("store_backend")
 @pytest.mark.asyncio
 async def test_stats_come_with_a_picture_on_image_tables_only(tmp_path: Path) -> None:
-    store = await Store.open(str(tmp_path / "s.db"))
+    store = await open_sqlite(str(tmp_path / "s.db"), schema=MIGRATIONS)
     try:
         await store_hands(store, scripted_hands())
         await store.execute("UPDATE tables SET community = 'discord:c'")

@@ -15,7 +15,8 @@ from fakes.telegram_server import FakeBotAPI, text_of_call
 from PIL import Image
 from test_stats import scripted_hands, store_hands
 
-from bot.store import Store
+from bot.schema import MIGRATIONS
+from bot.store import open_sqlite
 
 pytestmark = pytest.mark.usefixtures("store_backend")
 
@@ -27,7 +28,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 async def _seed(db: Path, community: str, ids: dict[str, int]) -> None:
     """The five scripted hands of test_stats, played at this community by these users."""
-    store = await Store.open(str(db))
+    store = await open_sqlite(str(db), schema=MIGRATIONS)
     try:
         await store_hands(store, scripted_hands(), community=community,
                           users={name: str(uid) for name, uid in ids.items()})

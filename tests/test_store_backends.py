@@ -18,15 +18,17 @@ from old_builds import before_schema_14
 from store_fixtures import T0, Opener, new_table, opener, stakes
 from test_console import Table
 
-from bot import store as store_module
+from bot.bootstrap import AUDIT_CHECKS, audit_main, open_store
+from bot.chips import wallets
 from bot.chips.audit import audit
-from bot.chips.audit import main as audit_main
 from bot.chips.ledger import HOUSE, Transfer, seat_account, wallet_account
 from bot.core.clock import ManualClock
 from bot.core.config import ConfigError, Settings
 from bot.core.model import HandSetup, Player, Seat
-from bot.store import MIGRATIONS, Store, open_store
+from bot.schema import MIGRATIONS
+from bot.store import Store, open_sqlite
 from bot.store.postgres import PostgresStore
+from bot.store.sqlite import SqliteStore
 from bot.table import dealer
 
 __all__ = ["opener"]  # the fixture, used by name
@@ -37,10 +39,12 @@ async def _exercise(store: Store) -> dict[str, Any]:
         table_id = await tx.create_table(platform="console", community="console:c", channel="main", creator="ann",
                                          stakes=stakes(), timer=60, now=T0, lang="pl")
         for user, name in (("ann", "Ann"), ("bob", "Bob")):
-            assert await tx.ensure_wallet(community="console:c", user=user, name=name, balance=1000, now=T0) == 1000
-        assert await tx.ensure_wallet(community="console:c", user="ann", name="Anna", balance=5, now=T0) == 1000
+            assert await wallets.ensure_wallet(tx, community="console:c", user=user, name=name, balance=1000,
+                                               now=T0) == 1000
+        assert await wallets.ensure_wallet(tx, community="console:c", user="ann", name="Anna", balance=5,
+                                           now=T0) == 1000
         for seat_no, user in enumerate(("ann", "bob")):
-            await tx.buy_in(table_id=table_id, community="console:c", user=user, amount=200, now=T0)
+            await wallets.buy_in(tx, table_id=table_id, community="console:c", user=user, amount=200, now=T0)
             await tx.save_seat(table_id, Seat(seat_no=seat_no, user=user, name=user.title(), stack=200))
         await tx.save_user_lang(platform="console", user="ann", lang="ru", chosen=True)
         await tx.save_user_lang(platform="console", user="ann", lang="pl", chosen=False)
@@ -64,19 +68,19 @@ async def _exercise(store: Store) -> dict[str, Any]:
     assert playing is not None and playing.actions == ["bring-in", "call"] and playing.deadline == T0 + 63
     assert playing.setup.players == setup.players
     async with store.atomic() as tx:
-        await tx.post([Transfer("bet", seat_account(table_id, "ann"), f"pot:{hand_id}", 10, hand_id),
+        await wallets.post(tx, [Transfer("bet", seat_account(table_id, "ann"), f"pot:{hand_id}", 10, hand_id),
                        Transfer("win", f"pot:{hand_id}", seat_account(table_id, "ann"), 10, hand_id)], now=T0 + 4)
         await tx.finish_hand(hand_id=hand_id, hand_file='{"x": 1}', summary="Ann wins", now=T0 + 4)
         second = await tx.begin_hand(table_id=table_id, setup=replace(setup, hand_no=2), now=T0 + 5)
         await tx.void_hand(hand_id=second, now=T0 + 6)
-        assert await tx.refilled_on(community="console:c", user="bob") is None
-        await tx.cash_out(table_id=table_id, community="console:c", user="bob", amount=200, kind="cash-out",
+        assert await wallets.refilled_on(tx, community="console:c", user="bob") is None
+        await wallets.cash_out(tx, table_id=table_id, community="console:c", user="bob", amount=200, kind="cash-out",
                           now=T0 + 7)
         await tx.remove_seat(table_id, 1)
         await tx.execute("UPDATE wallets SET balance = 0 WHERE user_id = ?", ("bob",))  # lost elsewhere
-        await tx.post([Transfer("bet", wallet_account("console:c", "bob"), HOUSE, 1000)], now=T0 + 7)
-        await tx.refill(community="console:c", user="bob", balance=1000, day="2026-12-01", now=T0 + 8)
-        assert await tx.refilled_on(community="console:c", user="bob") == "2026-12-01"
+        await wallets.post(tx, [Transfer("bet", wallet_account("console:c", "bob"), HOUSE, 1000)], now=T0 + 7)
+        await wallets.refill(tx, community="console:c", user="bob", balance=1000, day="2026-12-01", now=T0 + 8)
+        assert await wallets.refilled_on(tx, community="console:c", user="bob") == "2026-12-01"
         # the feature repositories' own statements
         row = await tx.one("SELECT COUNT(*) AS n FROM seats WHERE table_id = ?", (table_id,))
         assert row is not None and row["n"] == row[0] == 1
@@ -95,9 +99,9 @@ async def _exercise(store: Store) -> dict[str, Any]:
         "leaderboard": await store.leaderboard("console:c"),
         "recent": await store.recent_hands(table_id, 5),
         "file": await store.hand_file(table_id, 1),
-        "chips": await store.chip_total(),
+        "chips": await wallets.chip_total(store),
         "playing": await store.playing_hand(table_id),
-        "audit": (await audit(store)).summary(),
+        "audit": (await audit(store, checks=AUDIT_CHECKS)).summary(),
         "statuses": [tuple(r) for r in await store.fetch("SELECT hand_no, status, finished_at FROM hands "
                                                           "ORDER BY hand_no")],
         "ledger": [tuple(r) for r in await store.fetch(
@@ -130,7 +134,8 @@ async def test_every_method_reads_back_what_it_wrote(opener: Opener) -> None:
 @pytest.mark.asyncio
 async def test_both_backends_read_back_the_same_rows(tmp_path: Path, pg_database: str) -> None:
     results = []
-    for open_it in (lambda: Store.open(str(tmp_path / "s.db")), lambda: PostgresStore.connect(pg_database)):
+    for open_it in (lambda: open_sqlite(str(tmp_path / "s.db"), schema=MIGRATIONS),
+                    lambda: PostgresStore.connect(pg_database, schema=MIGRATIONS)):
         store = await open_it()
         try:
             results.append(await _exercise(store))
@@ -169,7 +174,6 @@ async def test_a_previous_version_migrates_with_a_hand_in_progress(opener: Opene
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """Version 8 (before the stats rows) with a settled hand and one in progress: the new build
     backfills the settled hand's stats rows and the hand in progress carries on."""
-    monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS[:8])
     before_schema_14(monkeypatch)  # the seats and tables of the build of version 8
 
     async def before_stats(*args: object, **kw: object) -> None:
@@ -177,7 +181,7 @@ async def test_a_previous_version_migrates_with_a_hand_in_progress(opener: Opene
 
     monkeypatch.setattr(dealer, "record_hand", before_stats)
     clock = ManualClock()
-    async with Table(Path("unused"), clock=clock, opener=opener) as t:
+    async with Table(Path("unused"), clock=clock, opener=lambda: opener(schema=MIGRATIONS[:8])) as t:
         assert t.store.schema_version == 8
         await t.say("ann", "new")
         await t.say("ann", "join")
@@ -187,7 +191,7 @@ async def test_a_previous_version_migrates_with_a_hand_in_progress(opener: Opene
         await t.wait(6)
         player, _, _ = t.to_act()
         await t.say(player, "bring-in")
-        chips = await t.store.chip_total()
+        chips = await wallets.chip_total(t.store)
     monkeypatch.undo()
     async with Table(Path("unused"), clock=clock, opener=opener) as t:
         assert t.store.schema_version == len(MIGRATIONS)
@@ -195,8 +199,8 @@ async def test_a_previous_version_migrates_with_a_hand_in_progress(opener: Opene
         assert [tuple(r) for r in await t.store.fetch("SELECT user_id FROM hand_players ORDER BY user_id")] \
             == [("ann",), ("bob",)]
         await t.call_down()
-        assert await t.store.chip_total() == chips
-        report = await audit(t.store, replay=True)
+        assert await wallets.chip_total(t.store) == chips
+        report = await audit(t.store, checks=AUDIT_CHECKS, replay=True)
         assert report.ok, report.summary()
 
 
@@ -207,13 +211,13 @@ async def test_the_bot_plays_hands_on_each_backend(opener: Opener) -> None:
         await t.say("ann", "new")
         for _ in range(3):
             await t.say("ann", "addbot")
-        total = await t.store.chip_total()
+        total = await wallets.chip_total(t.store)
         await t.start()
         for _ in range(8):
             await t.wait(5)
         assert t.runtime.table.hand_no >= 4
-        assert await t.store.chip_total() == total
-        report = await audit(t.store, replay=True)
+        assert await wallets.chip_total(t.store) == total
+        report = await audit(t.store, checks=AUDIT_CHECKS, replay=True)
         assert report.ok and report.replayed >= 3, report.summary()
         assert (await t.store.fetch("SELECT COUNT(*) FROM hand_players"))[0][0] >= 12
 
@@ -255,9 +259,8 @@ async def test_a_database_before_the_ledger_gets_opening_balances(opener: Opener
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Version 4 (before the ledger) with wallets and a seat: the ledger opens with their balances
     (the function migration of bot/chips/ledger.py, on each backend) and the audit passes."""
-    monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS[:4])
     before_schema_14(monkeypatch)
-    store = await opener()
+    store = await opener(schema=MIGRATIONS[:4])
     try:
         table_id = await new_table(store)
         async with store.atomic() as tx:
@@ -273,10 +276,10 @@ async def test_a_database_before_the_ledger_gets_opening_balances(opener: Opener
         rows = await store.fetch("SELECT account, amount FROM ledger_entries ORDER BY account")
         assert [tuple(r) for r in rows] == [("house", -1000), (seat_account(table_id, "ann"), 300),
                                             ("wallet:p:c:ann", 700)]
-        report = await audit(store)
+        report = await audit(store, checks=AUDIT_CHECKS)
         assert report.ok and report.issued == 1000, report.summary()
         async with store.atomic() as tx:  # the next transfer's id follows the opening one's
-            await tx.post([Transfer("grant", HOUSE, "wallet:p:c:bob", 5)], now=T0)
+            await wallets.post(tx, [Transfer("grant", HOUSE, "wallet:p:c:bob", 5)], now=T0)
         ids = [r[0] for r in await store.fetch("SELECT id FROM ledger_transfers ORDER BY id")]
         assert ids == [1, 2]
     finally:
@@ -286,7 +289,7 @@ async def test_a_database_before_the_ledger_gets_opening_balances(opener: Opener
 @pytest.mark.asyncio
 async def test_studbot_audit_reads_postgresql_when_the_url_is_set(pg_database: str, tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    store = await PostgresStore.connect(pg_database)
+    store = await PostgresStore.connect(pg_database, schema=MIGRATIONS)
     try:
         await _exercise(store)
     finally:
@@ -306,13 +309,14 @@ async def test_a_sit_and_go_plays_the_same_on_both_backends(tmp_path: Path, pg_d
     from tests.tourney_script import play_sng
 
     sqlite = await play_sng(db=str(tmp_path / "sng.db"), seed=57, setup=SETUP)
-    monkeypatch.setattr(Store, "open", classmethod(lambda cls, path: PostgresStore.connect(pg_database)))
+    monkeypatch.setattr(SqliteStore, "connect", classmethod(
+        lambda cls, path, *, schema: PostgresStore.connect(pg_database, schema=schema)))
     postgres = await play_sng(db="unused", seed=57, setup=SETUP)
     assert postgres.lines == sqlite.lines
     assert any(line.startswith("[table] 🏆 ") for line in postgres.lines)
-    store = await PostgresStore.connect(pg_database)
+    store = await PostgresStore.connect(pg_database, schema=MIGRATIONS)
     try:
-        report = await audit(store, replay=True)
+        report = await audit(store, checks=AUDIT_CHECKS, replay=True)
         assert report.ok and report.tournaments == 1 and report.replayed >= 10, report.summary()
     finally:
         await store.close()
@@ -345,7 +349,7 @@ async def _session(opener: Opener | None, db: Path) -> list[str]:
         await t.call_down()
         await t.wait(6)
         await t.say("bob", "stop")
-        report = await audit(t.store, replay=True)
+        report = await audit(t.store, checks=AUDIT_CHECKS, replay=True)
         assert report.ok and report.replayed >= 3, report.summary()
         return t.out
 
@@ -354,7 +358,7 @@ async def _session(opener: Opener | None, db: Path) -> list[str]:
 async def test_the_commands_answer_the_same_on_both_backends(tmp_path: Path, pg_database: str) -> None:
     """Hands, then every reading command (top, stats, history, hand, seeds, reveal): the same transcript."""
     sqlite = await _session(None, tmp_path / "s.db")
-    postgres = await _session(lambda: PostgresStore.connect(pg_database), tmp_path / "unused.db")
+    postgres = await _session(lambda: PostgresStore.connect(pg_database, schema=MIGRATIONS), tmp_path / "unused.db")
     assert postgres == sqlite
     assert any("Hand #1" in line for line in sqlite)
 

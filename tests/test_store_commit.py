@@ -19,7 +19,8 @@ import pytest
 from store_fixtures import T0, Opener, new_table, opener, stakes
 
 from bot.core.model import HandSetup
-from bot.store import MIGRATIONS, StoreError, Tx
+from bot.schema import MIGRATIONS
+from bot.store import StoreError, Tx
 from bot.store.postgres import PostgresStore
 
 __all__ = ["opener"]  # the fixture, used by name
@@ -197,9 +198,9 @@ async def test_notify_reaches_listeners(opener: Opener) -> None:
 @asynccontextmanager
 async def two_processes(dsn: str) -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
     """Two stores on one database, each with its own connections, as two bot processes have."""
-    a = await PostgresStore.connect(dsn)
+    a = await PostgresStore.connect(dsn, schema=MIGRATIONS)
     try:
-        b = await PostgresStore.connect(dsn)
+        b = await PostgresStore.connect(dsn, schema=MIGRATIONS)
         try:
             yield a, b
         finally:
@@ -264,7 +265,7 @@ async def test_a_deadlock_between_processes_rolls_back_one_block_which_can_be_re
 async def test_a_lost_postgresql_connection_is_opened_again(pg_database: str) -> None:
     """The server ends the writing connection: the next transaction reconnects (or, if the loss is
     noticed only inside it, that one fails and the next reconnects); whatever was acknowledged is there."""
-    store = await PostgresStore.connect(pg_database)
+    store = await PostgresStore.connect(pg_database, schema=MIGRATIONS)
     try:
         acknowledged = []
         for n in range(3):
@@ -288,7 +289,7 @@ async def test_a_lost_postgresql_connection_is_opened_again(pg_database: str) ->
 
 @pytest.mark.asyncio
 async def test_processes_starting_together_migrate_once(pg_database: str) -> None:
-    stores = await asyncio.gather(*(PostgresStore.connect(pg_database) for _ in range(4)))
+    stores = await asyncio.gather(*(PostgresStore.connect(pg_database, schema=MIGRATIONS) for _ in range(4)))
     try:
         rows = await stores[0].fetch("SELECT version FROM schema_version")
         assert [r[0] for r in rows] == [len(MIGRATIONS)]
@@ -354,7 +355,7 @@ async def test_a_broken_connection_fails_every_waiter_of_the_batch_and_none_hang
 
 @pytest.mark.asyncio
 async def test_listening_goes_on_after_the_server_ends_the_listen_connection(pg_database: str) -> None:
-    store = await PostgresStore.connect(pg_database)
+    store = await PostgresStore.connect(pg_database, schema=MIGRATIONS)
     try:
         heard: asyncio.Queue[str] = asyncio.Queue()
         await store.listen("tables", heard.put_nowait)

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from bot.store import Store, StoreError
+from bot.schema import MIGRATIONS
+from bot.store import StoreError, open_sqlite
 from bot.store.inline import InlineCommit
 from bot.store.sqlite import SqliteStore
 
@@ -31,7 +32,7 @@ async def test_a_store_waits_for_another_writer_without_stopping_the_loop(tmp_pa
     """Another process's transaction holds the database: our BEGIN is refused (no busy timeout on the
     loop), tried again after sleeps while the loop runs other tasks, and goes through once it ends."""
     path = str(tmp_path / "x.db")
-    store = await Store.open(path)
+    store = await open_sqlite(path, schema=MIGRATIONS)
     other = sqlite3.connect(path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")
@@ -65,7 +66,7 @@ async def test_a_store_waits_for_another_writer_without_stopping_the_loop(tmp_pa
 @pytest.mark.asyncio
 async def test_a_locked_database_fails_the_write_after_the_busy_timeout(tmp_path: Path) -> None:
     path = str(tmp_path / "x.db")
-    store = await SqliteStore.connect(path)
+    store = await SqliteStore.connect(path, schema=MIGRATIONS)
     store._inline.busy_timeout = 0.05
     other = sqlite3.connect(path, isolation_level=None)
     try:
@@ -87,7 +88,7 @@ async def test_a_failed_block_leaves_no_transaction_holding_the_database(tmp_pat
     """A block that raises (nothing else written with it) must not keep BEGIN IMMEDIATE's lock: another
     connection can write at once afterwards."""
     path = str(tmp_path / "x.db")
-    store = await Store.open(path)
+    store = await open_sqlite(path, schema=MIGRATIONS)
     try:
         with pytest.raises(Boom):
             async with store.atomic() as tx:
@@ -176,7 +177,7 @@ async def test_a_writer_cancelled_while_waiting_holds_nobody_up() -> None:
 
 
 async def _wal_after_writes(path: Path, *, checkpoint_every: int) -> int:
-    store = await SqliteStore.connect(str(path))
+    store = await SqliteStore.connect(str(path), schema=MIGRATIONS)
     store.checkpoint_every = checkpoint_every
     try:
         for n in range(300):

@@ -18,7 +18,7 @@ import pytest
 from backends import rows, rows_now
 
 from adapters.console.app import ScriptSession
-from bot.chips.audit import audit_file
+from bot.bootstrap import audit_file
 from bot.core.config import Settings
 from bot.core.names import display_name, plain
 from bot.core.ports import Inbound

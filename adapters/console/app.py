@@ -26,9 +26,10 @@ from pathlib import Path
 
 from adapters.console.chat import CHANNEL, PLATFORM, ConsoleChat, ConsoleMessenger
 from bot.app import StudBot
+from bot.bootstrap import open_store
 from bot.core.clock import ManualClock, RealClock
 from bot.core.config import ConfigError, Settings
-from bot.store import Store, open_store
+from bot.store import Store
 
 log = logging.getLogger(__name__)
 

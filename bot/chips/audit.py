@@ -6,27 +6,26 @@ chips without a wallet or seat behind it; that every hand's pot is empty (its pa
 equal what went into it) once the hand is over; that the house bots' bankrolls
 (``house:<community>``) move chips only with house bots; and that the chips in wallets,
 seats, pots, tournament pools and the bankrolls are exactly what the house has issued.
-With ``--replay`` it also replays every settled hand's hand file and checks each player's
-movements in the ledger against it.
-``studbot audit`` (or ``python -m bot.chips.audit --db FILE``) prints the first discrepancy,
-naming the account and the hand, and exits 1; the bot logs the audit when it starts.
+With ``replay`` it also replays every settled hand's hand file and checks each player's
+movements in the ledger against it. The parts that hold chips of their own (the sit-and-gos'
+pools) audit them with the checks the caller hands in (:data:`Check`).
+``studbot audit`` (:func:`bot.bootstrap.audit_main`) prints the first discrepancy, naming the
+account and the hand, and exits 1; the bot logs the audit when it starts.
 """
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import json
-import os
-import sys
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from bot.chips.ledger import BOT_WALLET, HOUSE, HOUSE_BANKROLL, pot_account, seat_account
-from bot.core.config import Settings
-from bot.store import Store, open_store
-from bot.tourney.audit import tournament_problems
+from bot.store import Store
 from engine import HandFile, ReplayError, replay_hand, result_of
+
+Check = Callable[[Store], Awaitable[tuple[list[tuple[str, str]], int]]]
+"""A part's own audit of the chips it holds (the sit-and-gos': :func:`bot.tourney.audit.tournament_problems`):
+(account, problem) for each discrepancy, and how many of its things (tournaments) it checked."""
 
 _BALANCES = "SELECT account, SUM(amount) AS total FROM ledger_entries GROUP BY account"
 _HOLDERS = """
@@ -62,7 +61,7 @@ class AuditReport:
     replayed: int = 0
     """Settled hands replayed through the engine (``replay=True``)."""
     tournaments: int = 0
-    """Sit-and-go tournaments checked (bot/tourney/audit.py)."""
+    """Sit-and-go tournaments checked (by the caller's :data:`Check`, bot/tourney/audit.py)."""
     bankrolls: int = 0
     """Communities whose house bots have moved chips (a ``house:<community>`` account each)."""
     bankroll: int = 0
@@ -86,11 +85,12 @@ class AuditReport:
                 + f"; {figures}")
 
 
-async def audit(store: Store, *, replay: bool = False) -> AuditReport:
+async def audit(store: Store, *, checks: Sequence[Check] = (), replay: bool = False) -> AuditReport:
     """Check the database against its ledger; the report lists every discrepancy, the first first.
 
-    With ``replay``, also replay every settled hand's stored hand file through the engine and
-    check that the ledger moved each player's chips by what the replayed hand says."""
+    ``checks`` are the other parts' own audits, run after the chips' (their counts add up in
+    ``tournaments``). With ``replay``, also replay every settled hand's stored hand file through the
+    engine and check that the ledger moved each player's chips by what the replayed hand says."""
     found: list[Discrepancy] = []
 
     async def last_hand(account: str) -> str | None:
@@ -144,8 +144,11 @@ async def audit(store: Store, *, replay: bool = False) -> AuditReport:
     if in_play != issued:
         found.append(Discrepancy(HOUSE, None, f"the house issued {issued} chips; wallets, seats, pots and the house "
                                               f"bots' bankrolls hold {in_play}"))
-    problems_of_tournaments, tournaments = await tournament_problems(store)
-    found += [Discrepancy(account, None, problem) for account, problem in problems_of_tournaments]
+    tournaments = 0
+    for check in checks:
+        problems_of_part, counted = await check(store)
+        found += [Discrepancy(account, None, problem) for account, problem in problems_of_part]
+        tournaments += counted
     replayed = 0
     if replay:
         problems, replayed = await _replayed(store)
@@ -221,37 +224,3 @@ async def _replayed(store: Store) -> tuple[list[Discrepancy], int]:
 
 def _hand_name(table_id: int, hand_no: int) -> str:
     return f"table {table_id} hand #{hand_no}"
-
-
-async def audit_file(path: str, *, replay: bool = False, settings: Settings | None = None) -> AuditReport:
-    """Open the database (migrating it to the ledger's schema if it is older) and audit it: the
-    SQLite file ``path``, or PostgreSQL when ``settings`` name a database URL."""
-    store = await (open_store(settings) if settings is not None and settings.database_url else Store.open(path))
-    try:
-        return await audit(store, replay=replay)
-    finally:
-        await store.close()
-
-
-def main(argv: list[str] | None = None, *, default_db: str | None = None, settings: Settings | None = None) -> int:
-    """``studbot audit [--db FILE]``: print the audit; the status is 0 if it passed, 1 if not
-    (2: no such database)."""
-    parser = argparse.ArgumentParser(prog="studbot audit", description=__doc__.splitlines()[0])
-    parser.add_argument("--db", default=None, help="the SQLite file (default: STUDBOT_DATABASE_URL if set, "
-                        "else STUDBOT_DB or studbot.db)")
-    parser.add_argument("--replay", action="store_true",
-                        help="also replay every settled hand and check the ledger against it (slower)")
-    args = parser.parse_args(argv)
-    path = args.db or default_db or os.environ.get("STUDBOT_DB") or "studbot.db"
-    if args.db is not None or settings is None or not settings.database_url:
-        settings = None  # the SQLite file
-    if settings is None and not Path(path).is_file():
-        print(f"studbot audit: no database at {path}", file=sys.stderr)
-        return 2
-    report = asyncio.run(audit_file(path, replay=args.replay, settings=settings))
-    print(report.summary())
-    return 0 if report.ok else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main(settings=Settings.from_env()))

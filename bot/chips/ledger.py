@@ -34,13 +34,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from bot.store import Tx
 from engine import Hand
 from engine.events import ActionTaken, AntePosted, PotAwarded, UncalledReturned
-
-if TYPE_CHECKING:  # the store imports this module
-    from bot.store import Tx
 
 HOUSE = "house"
 HOUSE_BANKROLL = "house:"

@@ -33,7 +33,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sqlite3
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
@@ -44,6 +43,7 @@ from bot.core.errors import UsageError
 from bot.core.i18n import DEFAULT_LANGUAGE, language_of
 from bot.core.ports import Inbound, Reply, TimerHandle
 from bot.platform.updates import UpdateLog, applying
+from bot.store import StoreDuplicate, Tx
 from bot.store.fence import Fence, LeaseLost, TableMoved, fenced
 from bot.store.fence import active as active_fence
 from bot.table.dealer import Runtime, cancel_timers
@@ -51,7 +51,6 @@ from bot.text.grammar import parse
 
 if TYPE_CHECKING:
     from bot.app import StudBot
-    from bot.store import Tx
 
 log = logging.getLogger(__name__)
 
@@ -67,13 +66,6 @@ POLL: Final = 0.02
 """Seconds between two looks at the inbox when nothing wakes the loop earlier."""
 INBOX_KEEP: Final = 300.0
 """Seconds an answered inbox row whose sender never collected it is kept."""
-
-
-def is_conflict(exc: BaseException) -> bool:
-    """A unique or primary key violation, on either backend."""
-    if isinstance(exc, sqlite3.IntegrityError):
-        return "UNIQUE" in str(exc) or "PRIMARY KEY" in str(exc)
-    return type(exc).__name__ == "UniqueViolationError"
 
 
 def command_name(text: str) -> str | None:
@@ -190,9 +182,7 @@ class Cluster:
                 log.warning("table %s: lost mid-command %r after %d writes", guard.table_id, msg.text, guard.writes)
                 return Reply(self.bot._tr(msg)("cluster.moved"), private=True, ok=False, code="moved_midway")
             return Reply("", ok=False, code=MOVED)
-        except Exception as exc:
-            if not is_conflict(exc):
-                raise
+        except StoreDuplicate:  # a row another process stored first
             if command_name(msg.text) in ("new", "tourney"):  # another process opened a table there first
                 return Reply("", ok=False, code=MOVED)
             log.warning("table %s: %r conflicted with a row already stored; reloading it", guard.table_id, msg.text)

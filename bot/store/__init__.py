@@ -1,28 +1,28 @@
 """Persistence: the store port (:class:`Store`) and its backends, SQLite and PostgreSQL.
 
-``Store.open(path)`` opens SQLite; :func:`open_store` picks the backend from the settings
-(``STUDBOT_DATABASE_URL`` -> PostgreSQL, else the ``STUDBOT_DB`` file).
+The store knows no feature's tables: whoever opens it hands it the schema (the list of migrations,
+:data:`bot.schema.MIGRATIONS`), and it migrates the database to that list's last version:
+:func:`open_sqlite` (a file) and :func:`open_postgres` (a database URL).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
-from bot.schema import MIGRATIONS, RELEASED_SCHEMA
 from bot.store.base import MAX_INTEGER, Listener, Migration, PlayingHand, Row, Store, Tx
-from bot.store.batch import CommitStats, StoreConflict, StoreError
+from bot.store.batch import CommitStats, StoreConflict, StoreDuplicate, StoreError
+from bot.store.postgres import PostgresStore
+from bot.store.sqlite import SqliteStore
 
-if TYPE_CHECKING:
-    from bot.core.config import Settings
-
-__all__ = ["MAX_INTEGER", "MIGRATIONS", "RELEASED_SCHEMA", "CommitStats", "Listener", "Migration", "PlayingHand",
-           "Row", "Store", "StoreConflict", "StoreError", "Tx", "open_store"]
+__all__ = ["MAX_INTEGER", "CommitStats", "Listener", "Migration", "PlayingHand", "Row", "Store", "StoreConflict",
+           "StoreDuplicate", "StoreError", "Tx", "open_postgres", "open_sqlite"]
 
 
-async def open_store(settings: Settings) -> Store:
-    """The database the settings name: PostgreSQL at ``database_url`` if set, else the SQLite file ``db_path``."""
-    if settings.database_url:
-        from bot.store.postgres import PostgresStore
+async def open_sqlite(path: str, *, schema: Sequence[Migration]) -> Store:
+    """The SQLite database at ``path`` (created if need be), migrated to the last version of ``schema``."""
+    return await SqliteStore.connect(path, schema=schema)
 
-        return await PostgresStore.connect(settings.database_url, pool_size=settings.db_pool_size)
-    return await Store.open(settings.db_path)
+
+async def open_postgres(dsn: str, *, schema: Sequence[Migration], pool_size: int = 5) -> Store:
+    """The PostgreSQL database at ``dsn``, migrated to the last version of ``schema``."""
+    return await PostgresStore.connect(dsn, schema=schema, pool_size=pool_size)

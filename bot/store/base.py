@@ -19,8 +19,6 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Protocol, Self, TypeVar
 
-from bot.chips import ledger
-from bot.chips.ledger import HOUSE, HOUSE_BANKROLL, Transfer, house_account, seat_account, wallet_account
 from bot.core.i18n import DEFAULT_LANGUAGE, language_of
 from bot.core.limits import VIEWS
 from bot.core.model import HandSetup, Seat, Table
@@ -86,13 +84,7 @@ class Store(ABC):
         self._group = committer
         self._listeners: dict[str, list[Listener]] = {}
         self._tasks: set[asyncio.Future[Any]] = set()
-
-    @classmethod
-    async def open(cls, path: str) -> Store:
-        """The SQLite database at ``path`` (created and migrated as needed)."""
-        from bot.store.sqlite import SqliteStore
-
-        return await SqliteStore.connect(path)
+        self._schema_version = 0
 
     @abstractmethod
     async def close(self) -> None: ...
@@ -103,9 +95,8 @@ class Store(ABC):
 
     @property
     def schema_version(self) -> int:
-        from bot.store import MIGRATIONS  # the package's list (a test may stand in an older one)
-
-        return len(MIGRATIONS)
+        """The version the database is at: the length of the schema it was opened with."""
+        return self._schema_version
 
     @property
     def commit_stats(self) -> CommitStats:
@@ -146,25 +137,24 @@ class Store(ABC):
     @abstractmethod
     async def _set_version(self, tx: Tx, version: int) -> None: ...
 
-    async def _migrated(self) -> Self:
-        """This store once its schema is the latest (closed again if a migration fails): the last step
-        of opening either backend."""
+    async def _migrated(self, schema: Sequence[Migration]) -> Self:
+        """This store once its database is at the last version of ``schema`` (closed again if a migration
+        fails): the last step of opening either backend."""
         try:
-            await self._migrate()
+            await self._migrate(schema)
         except BaseException:
             await self.close()
             raise
+        self._schema_version = len(schema)
         return self
 
-    async def _migrate(self) -> None:
-        from bot.store import MIGRATIONS  # the package's list (a test may stand in an older one)
-
+    async def _migrate(self, schema: Sequence[Migration]) -> None:
         while True:
             async with self.atomic() as tx:
                 version = await self._lock_schema(tx)
-                if version >= len(MIGRATIONS):
+                if version >= len(schema):
                     return
-                script = MIGRATIONS[version]
+                script = schema[version]
                 if callable(script):
                     await script(tx)
                 else:
@@ -270,15 +260,6 @@ class Store(ABC):
             return None
         rows = await self.fetch("SELECT hand_file FROM hands WHERE table_id = ? AND hand_no = ?", (table_id, hand_no))
         return rows[0]["hand_file"] if rows else None
-
-    async def chip_total(self) -> int:
-        """Every chip the database knows: wallets and table stacks (hands in progress count at their start),
-        and the house bots' bankrolls (below zero while their buy-ins are at the tables): what was issued."""
-        rows = await self.fetch(
-            "SELECT (SELECT COALESCE(SUM(balance), 0) FROM wallets) + (SELECT COALESCE(SUM(stack), 0) FROM seats) "
-            "+ (SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE account IN "
-            f"(SELECT DISTINCT '{HOUSE_BANKROLL}' || community FROM tables))")
-        return int(rows[0][0])
 
 
 class _Atomic:
@@ -396,66 +377,6 @@ class Tx:
 
     async def remove_seat(self, table_id: int, seat_no: int) -> None:
         await self.execute("DELETE FROM seats WHERE table_id = ? AND seat_no = ?", (table_id, seat_no))
-
-    async def ensure_wallet(self, *, community: str, user: str, name: str, balance: int, now: float) -> int:
-        """The user's balance, creating the wallet with ``balance`` (from the house) if it does not exist."""
-        row = await self.one("SELECT balance FROM wallets WHERE community = ? AND user_id = ?", (community, user))
-        if row is not None:
-            await self.execute("UPDATE wallets SET name = ? WHERE community = ? AND user_id = ?",
-                                   (name, community, user))
-            return int(row["balance"])
-        await self.execute("INSERT INTO wallets (community, user_id, name, balance) VALUES (?, ?, ?, ?)",
-                               (community, user, name, balance))
-        await self.post([Transfer("grant", HOUSE, wallet_account(community, user), balance)], now=now)
-        return balance
-
-    async def refilled_on(self, *, community: str, user: str) -> str | None:
-        row = await self.one("SELECT refilled_on FROM wallets WHERE community = ? AND user_id = ?", (community, user))
-        return None if row is None else row["refilled_on"]
-
-    async def refill(self, *, community: str, user: str, balance: int, day: str, now: float) -> None:
-        """Top the wallet up to ``balance`` (from the house)."""
-        row = await self.one("SELECT balance FROM wallets WHERE community = ? AND user_id = ?", (community, user))
-        assert row is not None and row["balance"] < balance
-        await self.execute(
-            "UPDATE wallets SET balance = ?, refilled_on = ? WHERE community = ? AND user_id = ?",
-            (balance, day, community, user),
-        )
-        await self.post([Transfer("refill", HOUSE, wallet_account(community, user), balance - row["balance"])],
-                        now=now)
-
-    async def buy_in(self, *, table_id: int, community: str, user: str, amount: int, now: float,
-                     house: bool = False) -> None:
-        """Take ``amount`` from the wallet to the seat's account (the seat row is the caller's to save);
-        the CHECK refuses a negative balance. A house bot (``house``) has no wallet: its buy-in
-        comes from the house's bankroll at the community (:func:`~bot.chips.ledger.house_account`)."""
-        if house:
-            source = house_account(community)
-        else:
-            await self._move_wallet(community=community, user=user, delta=-amount)
-            source = wallet_account(community, user)
-        await self.post([Transfer("buy-in", source, seat_account(table_id, user), amount)], now=now)
-
-    async def cash_out(self, *, table_id: int, community: str, user: str, amount: int, kind: str, now: float) -> None:
-        """Give a seat's ``amount`` back to the wallet (the seat row is the caller's to remove, after
-        this: a house bot's seat, as its row says, goes back to the house's bankroll instead).
-        ``kind``: 'cash-out' (leaving, or busted), 'kick', or 'closed' (the table stopped)."""
-        if amount:
-            seat = await self.one("SELECT is_bot FROM seats WHERE table_id = ? AND user_id = ?", (table_id, user))
-            if seat is not None and seat["is_bot"]:
-                dest = house_account(community)
-            else:
-                await self._move_wallet(community=community, user=user, delta=amount)
-                dest = wallet_account(community, user)
-            await self.post([Transfer(kind, seat_account(table_id, user), dest, amount)], now=now)
-
-    async def _move_wallet(self, *, community: str, user: str, delta: int) -> None:
-        await self.execute(
-            "UPDATE wallets SET balance = balance + ? WHERE community = ? AND user_id = ?", (delta, community, user))
-
-    async def post(self, transfers: list[Transfer], *, now: float) -> None:
-        """Record movements of chips in this transaction (see :mod:`bot.chips.ledger`)."""
-        await ledger.post(self, transfers, at=now)
 
     async def begin_hand(self, *, table_id: int, setup: HandSetup, now: float, deadline: float | None = None) -> int:
         """A hand in progress (its first turn's ``deadline`` with it: one statement for the deal)."""

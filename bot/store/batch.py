@@ -34,6 +34,11 @@ class StoreConflict(StoreError):
     """A deadlock or serialization failure with another process: the block was rolled back; try it again."""
 
 
+class StoreDuplicate(StoreError):
+    """A unique or primary key violation, on either backend: the row is there already (in cluster mode,
+    perhaps written first by another process)."""
+
+
 class Control(Protocol):
     """What the committer needs of a backend's writing connection."""
 

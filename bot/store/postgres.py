@@ -19,11 +19,13 @@ from typing import Any
 import asyncpg
 
 from bot.store import dialect
-from bot.store.base import Listener, Row, Store, Tx
-from bot.store.batch import GroupCommit, StoreConflict
+from bot.store.base import Listener, Migration, Row, Store, Tx
+from bot.store.batch import GroupCommit, StoreConflict, StoreDuplicate
 
 SCHEMA_LOCK = 0x5374_7564  # pg_advisory_xact_lock key held while migrating ('Stud')
-_CONFLICTS = (asyncpg.exceptions.DeadlockDetectedError, asyncpg.exceptions.SerializationError)
+_CONFLICTS = (  # raised as the store's own errors (_conflict)
+    asyncpg.exceptions.DeadlockDetectedError, asyncpg.exceptions.SerializationError,
+    asyncpg.exceptions.UniqueViolationError)
 
 
 def _numeric(text: str) -> int | float:
@@ -36,6 +38,8 @@ async def _setup(con: asyncpg.Connection) -> None:
 
 
 def _conflict(exc: BaseException) -> BaseException:
+    if isinstance(exc, asyncpg.exceptions.UniqueViolationError):
+        return StoreDuplicate(str(exc))
     if isinstance(exc, _CONFLICTS):
         return StoreConflict(f"conflict with another transaction, rolled back: {exc}")
     return exc
@@ -160,7 +164,10 @@ class PostgresConn:
     async def script(self, sql: str) -> None:
         await self._flush()
         for statement in dialect.split(sql):
-            await self.con.execute(dialect.ddl(dialect.placeholders(statement)))
+            try:
+                await self.con.execute(dialect.ddl(dialect.placeholders(statement)))
+            except _CONFLICTS as exc:
+                raise _conflict(exc) from exc
 
 
 class PostgresStore(Store):
@@ -188,7 +195,8 @@ class PostgresStore(Store):
         return int(self._conn.con.get_server_pid())
 
     @classmethod
-    async def connect(cls, dsn: str, *, pool_size: int = 5) -> PostgresStore:
+    async def connect(cls, dsn: str, *, schema: Sequence[Migration], pool_size: int = 5) -> PostgresStore:
+        """The database at ``dsn``, migrated to the last version of ``schema``."""
         writer = await asyncpg.connect(dsn)
         try:
             await _setup(writer)
@@ -196,7 +204,7 @@ class PostgresStore(Store):
         except BaseException:
             await writer.close()
             raise
-        return await cls(writer=writer, pool=pool, dsn=dsn)._migrated()
+        return await cls(writer=writer, pool=pool, dsn=dsn)._migrated(schema)
 
     async def close(self) -> None:
         self._closing = True

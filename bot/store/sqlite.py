@@ -21,13 +21,21 @@ from typing import Any
 import aiosqlite
 
 from bot.store import dialect
-from bot.store.base import Row, Store, Tx
+from bot.store.base import Migration, Row, Store, Tx
+from bot.store.batch import StoreDuplicate
 from bot.store.inline import InlineCommit
 
 log = logging.getLogger(__name__)
 
 PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",  # durable against a killed process
            "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000")
+
+
+def _if_duplicate(exc: sqlite3.IntegrityError) -> None:
+    """Raise a unique or primary key violation as :class:`StoreDuplicate` (the caller re-raises the others).
+    A try statement, not a context manager, around each statement: it costs nothing until one fails."""
+    if "UNIQUE" in str(exc) or "PRIMARY KEY" in str(exc):
+        raise StoreDuplicate(str(exc)) from exc
 
 
 class SqliteConn:
@@ -47,20 +55,40 @@ class SqliteConn:
         return self.con.in_transaction
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
-        self.con.execute(sql, params)
+        try:
+            self.con.execute(sql, params)
+        except sqlite3.IntegrityError as exc:
+            _if_duplicate(exc)
+            raise
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        self.con.executemany(sql, rows)
+        try:
+            self.con.executemany(sql, rows)
+        except sqlite3.IntegrityError as exc:
+            _if_duplicate(exc)
+            raise
 
     async def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        row: Row | None = self.con.execute(sql, params).fetchone()
+        try:
+            row: Row | None = self.con.execute(sql, params).fetchone()
+        except sqlite3.IntegrityError as exc:
+            _if_duplicate(exc)
+            raise
         return row
 
     async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return list(self.con.execute(sql, params).fetchall())
+        try:
+            return list(self.con.execute(sql, params).fetchall())
+        except sqlite3.IntegrityError as exc:
+            _if_duplicate(exc)
+            raise
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
-        new = self.con.execute(sql, params).lastrowid
+        try:
+            new = self.con.execute(sql, params).lastrowid
+        except sqlite3.IntegrityError as exc:
+            _if_duplicate(exc)
+            raise
         assert new is not None
         return new
 
@@ -71,8 +99,12 @@ class SqliteConn:
         return list(range(first, first + count))
 
     async def script(self, sql: str) -> None:
-        for statement in dialect.split(sql):  # one by one: executescript would COMMIT first
-            self.con.execute(statement)
+        try:
+            for statement in dialect.split(sql):  # one by one: executescript would COMMIT first
+                self.con.execute(statement)
+        except sqlite3.IntegrityError as exc:
+            _if_duplicate(exc)
+            raise
 
 
 class SqliteStore(Store):
@@ -97,7 +129,8 @@ class SqliteStore(Store):
         super().__init__(conn, self._inline)
 
     @classmethod
-    async def connect(cls, path: str) -> SqliteStore:
+    async def connect(cls, path: str, *, schema: Sequence[Migration]) -> SqliteStore:
+        """The database at ``path`` (created if need be), migrated to the last version of ``schema``."""
         # Never waits for a lock (see InlineCommit); every statement the bot writes stays prepared.
         con = sqlite3.connect(path, isolation_level=None, timeout=0, cached_statements=512)
         try:
@@ -113,7 +146,7 @@ class SqliteStore(Store):
         except BaseException:
             con.close()
             raise
-        return await cls(con, reader=reader, checkpointer=checkpointer)._migrated()
+        return await cls(con, reader=reader, checkpointer=checkpointer)._migrated(schema)
 
     def _committed(self) -> None:
         items = self._inline.stats.items

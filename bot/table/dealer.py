@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Protocol
 
+from bot.chips import wallets
 from bot.chips.ledger import Transfer, hand_transfers, net_by_account, seat_account
 from bot.core.config import Settings
 from bot.core.errors import Refusal
@@ -392,12 +393,12 @@ class Dealer:
                                  summary=summary, now=now)
             if reveal:
                 await self.fair.mark_revealed(tx, table_id=table.id, hand_no=setup.hand_no)
-            await tx.post(transfers, now=now)
+            await wallets.post(tx, transfers, now=now)
             if table.tournament is None:  # the stats are of cash hands: tournament chips are not money
                 await record_hand(tx, hand=hand, hand_id=rt.hand_id, community=table.community,
                                   players=setup.players, now=now)
             for seat in gone:
-                await tx.cash_out(table_id=table.id, community=table.community, user=seat.user,
+                await wallets.cash_out(tx, table_id=table.id, community=table.community, user=seat.user,
                                   amount=seat.stack, kind="kick" if seat.kicked else "cash-out", now=now)
                 await tx.remove_seat(table.id, seat.seat_no)
                 del table.seats[seat.seat_no]
@@ -443,7 +444,7 @@ class Dealer:
         table = rt.table
         now = self.clock.now()
         for seat in table.seats.values():
-            await tx.cash_out(table_id=table.id, community=table.community, user=seat.user, amount=seat.stack,
+            await wallets.cash_out(tx, table_id=table.id, community=table.community, user=seat.user, amount=seat.stack,
                               kind="closed", now=now)
             await tx.remove_seat(table.id, seat.seat_no)
         await tx.close_table(table.id)

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from bot.chips import wallets
 from bot.core.errors import Refusal
 from bot.core.model import Seat, Table
 from bot.core.names import unique_name
@@ -90,7 +91,7 @@ class Seating:
             if is_bot:  # a house bot has no wallet: it buys in from the house bots' bankroll (bot/chips/ledger.py)
                 balance = default
             else:
-                balance = await tx.ensure_wallet(community=table.community, user=user, name=name,
+                balance = await wallets.ensure_wallet(tx, community=table.community, user=user, name=name,
                                                  balance=self.bot.settings.starting_balance, now=now)
                 balance = await refilled(tx, community=table.community, user=user, balance=balance, needed=minimum,
                                          starting=self.bot.settings.starting_balance, now=now)
@@ -100,7 +101,7 @@ class Seating:
             if buy_in > balance:
                 raise Refusal("refuse.buy_in_wallet", chips=chips_field(balance))
             seat = Seat(seat_no=seat_no, user=user, name=name, stack=buy_in, is_bot=is_bot)
-            await tx.buy_in(table_id=table.id, community=table.community, user=user, amount=buy_in, now=now,
+            await wallets.buy_in(tx, table_id=table.id, community=table.community, user=user, amount=buy_in, now=now,
                             house=is_bot)
             await tx.save_seat(table.id, seat)
         if key is not None:
@@ -158,7 +159,8 @@ class Seating:
                     await self.bot._apply(rt, hand.default_action(), by_timeout=False)
             return Reply(self.bot._tr(msg)("reply.leaving_folded" if folded else "reply.leaving"), private=True)
         async with self.bot.store.atomic() as tx:
-            await tx.cash_out(table_id=rt.table.id, community=rt.table.community, user=seat.user, amount=seat.stack,
+            await wallets.cash_out(tx, table_id=rt.table.id, community=rt.table.community, user=seat.user,
+                                   amount=seat.stack,
                               kind="kick" if kicked else "cash-out", now=self.bot.clock.now())
             await tx.remove_seat(rt.table.id, seat.seat_no)
         del rt.table.seats[seat.seat_no]
@@ -232,9 +234,9 @@ async def refilled(tx: Tx, *, community: str, user: str, balance: int, needed: i
     short of ``needed`` (the least buy-in of the table, or a sit-and-go's), with no chips anywhere
     else in the community, and not refilled yet today (UTC). Once a day, for 'join' and 'register' alike."""
     today = datetime.fromtimestamp(now, UTC).date().isoformat()
-    if balance < min(needed, starting) and await tx.refilled_on(community=community, user=user) != today \
+    if balance < min(needed, starting) and await wallets.refilled_on(tx, community=community, user=user) != today \
             and not await _has_chips_elsewhere(tx, community, user):
-        await tx.refill(community=community, user=user, balance=starting, day=today, now=now)
+        await wallets.refill(tx, community=community, user=user, balance=starting, day=today, now=now)
         return starting
     return balance
 

@@ -1,9 +1,9 @@
-"""The audit of tournaments (called by :func:`bot.chips.audit.audit`): for every sit-and-go, its
-prize pool holds exactly the buy-ins of its players until it ends and nothing after; its
-chips in play are players x starting stack, all at its table while it runs and all returned
-when it ends (finished, or cancelled after its start); and every prize recorded was paid once,
-to its winner (a house bot's to the house's bankroll), and none before the end (none at all when it
-is cancelled)."""
+"""The audit of tournaments (a :data:`~bot.chips.audit.Check` that its callers hand to
+:func:`bot.chips.audit.audit`): for every sit-and-go, its prize pool holds exactly the buy-ins of its
+players until it ends and nothing after; its chips in play are players x starting stack, all at its
+table while it runs and all returned when it ends (finished, or cancelled after its start); and every
+prize recorded was paid once, to its winner (a house bot's to the house's bankroll), and none before
+the end (none at all when it is cancelled)."""
 
 from __future__ import annotations
 

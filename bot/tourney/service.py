@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
+from bot.chips import wallets
 from bot.chips.ledger import Transfer, seat_account
 from bot.core.errors import Refusal
 from bot.core.i18n import Translator
@@ -193,7 +194,7 @@ class Tourneys:
         async with bot.store.atomic() as tx:
             if key is not None and not await updates.mark_applied(tx, key):
                 raise Refusal("refuse.applied_already", code="applied_already")
-            balance = t.buyin if is_bot else await tx.ensure_wallet(  # a house bot: from the house's bankroll
+            balance = t.buyin if is_bot else await wallets.ensure_wallet(tx,   # a house bot: from the house's bankroll
                 community=t.community, user=user, name=name, balance=bot.settings.starting_balance, now=now)
             if not is_bot:  # broke: refilled once a day, as for 'join'
                 balance = await refilled(tx, community=t.community, user=user, balance=balance, needed=t.buyin,
@@ -245,7 +246,7 @@ class Tourneys:
                 await tx.void_hand(hand_id=playing, now=now)
             back = [Transfer("tourney-cancel", seat_account(table.id, seat.user), chips_account(t.id), seat.stack,
                              memo=f"tournament {t.id}") for seat in table.seats.values() if seat.stack]
-            await tx.post(back, now=now)
+            await wallets.post(tx, back, now=now)
             for seat in table.seats.values():
                 await tx.remove_seat(table.id, seat.seat_no)
             for e in t.entrants.values():
@@ -290,7 +291,7 @@ class Tourneys:
                 seat = Seat(seat_no=seat_no, user=user, name=e.name, stack=t.stack, is_bot=e.is_bot)
                 await tx.save_seat(table.id, seat)
                 table.seats[seat_no] = seat
-            await tx.post([Transfer("tourney-chips", chips_account(t.id), seat_account(table.id, u), t.stack,
+            await wallets.post(tx, [Transfer("tourney-chips", chips_account(t.id), seat_account(table.id, u), t.stack,
                                     memo=f"tournament {t.id}") for u in users], now=now)
             await self.repo.save(tx, t, now=now)
             await tx.save_table(table)
@@ -376,7 +377,8 @@ class Tourneys:
         seat = table.seat_of(winner.user)
         if seat is not None:
             if seat.stack:
-                await tx.post([Transfer("tourney-end", seat_account(table.id, winner.user), chips_account(t.id),
+                await wallets.post(tx, [Transfer("tourney-end", seat_account(table.id, winner.user),
+                                                 chips_account(t.id),
                                         seat.stack, memo=f"tournament {t.id}")], now=now)
             await tx.remove_seat(table.id, seat.seat_no)
             del table.seats[seat.seat_no]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from bot.chips import wallets
 from bot.chips.ledger import Transfer, house_account, wallet_account
 
 if TYPE_CHECKING:
@@ -170,4 +171,4 @@ class TourneyRepo:
         pool = pool_account(t.id)
         transfer = Transfer(kind, wallet, pool, amount, memo=memo) if amount > 0 \
             else Transfer(kind, pool, wallet, -amount, memo=memo)
-        await tx.post([transfer], now=now)
+        await wallets.post(tx, [transfer], now=now)
