@@ -127,7 +127,7 @@ class Dealer:
             hand = self.build_hand(setup, cards=deck)  # in the transaction: if it fails, nothing is stored
             hand_id = await tx.begin_hand(table_id=table.id, setup=setup, now=now, deadline=now + table.timer)
             await tx.save_table(replace(table, hand_no=setup.hand_no))
-        # The new number with the new hand, at once: a board drawn meanwhile (see _publish_board) shows
+        # The new number with the new hand, at once: a board drawn meanwhile (see TableOutput.publish) shows
         # the last hand under its own number, never under the next one's.
         table.hand_no = setup.hand_no
         rt.hand, rt.hand_id, rt.setup, rt.seen, rt.fair = hand, hand_id, setup, 0, record
@@ -274,7 +274,7 @@ class Dealer:
         for seat in gone:
             if seat.stack:
                 await self.output.say(rt, "line.kicked_with" if seat.kicked else "line.cashes_out", name=seat.name,
-                                chips=render.chips(seat.stack, rt.tr))
+                                      chips=render.chips(seat.stack, rt.tr))
             else:
                 await self.output.say(rt, "line.busted", name=seat.name)
         for after in afters:

@@ -45,7 +45,7 @@ class Runtime:
     """The record the hand in progress was dealt from (with its server seed: never shown before the reveal)."""
     committed: int | None = None
     """The next hand, once this process has shown its commitment (stored first, on the board) and armed its
-    deal after the table's pause (:meth:`Dealer._announce_next`, or the settlement of the last hand): the
+    deal after the table's pause (`Dealer.announce_next`, or the settlement of the last hand): the
     only hand a deal may deal at once; any other has its commitment shown and waits the pause first."""
     commitment: str = ""
     """The commitment of hand :attr:`committed` (the board shows it until that hand is dealt)."""

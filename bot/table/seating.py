@@ -192,7 +192,7 @@ class Seating:
             await tx.remove_seat(rt.table.id, seat.seat_no)
         del rt.table.seats[seat.seat_no]
         await self.output.say(rt, "line.kicked_with" if kicked else "line.leaves_with", name=seat.name,
-                            chips=chips_field(seat.stack))
+                              chips=chips_field(seat.stack))
         await self.output.publish(rt)
         tr = self.output.tr(msg)
         if kicked:

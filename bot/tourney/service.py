@@ -214,7 +214,7 @@ class Tourneys(TableHooks):
             key.marked = True
         t.entrants[user] = entrant
         await self.output.say(rt, "tourney.registers", name=name, id=t.id, count=len(t.entrants), seats=t.seats,
-                       pool=chips_field(t.pool))
+                              pool=chips_field(t.pool))
         await self.output.publish(rt)
         if len(t.entrants) == t.seats:
             await self._start(rt, t)
@@ -234,7 +234,7 @@ class Tourneys(TableHooks):
             await self.repo.remove_entrant(tx, t.id, msg.user)
         del t.entrants[msg.user]
         await self.output.say(rt, "tourney.unregisters", name=entrant.name, count=len(t.entrants), seats=t.seats,
-                       pool=chips_field(t.pool))
+                              pool=chips_field(t.pool))
         await self.output.publish(rt)
         return Reply(self._tr(msg)("tourney.reply_unregistered", buyin=chips_field(t.buyin)), private=True)
 
@@ -301,7 +301,7 @@ class Tourneys(TableHooks):
             await self.repo.save(tx, t, now=now)
             await tx.save_table(table)
         await self.output.say(rt, "tourney.starts", id=t.id, count=len(users), stack=t.stack, pool=chips_field(t.pool),
-                       names=", ".join(t.entrants[u].name for u in users))
+                              names=", ".join(t.entrants[u].name for u in users))
         await self._say_level(rt, t)
         await self.dealer.start_hand(rt)  # the first hand's commitment on the board, its deal after the pause
 
@@ -364,7 +364,7 @@ class Tourneys(TableHooks):
                 place = f"{p.place}–{p.place + p.shared - 1}" if p.shared > 1 else str(p.place)
                 if p.prize:
                     await self.output.say(rt, "tourney.out_prize", name=name, place=place, total=total,
-                                        prize=chips_field(p.prize))
+                                          prize=chips_field(p.prize))
                 else:
                     await self.output.say(rt, "tourney.out", name=name, place=place, total=total)
             if winner is not None:
@@ -479,7 +479,7 @@ class Tourneys(TableHooks):
     async def _say_level(self, rt: Runtime, t: Tournament) -> None:
         s = level_stakes(t.level)
         await self.output.say(rt, "tourney.level", level=t.level, ante=s.ante, bring_in=s.bring_in, small=s.small_bet,
-                            big=s.big_bet)
+                              big=s.big_bet)
 
     def _tr(self, msg: Inbound) -> Translator:
         return self.output.tr(msg)
