@@ -25,6 +25,7 @@ from bot.store import Store, Tx
 from bot.store.fence import LeaseLost, TableMoved
 from bot.table import delivery
 from bot.table.fairness import Fairness, Revealed, revealed_seeds, short_hex
+from bot.table.housebot import choose_action
 from bot.table.output import TableOutput
 from bot.table.runtime import Runtime, TableGuard, TableHooks, Tables
 from bot.text import render, results
@@ -389,7 +390,7 @@ class Dealer:
             await self.announce_next(rt)
 
     def cancel_timers(self) -> None:
-        """A stop: every timer of every table held here cancelled."""
+        """A stop: every timer of every table held here cancelled (one table's: :func:`cancel_timers`)."""
         for rt in self.tables.values():
             cancel_timers(rt)
 
@@ -450,8 +451,6 @@ class Dealer:
         return self.clock.call_at(when, fire)
 
     async def _bot_turn(self, rt: Runtime, token: str | None) -> None:
-        from bot.table.housebot import choose_action
-
         async with rt.lock:
             if self.stopping or rt.closed or rt.hand is None or rt.turn != token or rt.hand.is_over:
                 return
