@@ -450,16 +450,23 @@ class Dealer:
 
         return self.clock.call_at(when, fire)
 
+    def _turn_gone(self, rt: Runtime, token: str | None) -> bool:
+        """A turn timer fired for a turn that is not to be played any more (a stop, the table closed, the
+        hand over, or the turn taken meanwhile: ``token`` is the turn it was armed for)."""
+        return self.stopping or rt.closed or not rt.playing or rt.turn != token
+
     async def _bot_turn(self, rt: Runtime, token: str | None) -> None:
         async with rt.lock:
-            if self.stopping or rt.closed or rt.hand is None or rt.turn != token or rt.hand.is_over:
+            if self._turn_gone(rt, token):
                 return
+            assert rt.hand is not None
             await self.apply(rt, choose_action(rt.hand, rng=self.rng), by_timeout=False)
 
     async def _timeout(self, rt: Runtime, token: str | None, *, leaving: bool) -> None:
         async with rt.lock:
-            if self.stopping or rt.closed or rt.hand is None or rt.turn != token or rt.hand.is_over:
+            if self._turn_gone(rt, token):
                 return
+            assert rt.hand is not None
             await self.apply(rt, rt.hand.default_action(), by_timeout=not leaving)
 
     def _arm_next_hand(self, rt: Runtime, when: float) -> None:
@@ -467,8 +474,7 @@ class Dealer:
 
         async def deal() -> None:
             async with rt.lock:
-                if self.stopping or rt.closed or (rt.hand is not None and not rt.hand.is_over) \
-                        or not rt.table.running:
+                if self.stopping or rt.closed or rt.playing or not rt.table.running:
                     return
                 await self.start_hand(rt)
 

@@ -228,7 +228,7 @@ class Seating:
         async with self.store.atomic() as tx:
             await tx.save_seat(rt.table.id, seat)
         await self.output.say(rt, "line.sits_out", name=seat.name)
-        if rt.table.tournament is not None and rt.hand is not None and not rt.hand.is_over:
+        if rt.table.tournament is not None and rt.playing:
             self.dealer.arm_turn(rt)  # in a sit-and-go a sat-out player's turn is taken at once
         await self.output.publish(rt)
         return Reply(self.output.tr(msg)("reply.sit_out"), private=True)

@@ -245,7 +245,7 @@ class Tourneys(TableHooks):
         table = rt.table
         require_owner(rt, msg)
         now = self.clock.now()
-        playing = rt.hand_id if rt.hand is not None and not rt.hand.is_over else None
+        playing = rt.hand_id if rt.playing else None
         async with self.store.atomic() as tx:
             if playing is not None:
                 await tx.void_hand(hand_id=playing, now=now)
