@@ -20,7 +20,7 @@ from typing import Protocol
 
 from adapters import logs
 from bot.app import StudBot
-from bot.bootstrap import audit_main, open_store
+from bot.bootstrap import audit_main, build_bot, open_store
 from bot.core.clock import RealClock
 from bot.core.config import ConfigError, Settings
 from bot.core.lifecycle import tune_gc
@@ -80,7 +80,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> Non
         where = "STUDBOT_DATABASE_URL" if settings.database_url else settings.db_path
         raise StartupError(f"cannot open the database ({where}): {exc}") from exc
     router = Router()
-    bot = StudBot(store=store, messenger=router, clock=RealClock(), settings=settings)
+    bot = build_bot(settings, store=store, messenger=router, clock=RealClock())
     adapters = build_adapters(settings, bot)
     outboxes = []
     for adapter in adapters:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from bench.pgserver import PostgresServer
 from bot.app import StudBot
+from bot.bootstrap import build_bot
 from bot.core.clock import RealClock
 from bot.core.config import Settings
 from bot.core.ports import BoardView, Inbound, TableAddress
@@ -55,8 +56,8 @@ async def _bots(opener: Opener, names: list[str | None]) -> list[tuple[StudBot, 
     out = []
     for name in names:
         store = await opener()
-        bot = StudBot(store=store, messenger=Quiet(), clock=RealClock(), settings=replace(SETTINGS, instance=name),
-                      rng=random.Random(1))
+        bot = build_bot(replace(SETTINGS, instance=name), store=store, messenger=Quiet(), clock=RealClock(),
+                        rng=random.Random(1))
         await bot.start()
         out.append((bot, store))
     return out

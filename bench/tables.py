@@ -29,14 +29,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from adapters.console.chat import ConsoleMessenger
-from bot.app import StudBot
+from bot.bootstrap import build_bot
 from bot.core.clock import ManualClock
 from bot.core.config import Settings
 from bot.core.model import HandSetup
 from bot.core.ports import BoardView, Clock, Inbound, Messenger, TableAddress, TimerHandle
 from bot.platform.outbox import Coalescer
 from bot.store import Store
-from bot.table.dealer import Runtime
+from bot.table.runtime import Runtime
 from engine import Action
 
 from .policy import Passive
@@ -310,8 +310,8 @@ class Bench:
 
     async def __aenter__(self) -> Bench:
         self.store = await self.open_store(self.name)
-        self.bot = StudBot(store=self.store, messenger=self.messenger, clock=self.clock, settings=self.settings,
-                           rng=random.Random(self.seed))
+        self.bot = build_bot(self.settings, store=self.store, messenger=self.messenger, clock=self.clock,
+                             rng=random.Random(self.seed))
         await self.bot.start()
         return self
 

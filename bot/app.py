@@ -1,10 +1,15 @@
-"""The application: every table's commands, hands, timers and chips, behind one funnel.
+"""The application: every table's commands, behind one funnel.
 
 ``StudBot.handle(Inbound)`` is the single entry point for every platform. A table
 handles its commands one at a time (a lock per table); tables never wait on each
-other. Every accepted change is committed to SQLite before it is acknowledged or
+other. Every accepted change is committed to the store before it is acknowledged or
 shown, and on start every open table and hand in progress is restored, timers
-included.
+included. :func:`bot.bootstrap.build_bot` wires a StudBot from its parts: the tables
+(bot/table), the features (bot/tourney, bot/stats, bot/history) and, in cluster mode,
+the cluster (bot/cluster) as the tables' :class:`~bot.table.runtime.TableGuard`.
+
+Every command has one :class:`~bot.table.routes.Route` in the registry, given by the
+object that handles it (its ``routes()``); the dispatch is a lookup.
 
 Errors come in three tiers: malformed input gets usage text
 (:class:`~bot.text.grammar.UsageError`); a rule or state violation gets the reason
@@ -14,46 +19,37 @@ traceback and the user gets a short apology, while the table keeps running.
 
 from __future__ import annotations
 
-import asyncio
-import json
 import logging
-import random
-import secrets
-from dataclasses import replace
+from collections.abc import Iterable, Mapping, Sequence
 
-from bot.chips.audit import audit
-from bot.cluster.cluster import Cluster
+from bot.chips.audit import Check, audit
 from bot.core.config import Settings
 from bot.core.errors import Refusal, UsageError
-from bot.core.i18n import EN, LANGUAGE_NAMES, Translator, family, language_of, translator
+from bot.core.i18n import EN, LANGUAGE_NAMES, Translator, translator
 from bot.core.lifecycle import Work
-from bot.core.limits import MAX_TIMER, MIN_TIMER, STAKE_RANGES, VIEWS
-from bot.core.model import Seat, Table
+from bot.core.model import Table
 from bot.core.names import display_name
 from bot.core.ports import Clock, Inbound, Messenger, Reply, TableAddress
 from bot.history import History
 from bot.platform import updates
 from bot.stats.answers import StatsAnswers
-from bot.store import Store, StoreDuplicate
+from bot.store import Store
 from bot.store.fence import LeaseLost, TableMoved, is_fenced
 from bot.table import delivery
-from bot.table.dealer import Dealer, Runtime, cancel_timers
+from bot.table.commands import TableCommands
+from bot.table.dealer import Dealer
 from bot.table.fairness import Fairness, record_lines, verdict_text
-from bot.table.seating import Handler, Seating
-from bot.text import render, results
-from bot.text.grammar import (
-    ACTIONS,
-    Command,
-    command_word,
-    help_text,
-    parse,
-    rules_text,
-    usage_text,
-)
-from bot.tourney.audit import tournament_problems
-from bot.tourney.service import AT_TABLE, Tourneys
-from engine import Action, EngineError, HandFile, IllegalActionError, Stakes, StakesError
+from bot.table.output import TableOutput
+from bot.table.routes import Registry, Route, Routed
+from bot.table.runtime import NoGuard, TableGuard, Tables, community_of, table_language
+from bot.table.seating import Seating
+from bot.text import render
+from bot.text.grammar import Command, help_text, parse, rules_text
+from bot.tourney.service import Tourneys
+from engine import EngineError, HandFile, Stakes
 from engine.verify import verify_hand_file
+
+__all__ = ["STOP_GRACE", "StudBot"]
 
 log = logging.getLogger(__name__)
 
@@ -61,100 +57,103 @@ STOP_GRACE = 10.0
 """Seconds a stop waits for the commands and timer callbacks in flight."""
 
 
-class StudBot(Dealer):
-    """Tables in every channel of every platform, sharing one store, messenger and clock."""
+class StudBot:
+    """Tables in every channel of every platform, sharing one store, messenger and clock: the funnel,
+    the command registry, the error tiers, start and stop, and the commands that need no table."""
 
-    cluster: Cluster | None
-
-    def __init__(self, *, store: Store, messenger: Messenger, clock: Clock, settings: Settings,
-                 rng: random.Random | None = None) -> None:
+    def __init__(self, *, store: Store, clock: Clock, settings: Settings, fair: Fairness, output: TableOutput,
+                 tables: Tables, dealer: Dealer, guard: TableGuard, seating: Seating, commands: TableCommands,
+                 tourneys: Tourneys, history: History, stats: StatsAnswers, deliveries: delivery.Deliveries,
+                 work: Work, handlers: Iterable[Routed] = (), audit_checks: Sequence[Check] = ()) -> None:
         self.store = store
-        self.messenger = messenger
         self.clock = clock
         self.settings = settings
-        self.rng: random.Random = rng if rng is not None else secrets.SystemRandom()
-        self.bot_rng = random.Random(self.rng.getrandbits(64))
-        # A seeded rng (script mode, tests): server seeds derived from it, the same every run; else `secrets`.
-        script_key = None if isinstance(self.rng, random.SystemRandom) \
-            else self.rng.getrandbits(256).to_bytes(32, "big")
-        self.fair = Fairness(store=store, script_key=script_key)
-        self.tables: dict[str, Runtime] = {}
-        self._opening = asyncio.Lock()  # two 'new' in one channel at once: one table
-        self.languages: dict[tuple[str, str], tuple[str, bool]] = {}
-        self.work = Work()
-        self.stopping = False
-        self.deliveries = delivery.Deliveries(store=store, messenger=messenger)
-        self.history = History(store)
-        self.tourneys = Tourneys(self)
-        self.hooks = self.tourneys
-        self.stats = StatsAnswers(store=store, clock=clock)
-        self.seating = Seating(self)
-        self.cluster = Cluster(self, owner=settings.instance, lease=settings.lease_seconds) \
-            if settings.instance else None
-        """Cluster mode (STUDBOT_INSTANCE set): this process holds only the tables it has a lease on."""
+        self.fair = fair
+        """Server seeds, player seeds and reveals (provably fair decks)."""
+        self.output = output
+        self.tables = tables
+        """The tables held here, by "platform:channel"."""
+        self.dealer = dealer
+        self.guard = guard
+        """Cluster mode (STUDBOT_INSTANCE set): the cluster; else a :class:`NoGuard`."""
+        self.seating = seating
+        self.commands = commands
+        self.tourneys = tourneys
+        self.history = history
+        self.stats = stats
+        self.deliveries = deliveries
+        self.work = work
+        """Commands and timer callbacks in flight (a stop waits for them)."""
+        self.registry = Registry.of([self, seating, commands, tourneys, *handlers])
+        self.audit_checks = tuple(audit_checks)
+        """The audits of the parts that hold chips of their own (sit-and-gos), run with the chips' at start."""
+
+    # ------------------------------------------------------------------ what adapters and tests read
+
+    @property
+    def messenger(self) -> Messenger:
+        return self.output.messenger
+
+    @property
+    def languages(self) -> dict[tuple[str, str], tuple[str, bool]]:
+        """(platform, user) -> (language, chosen with 'lang')."""
+        return self.output.languages.known
+
+    @property
+    def stopping(self) -> bool:
+        """Set by a stop: no command is taken and no timer acts any more."""
+        return self.dealer.stopping
+
+    @stopping.setter
+    def stopping(self, value: bool) -> None:
+        self.dealer.stopping = value
+
+    @property
+    def cluster(self) -> TableGuard | None:
+        """The cluster of this process, in cluster mode."""
+        return None if isinstance(self.guard, NoGuard) else self.guard
+
+    def translator_for(self, *, platform: str, user: str, locale: str | None = None) -> Translator:
+        """The language to write to ``user`` in (see :meth:`bot.table.output.Languages.translator_for`)."""
+        return self.output.translator_for(platform=platform, user=user, locale=locale)
+
+    def translator(self, msg: Inbound) -> Translator:
+        """The sender's translator."""
+        return self.output.tr(msg)
+
+    def table_language(self, table: TableAddress) -> str | None:
+        """The language of the table held here at ``table``'s channel (None: none is held here)."""
+        rt = self.tables.get(table.key)
+        return rt.table.lang if rt is not None else None
 
     # ------------------------------------------------------------------ start
 
     async def start(self) -> None:
         """Audit the chips (the log says how it went), restore every open table and hand in
-        progress, and re-arm their timers."""
-        report = await audit(self.store, checks=(tournament_problems,))
+        progress, and re-arm their timers (cluster mode: the tables this process is to hold)."""
+        report = await audit(self.store, checks=self.audit_checks)
         (log.info if report.ok else log.error)("%s", report.summary())
-        self.languages = await self.store.user_langs()
+        await self.output.languages.load()
         await self.tourneys.load()
-        if self.cluster is not None:  # its own tables back, and those nobody holds
-            await self.cluster.start()
-            return
-        for table in await self.store.open_tables():
-            await self._adopt(table)
+        await self.guard.start()
 
-    async def _adopt(self, table: Table) -> None:
+    async def adopt(self, table: Table) -> None:
         """Hold an open table here: restore it, its hand in progress and its timers."""
-        self.tourneys.attach(table)
-        rt = Runtime(table=table)
-        self.tables[f"{table.platform}:{table.channel}"] = rt
-        async with rt.lock:
-            await self._restore(rt)
+        await self.dealer.adopt(table)
 
-    async def _restore(self, rt: Runtime) -> None:
-        for past in await delivery.unannounced_finished(self.store, rt.table.id):
-            await self._announce_again(rt, past)
-        playing = await self.store.playing_hand(rt.table.id)
-        if playing is not None:
-            setup = playing.setup
-            record = await self.fair.record(table=rt.table, hand_no=setup.hand_no)
-            if record is not None:  # the deck again from the committed seed and the seeds of the deal
-                deck = [str(c) for c in record.deck()]
-                if deck != setup.deck:
-                    log.error("table %s hand #%s: the stored deck is not the fair record's", rt.table.id,
-                              setup.hand_no)
-                setup = replace(setup, deck=deck)
-            rt.fair = record
-            hand = self._build_hand(setup)
-            for action in playing.actions:
-                hand.act(Action(action))
-            rt.hand, rt.hand_id, rt.setup = hand, playing.id, setup
-            await self._read_reveal(rt)  # the board's line with the commitment says when it is revealed
-            announced = await delivery.announced_events(self.store, playing.id)
-            rt.seen = len(hand.events) if announced is None else min(announced, len(hand.events))
-            rt.deadline = playing.deadline
-            log.info("table %s: restored hand #%s after %d actions", rt.table.id, setup.hand_no, len(playing.actions))
-            if rt.seen < len(hand.events):  # what a crash kept from the table: say it now, then go on
-                await self._say(rt, "line.restored")
-                await self._after_change(rt)
-            elif hand.is_over:
-                await self._finish_hand(rt)
-            else:
-                self._arm_turn(rt)
-            await self._publish(rt)
-        elif rt.table.closing:  # stopped during a hand that is over: close as its settlement would have
-            async with self.store.atomic() as tx:
-                revealed = await self._close_table(tx, rt)
-            await self._closed(rt, revealed)
-        elif rt.table.running and rt.table.next_hand_at is not None:
-            # The next hand's stored commitment shown again (a crash may have come before it was shown at
-            # all), and its deal after the table's pause from now.
-            await self._announce_next(rt)
+    async def reload(self, table_id: int) -> None:
+        """What the features keep of a table about to be taken over, read anew."""
+        await self.tourneys.load_table(table_id)
+
+    def dropped(self, table_id: int) -> None:
+        """A table is held by another process now: the features forget it."""
+        self.tourneys.by_table.pop(table_id, None)
+
+    def learn_language(self, *, platform: str, user: str, lang: str, chosen: bool) -> None:
+        self.output.languages.learn(platform=platform, user=user, lang=lang, chosen=chosen)
+
+    def needs_table(self, name: str) -> bool:
+        return self.registry.needs_table(name)
 
     async def mark_reachable(self, *, platform: str, user: str) -> int:
         """The user can now get private messages (say, they opened the private chat):
@@ -163,32 +162,12 @@ class StudBot(Dealer):
         if self.stopping:
             return 0  # the next message they send after the restart tells again
         with self.work.track():
-            if self.cluster is not None:  # the processes holding their other tables hear it too
-                await self.cluster.reachable(platform=platform, user=user)
-            return await self._mark_reachable(platform=platform, user=user)
+            await self.guard.reachable(platform=platform, user=user)  # the processes holding their other tables
+            return await self.seating.mark_reachable(platform=platform, user=user)
 
-    async def _mark_reachable(self, *, platform: str, user: str) -> int:
-        changed = 0
-        for rt in list(self.tables.values()):
-            if rt.table.platform != platform:
-                continue
-            async with rt.lock:
-                seat = rt.table.seat_of(user)
-                if seat is None or not seat.unreachable or rt.closed:
-                    continue
-                seat.unreachable = False
-                with self._fenced(rt):
-                    try:
-                        async with self.store.atomic() as tx:
-                            await tx.save_seat(rt.table.id, seat)
-                    except LeaseLost:
-                        self._lost(rt)
-                        continue
-                changed += 1
-                es = rt.engine_seat(user)
-                if rt.hand is not None and not rt.hand.is_over and es is not None:
-                    await self._send_cards(rt, es)
-        return changed
+    async def mark_reachable_local(self, *, platform: str, user: str) -> int:
+        """:meth:`mark_reachable` at the tables held here only (another process told it)."""
+        return await self.seating.mark_reachable(platform=platform, user=user)
 
     async def board_moved(self, table: TableAddress, ref: str) -> None:
         """A messenger that shows boards in the background (bot/platform/outbox.py) showed the table's board under a
@@ -198,12 +177,12 @@ class StudBot(Dealer):
         if rt is None or rt.closed or rt.table.board_ref == ref:
             return
         rt.table.board_ref = ref
-        with self._fenced(rt):
+        with self.dealer.fenced(rt):
             try:
                 async with self.store.atomic() as tx:
                     await tx.save_board_ref(rt.table.id, ref)
             except LeaseLost:
-                self._lost(rt)
+                self.dealer.lost(rt)
 
     async def close(self, *, grace: float = STOP_GRACE) -> None:
         """Stop, in order, before the store closes: refuse new commands (with a friendly
@@ -211,33 +190,28 @@ class StudBot(Dealer):
         seconds for the commands and timer callbacks in flight. What is left mid-hand is
         in the database; :meth:`start` resumes it."""
         self.stopping = True
-        if self.cluster is not None:
-            self.cluster.stop_taking()
-        for rt in self.tables.values():
-            cancel_timers(rt)
+        self.guard.stop_taking()
+        self.dealer.cancel_timers()
         if not await self.work.idle(timeout=grace):
             log.warning("stopping with %d commands or timers still running after %gs", self.work.count, grace)
-        for rt in self.tables.values():  # work that finished meanwhile may have armed a timer
-            cancel_timers(rt)
+        self.dealer.cancel_timers()  # work that finished meanwhile may have armed a timer
         await self.deliveries.close()
-        if self.cluster is not None:  # the other processes take the tables over at once
-            await self.cluster.close()
+        await self.guard.close()  # cluster mode: the other processes take the tables over at once
 
     # ------------------------------------------------------------------ the funnel
 
     async def handle(self, msg: Inbound) -> Reply:
         """Answer one command, in the sender's language. Never raises: bad input and bugs become replies."""
         if self.stopping:
-            return Reply(self._tr(msg)("refuse.stopping"), private=True, ok=False, code="stopping")
+            return Reply(self.translator(msg)("refuse.stopping"), private=True, ok=False, code="stopping")
         with self.work.track(), updates.applying(msg.platform, msg.update_id):
-            if self.cluster is not None:  # here, or at the process holding the table
-                return await self.cluster.handle(msg)
-            return await self._handle(msg)
+            return await self.guard.route(msg)  # here, or at the process holding the table
 
-    async def _handle(self, msg: Inbound) -> Reply:
+    async def handle_local(self, msg: Inbound) -> Reply:
+        """Answer one command in this process (cluster mode: its table, if it needs one, is held here)."""
         tr = EN
         try:
-            tr = await self._remember_language(msg)
+            tr = await self.output.languages.remember(msg)
             command = parse(msg.text)
             return await self._dispatch(msg, command)
         except UsageError as exc:
@@ -249,204 +223,67 @@ class StudBot(Dealer):
         except (LeaseLost, TableMoved):
             raise  # cluster mode: the table is another process's now (bot/cluster/cluster.py routes it there)
         except Exception as exc:
-            if self.cluster is not None and isinstance(exc, StoreDuplicate):
+            if self.guard.raises(exc):
                 raise  # a row another process stored first (bot/cluster/cluster.py answers)
             log.exception("command %r in %s:%s failed", msg.text, msg.platform, msg.channel)
             return Reply(tr("error.bug"), private=True, ok=False)
 
-    async def _remember_language(self, msg: Inbound) -> Translator:
-        """Keep the platform's locale of the sender (for their cards, sent later); their translator."""
-        lang = language_of(msg.locale)
-        key = (msg.platform, msg.user)
-        known = self.languages.get(key)
-        if lang is not None and (known is None or (not known[1] and known[0] != lang)):
-            async with self.store.atomic() as tx:
-                await tx.save_user_lang(platform=msg.platform, user=msg.user, lang=lang, chosen=False)
-            self.languages[key] = (lang, False)
-        return self.translator_for(platform=msg.platform, user=msg.user, locale=msg.locale)
-
     async def _dispatch(self, msg: Inbound, command: Command) -> Reply:
-        name = command.name
-        if name in _TABLE_FREE:
-            return await self._table_free(msg, command)
-        rt = self.tables.get(f"{msg.platform}:{msg.channel}")
+        route = self.registry.route(command.name)
+        if route.free is not None:
+            return await route.free(msg, command)
+        rt = self.tables.of(msg)
         if rt is None:
             if is_fenced():  # cluster mode: it was held here a moment ago
                 raise TableMoved()
             raise Refusal("refuse.no_table")
         async with rt.lock:
             rt.check_open()
-            if name in ACTIONS:  # the usual command: none of those below
-                return await self._cmd_action(rt, msg, command)
-            if rt.table.tournament is not None and name in AT_TABLE:
-                return await self.tourneys.at_table(rt, msg, command)
-            if name in self.seating.handlers:
-                return await self.seating.command(rt, msg, command)
-            handler: Handler = getattr(self, "_cmd_" + name.replace("-", "_"), self._cmd_action)
-            return await handler(rt, msg, command)
+            if rt.table.tournament is not None and route.at_tournament is not None:
+                return await route.at_tournament(rt, msg, command)
+            assert route.at_table is not None, command.name
+            return await route.at_table(rt, msg, command)
 
-    async def _table_free(self, msg: Inbound, command: Command) -> Reply:
-        """A command answered without the channel's table (one of :data:`_TABLE_FREE`)."""
-        name = command.name
-        tr = self._tr(msg)
-        if name == "help":
-            return Reply(help_text(str(command.args[0]) if command.args else None, tr), private=True)
-        if name == "rules":
-            return Reply(rules_text(tr), private=True)
-        if name == "lang":
-            return await self._lang(msg, command)
-        if name == "top" and command.args:
-            return await self.stats.top_net(community=_community(msg), period=str(command.args[1]), tr=tr)
-        if name == "top":
-            return await self._top(msg)
-        if name == "stats":
-            here = self.tables.get(f"{msg.platform}:{msg.channel}")
-            return await self.stats.stats(
-                community=_community(msg), user=msg.user, name=msg.name, asked=str(command.args[0]) if command.args
-                else None, tr=tr, image=msg.platform != "console" and (here is None or here.table.view == "image"))
-        if name == "new":
-            return await self._new(msg)
-        if name in ("hand", "export"):  # finished hands: no open table needed
-            return await self.history.handle(msg, command, tr)
-        if name == "verify":
-            return await self._verify(msg, command, tr)
-        assert name == "tourney"
-        return await self.tourneys.command(msg, command)
+    # ------------------------------------------------------------------ the commands that need no table
 
-    # ------------------------------------------------------------------ commands
+    def routes(self) -> Mapping[str, Route]:
+        return {"help": Route(free=self._help), "rules": Route(free=self._rules), "lang": Route(free=self._lang),
+                "top": Route(free=self._top), "stats": Route(free=self._stats),
+                "new": Route(free=self._new, at_channel=True), "hand": Route(free=self._history),
+                "export": Route(free=self._history), "verify": Route(free=self._verify)}
 
-    async def _new(self, msg: Inbound) -> Reply:
-        key = f"{msg.platform}:{msg.channel}"
-        async with self._opening:
-            if key in self.tables:
-                raise Refusal("refuse.table_exists")
-            stakes = Stakes()
-            lang = _table_language(msg.community_locale) or self._tr(msg).lang
-            async with self.store.atomic() as tx:
-                table_id = await tx.create_table(
-                    platform=msg.platform, community=_community(msg), channel=msg.channel, creator=msg.user,
-                    stakes=stakes, timer=self.settings.turn_timer, now=self.clock.now(), lang=lang)
-                if self.cluster is not None:
-                    await self.cluster.created(tx, table_id)
-            table = Table(id=table_id, platform=msg.platform, community=_community(msg), channel=msg.channel,
-                          creator=msg.user, stakes=stakes, timer=self.settings.turn_timer, lang=lang)
-            rt = Runtime(table=table)
-            self.tables[key] = rt
+    async def _help(self, msg: Inbound, command: Command) -> Reply:
+        tr = self.translator(msg)
+        return Reply(help_text(str(command.args[0]) if command.args else None, tr), private=True)
+
+    async def _rules(self, msg: Inbound, command: Command) -> Reply:
+        return Reply(rules_text(self.translator(msg)), private=True)
+
+    async def _stats(self, msg: Inbound, command: Command) -> Reply:
+        tr = self.translator(msg)
+        here = self.tables.of(msg)
+        return await self.stats.stats(
+            community=community_of(msg), user=msg.user, name=msg.name, asked=str(command.args[0]) if command.args
+            else None, tr=tr, image=msg.platform != "console" and (here is None or here.table.view == "image"))
+
+    async def _history(self, msg: Inbound, command: Command) -> Reply:
+        """'hand N', 'export ...': finished hands, no open table needed."""
+        return await self.history.handle(msg, command, self.translator(msg))
+
+    async def _new(self, msg: Inbound, command: Command) -> Reply:
+        rt = await self.tables.open(msg, stakes=Stakes(), taken="refuse.table_exists",
+                                    lang=lambda: table_language(msg.community_locale) or self.translator(msg).lang)
+        table = rt.table
         async with rt.lock:
-            await self._say(rt, "line.opens", name=display_name(msg.name) or "player",
-                            stakes=lambda tr: render.stakes_text(table, tr))
-            await self._publish(rt, new=True)
-        return Reply(self._tr(msg)("reply.opened"))
+            await self.output.say(rt, "line.opens", name=display_name(msg.name) or "player",
+                                  stakes=lambda tr: render.stakes_text(table, tr))
+            await self.output.publish(rt, new=True)
+        return Reply(self.translator(msg)("reply.opened"))
 
-    async def _cmd_start(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        if rt.table.closing:  # stopped during this hand: a stop is final, as it always was
-            raise Refusal("refuse.closing")
-        if rt.hand is not None and not rt.hand.is_over:
-            raise Refusal("refuse.playing")
-        if rt.table.running:
-            raise Refusal("refuse.running")
-        if len(rt.table.ready_seats()) < 2:
-            raise Refusal("refuse.two_needed")
-        rt.table.running = True
-        await self._announce_next(rt)  # the first hand's commitment on the board; its deal after the pause
-        return Reply(self._tr(msg)("reply.dealing", seconds=render.seconds_text(self.settings.next_hand_delay)))
-
-    async def _cmd_stop(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        """Close the table and give every stack back; during a hand, once it ends: it plays out as
-        usual (a stop must not call off a hand its owner is losing), then its settlement closes the
-        table. Said once: a second stop meanwhile changes nothing."""
-        self._require_owner(rt, msg)
-        table = rt.table
-        tr = self._tr(msg)
-        if rt.hand is not None and not rt.hand.is_over:
-            if not table.closing:
-                table.closing = True
-                async with self.store.atomic() as tx:
-                    await tx.save_table(table)
-                await self._say(rt, "line.closes_after")
-            return Reply(tr("reply.closes_after"), private=True)
-        cancel_timers(rt)
-        async with self.store.atomic() as tx:
-            revealed = await self._close_table(tx, rt)
-        await self._closed(rt, revealed)
-        return Reply(tr("reply.closed"))
-
-    async def _cmd_config(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        self._require_owner(rt, msg)
-        table = rt.table
-        o = {k: v for k, v in command.options.items() if isinstance(v, int)}
-        for key, (low, high) in STAKE_RANGES.items():
-            if key in o and not low <= o[key] <= high:
-                raise Refusal("refuse.stake_range", key=key, low=low, high=high)
-        view = command.options.get("view", table.view)
-        if view not in VIEWS:
-            raise Refusal("refuse.view", choices=" | ".join(VIEWS))
-        lang = language_of(str(command.options.get("lang", table.lang))) or table.lang
-        s = table.stakes
-        wanted = {"ante": o.get("ante", s.ante), "bring_in": o.get("bring_in", s.bring_in),
-                  "small": o.get("small", s.small_bet), "big": o.get("big", s.big_bet)}
-        try:
-            stakes = Stakes(ante=wanted["ante"], bring_in=wanted["bring_in"], small_bet=wanted["small"],
-                            big_bet=wanted["big"])
-        except StakesError:
-            raise Refusal("refuse.stakes", ante=wanted["ante"], bring_in=wanted["bring_in"], small=wanted["small"],
-                          big=wanted["big"]) from None
-        timer = o.get("timer", table.timer)
-        if not MIN_TIMER <= timer <= MAX_TIMER:
-            raise Refusal("refuse.timer", low=MIN_TIMER, high=MAX_TIMER)
-        reveal = command.options.get("reveal")
-        if isinstance(reveal, str) and reveal != await self.fair.reveal_mode(table.id):
-            await self.fair.set_reveal_mode(table_id=table.id, reveal=reveal)
-            rt.reveal = reveal
-            await self._say(rt, "fair.line_reveal_stop" if reveal == "stop" else "fair.line_reveal_hand")
-        changed_view, changed_lang = view != table.view, lang != table.lang
-        table.stakes, table.timer, table.view, table.lang = stakes, timer, str(view), lang
-        async with self.store.atomic() as tx:
-            await tx.save_table(table)
-        playing = rt.hand is not None and not rt.hand.is_over
-        if changed_lang:
-            await self._say(rt, "line.lang")
-        if set(o):
-            await self._say(rt, "line.stakes_next" if playing else "line.stakes",
-                            stakes=lambda tr: render.stakes_text(table, tr))
-        if changed_view:
-            await self._say(rt, "line.view_image" if table.view == "image" else "line.view_text")
-        await self._publish(rt)
-        return Reply(self._tr(msg)("reply.done"))
-
-    async def _cmd_cards(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        hand, es = rt.hand, rt.engine_seat(msg.user)
-        if hand is None or es is None:
-            raise Refusal("refuse.no_cards")
-        text = render.private_view(hand, es, hand_no=rt.table.hand_no, tr=self._tr(msg))
-        return Reply(text, private=True)
-
-    async def _cmd_board(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        await self._publish(rt, new=True)
-        return Reply("")
-
-    async def _cmd_history(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        rows = await self.store.recent_hands(rt.table.id, int(command.args[0]))
-        tr = self._tr(msg)
-        if not rows:
-            return Reply(tr("reply.no_history"), private=True)
-        return Reply("\n".join(f"#{no}: {results.history_line(tr, summary)}" for no, summary in rows), private=True)
-
-    async def _cmd_seed(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        seat = self._seat(rt, msg)
-        tr = self._tr(msg)
-        if not command.args:
-            seed = (await self.fair.player_seeds(rt.table.id)).get(seat.user, "")
-            return Reply(tr("fair.seed_now", seed=json.dumps(seed, ensure_ascii=False)) if seed
-                         else tr("fair.seed_none", usage=usage_text(tr, "seed")), private=True)
-        seed = str(command.args[0])
-        await self.fair.set_player_seed(table_id=rt.table.id, user=seat.user, seed=seed)
-        return Reply(tr("fair.seed_set", seed=json.dumps(seed, ensure_ascii=False), no=rt.table.hand_no + 1),
-                     private=True)
-
-    async def _verify(self, msg: Inbound, command: Command, tr: Translator) -> Reply:
+    async def _verify(self, msg: Inbound, command: Command) -> Reply:
         """'verify N': hand N of the channel's table (the open one, else the last one closed there, as for
         'hand N'), checked as ``python -m engine.verify`` does."""
+        tr = self.translator(msg)
         no = int(command.args[0])
         table_id = await self.history.archive.table_id(platform=msg.platform, channel=msg.channel)
         text = await self.store.hand_file(table_id, no) if table_id is not None else None
@@ -463,90 +300,23 @@ class StudBot(Dealer):
         how = tr("fair.how_file", path=str(path)) if path is not None else tr("fair.how_export", no=no)
         return Reply("\n".join([verdict_text(verdict, tr), record_lines(hand_file, tr), how]), private=True)
 
-    async def _top(self, msg: Inbound) -> Reply:
-        rows = await self.store.leaderboard(_community(msg))
+    async def _top(self, msg: Inbound, command: Command) -> Reply:
+        tr = self.translator(msg)
+        if command.args:
+            return await self.stats.top_net(community=community_of(msg), period=str(command.args[1]), tr=tr)
+        rows = await self.store.leaderboard(community_of(msg))
         if not rows:
-            return Reply(self._tr(msg)("reply.no_top"), private=True)
+            return Reply(tr("reply.no_top"), private=True)
         return Reply("\n".join(f"{i}. {name} {total}" for i, (name, total) in enumerate(rows, 1)), private=True)
-
-    async def _cmd_action(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        hand = rt.hand
-        if hand is None or hand.is_over:
-            raise Refusal("refuse.no_hand")
-        es = rt.engine_seat(msg.user)
-        if es is None:
-            raise Refusal("refuse.not_in_hand")
-        if command.turn is not None and command.turn != rt.turn:
-            raise Refusal("refuse.turn_over", code="turn_over")
-        if hand.actor != es:
-            raise Refusal("refuse.not_your_turn", name=rt.names[hand.actor] if hand.actor is not None else "?")
-        action = Action.from_str(command.name)
-        try:
-            hand.verify(action, seat=es)
-        except IllegalActionError as exc:
-            if exc.reason not in _WHY:
-                raise
-            why, amount = _WHY[exc.reason], exc.amount
-            raise Refusal("refuse.illegal", action=lambda tr: command_word(tr, action.value),
-                          reason=lambda tr: tr(why, amount=amount),
-                          legal=lambda tr: " · ".join(label.lower() for _, label in render.action_options(hand, tr))
-                          ) from None
-        await self._apply(rt, action, by_timeout=False)
-        return _DONE
-
-    # ------------------------------------------------------------------ helpers
-
-    def _seat(self, rt: Runtime, msg: Inbound) -> Seat:
-        seat = rt.table.seat_of(msg.user)
-        if seat is None:
-            raise Refusal("refuse.not_seated")
-        return seat
-
-    def _require_owner(self, rt: Runtime, msg: Inbound) -> None:
-        if not (msg.admin or msg.user == rt.table.creator):
-            raise Refusal("refuse.owner")
-
-    def _tr(self, msg: Inbound) -> Translator:
-        """The sender's translator."""
-        return self.translator_for(platform=msg.platform, user=msg.user, locale=msg.locale)
 
     async def _lang(self, msg: Inbound, command: Command) -> Reply:
         """'lang': the sender's language; 'lang ru': choose it (kept over the platform's locale)."""
         if not command.args:
-            tr = self._tr(msg)
+            tr = self.translator(msg)
             return Reply(tr("reply.lang_now", name=LANGUAGE_NAMES[tr.lang]), private=True)
         lang = str(command.args[0])
-        async with self.store.atomic() as tx:
-            await tx.save_user_lang(platform=msg.platform, user=msg.user, lang=lang, chosen=True)
-        self.languages[(msg.platform, msg.user)] = (lang, True)
+        await self.output.languages.choose(platform=msg.platform, user=msg.user, lang=lang)
         return Reply(translator(lang)("reply.lang_set"), private=True)
-
-
-def _table_language(community_locale: str | None) -> str | None:
-    """A new table's language from its server's: Discord gives every server 'en-US' unless a
-    community server chose another, so 'en-US' says nothing and the opener's language decides.
-
-    >>> _table_language("ru"), _table_language("pl"), _table_language("en-GB"), _table_language("en-US")
-    ('ru', 'pl', 'en', None)
-    """
-    if community_locale is None or community_locale == "en-US":
-        return None
-    return language_of(community_locale)
-
-
-def _community(msg: Inbound) -> str:
-    """Wallets are per community; ids are only unique within a platform."""
-    return f"{msg.platform}:{msg.community}"
-
-
-_DONE = Reply("")
-"""An action taken: nothing to say to its player alone (the table is told)."""
-_TABLE_FREE = frozenset({"help", "rules", "lang", "top", "stats", "new", "hand", "export", "verify", "tourney"})
-"""Commands answered without the channel's table (the others need it, and its lock)."""
-
-_WHY = family("why", ("bring_in_no_fold", "bring_in_short", "bring_in_first", "bring_in_posted", "fold_free",
-                      "check_facing", "nothing_to_call", "bet_complete", "bet_raise", "nothing_to_complete",
-                      "raise_no_bet", "raise_complete", "call_all_in", "capped", "not_reopened", "nobody_to_call"))
 
 
 def _friendly(message: str) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.cards import Card
+from engine.errors import IllegalActionError
 from engine.evaluate import HighHand, LowHand, best_high, best_low
 
 
@@ -34,8 +35,6 @@ class Action(StrEnum):
             known = _ACTION_OF.get(text)  # the usual case: a canonical name, as stored and parsed
             if known is not None:
                 return known
-        from engine.errors import IllegalActionError
-
         name = text.strip().lower().replace("_", "-") if isinstance(text, str) else text
         if name == "bringin":
             name = "bring-in"

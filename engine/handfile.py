@@ -22,7 +22,7 @@ from typing import Any
 from engine.cards import CARD_TEXTS, Card, check_distinct
 from engine.dealing import ScriptedDealer
 from engine.errors import CardError, EngineError, FairRecordError, HandFileError, StakesError
-from engine.events import Action
+from engine.events import Action, ActionTaken
 from engine.fair import FairRecord
 from engine.game import Hand
 from engine.stakes import Options, Stakes
@@ -215,8 +215,6 @@ def hand_file_of(hand: Hand, *, fair: FairRecord | None = None) -> HandFile:
 
 def result_of(hand: Hand) -> dict[str, Any]:
     """The replay result of a finished hand, as HAND_FORMAT.md's "Output" describes it."""
-    from engine.events import ActionTaken
-
     names = hand.names
     log = [
         {

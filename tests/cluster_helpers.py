@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 
 from adapters.console.chat import ConsoleMessenger
 from bot.app import StudBot
+from bot.bootstrap import build_bot
 from bot.core.clock import ManualClock
 from bot.core.config import Settings
 from bot.core.ports import Inbound, Reply
@@ -43,8 +44,8 @@ async def open_instance(opener: Opener, *, clock: ManualClock, instance: str | N
     """A bot with a Store of its own (its own connections) on the database ``opener`` opens."""
     store = await opener()
     lines: list[str] = []
-    bot = StudBot(store=store, messenger=ConsoleMessenger(lines.append), clock=clock,
-                  settings=replace(settings, instance=instance), rng=random.Random(seed))
+    bot = build_bot(replace(settings, instance=instance), store=store, messenger=ConsoleMessenger(lines.append),
+                    clock=clock, rng=random.Random(seed))
     await bot.start()
     return Instance(bot=bot, store=store, lines=lines)
 

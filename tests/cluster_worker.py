@@ -16,8 +16,7 @@ import sys
 import threading
 from dataclasses import replace
 
-from bot.app import StudBot
-from bot.bootstrap import open_store
+from bot.bootstrap import build_bot, open_store
 from bot.core.clock import RealClock
 from bot.core.config import Settings
 from bot.core.ports import BoardView, Inbound, TableAddress
@@ -44,7 +43,7 @@ def _say(line: str) -> None:
 async def serve(db: str | None) -> None:
     settings = Settings.from_env()  # STUDBOT_DATABASE_URL: PostgreSQL
     store = await open_store(replace(settings, db_path=db) if db else settings)
-    bot = StudBot(store=store, messenger=QuietMessenger(), clock=RealClock(), settings=settings)
+    bot = build_bot(settings, store=store, messenger=QuietMessenger(), clock=RealClock())
     await bot.start()
     _say("[ready]")
     loop = asyncio.get_running_loop()

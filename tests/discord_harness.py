@@ -24,6 +24,7 @@ from adapters import run as run_module
 from adapters.discord import messenger as discord_messenger
 from adapters.discord.adapter import DiscordAdapter
 from adapters.run import serve
+from bot import bootstrap
 from bot.app import StudBot
 from bot.core.config import Settings
 from tests.skip_clock import SkipClock, pass_the_pause
@@ -91,7 +92,7 @@ def recorded_bots(monkeypatch: pytest.MonkeyPatch) -> list[StudBot]:
             super().__init__(**kw)
             bots.append(self)
 
-    monkeypatch.setattr(run_module, "StudBot", Recorded)
+    monkeypatch.setattr(bootstrap, "StudBot", Recorded)  # where build_bot makes it
     return bots
 
 async def started_fake() -> FakeDiscord:

@@ -23,6 +23,7 @@ from fakes.telegram_server import BOARD_METHODS, FakeBotAPI, text_of
 import adapters.run
 from adapters.telegram.adapter import TelegramAdapter
 from adapters.telegram.codec import link_key, start_payload
+from bot import bootstrap
 from bot.app import StudBot
 from bot.core.config import Settings
 from tests.skip_clock import SkipClock, pass_the_pause
@@ -78,7 +79,7 @@ class Served:
                 super().__init__(**kwargs)
                 bots.append(self)
 
-        monkeypatch.setattr(adapters.run, "StudBot", SpyBot)
+        monkeypatch.setattr(bootstrap, "StudBot", SpyBot)  # where build_bot makes it
 
     async def __aenter__(self) -> Served:
         self.stop = asyncio.Event()

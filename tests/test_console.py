@@ -20,8 +20,7 @@ import pytest
 from backends import Backend, execute
 
 from adapters.console.chat import ConsoleChat, ConsoleMessenger
-from bot.app import StudBot
-from bot.bootstrap import AUDIT_CHECKS
+from bot.bootstrap import AUDIT_CHECKS, build_bot
 from bot.chips import wallets as chip_wallets
 from bot.chips.audit import audit
 from bot.chips.ledger import HOUSE, Transfer, wallet_account
@@ -51,8 +50,8 @@ class Table:
     async def __aenter__(self) -> Table:
         self.store = await (self.opener() if self.opener is not None else open_sqlite(str(self.db), schema=MIGRATIONS))
         self.messenger = ConsoleMessenger(self.out.append, unreachable=self.unreachable)
-        self.bot = StudBot(store=self.store, messenger=self.messenger, clock=self.clock, settings=self.settings,
-                           rng=random.Random(self.seed))
+        self.bot = build_bot(self.settings, store=self.store, messenger=self.messenger, clock=self.clock,
+                             rng=random.Random(self.seed))
         await self.bot.start()
         await self.clock.settle()
         self.chat = ConsoleChat(self.bot, self.messenger, after=self.clock.settle)

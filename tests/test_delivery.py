@@ -17,7 +17,7 @@ import pytest
 from test_console import SETTINGS
 from test_console import Table as ConsoleTable
 
-from bot.app import StudBot
+from bot.bootstrap import build_bot
 from bot.core.clock import ManualClock
 from bot.core.model import HandSetup, Player
 from bot.core.ports import BoardView, Inbound, TableAddress
@@ -131,7 +131,7 @@ async def crash_after(db: Path, lines: list[str], clock: ManualClock) -> None:
     """Open the bot with an outbox that never flushes, play ``lines`` ('user: text'), and drop it unclosed."""
     store = await open_sqlite(str(db), schema=MIGRATIONS)
     held = Coalescer(Lines(), interval=10_000)
-    bot = StudBot(store=store, messenger=held, clock=clock, settings=SETTINGS, rng=random.Random(3))
+    bot = build_bot(SETTINGS, store=store, messenger=held, clock=clock, rng=random.Random(3))
     await bot.start()
     for line in lines:
         user, _, text = line.partition(": ")

@@ -21,7 +21,7 @@ from pokerstars_reader import ReadHand, read_file
 from test_export_phh import pokerkit_replay
 
 from adapters.console.chat import ConsoleChat, ConsoleMessenger
-from bot.app import StudBot
+from bot.bootstrap import build_bot
 from bot.core.clock import ManualClock
 from bot.core.config import Settings
 from bot.schema import MIGRATIONS
@@ -45,8 +45,8 @@ class Chat:
     async def __aenter__(self) -> Chat:
         self.store = await open_sqlite(str(self.db), schema=MIGRATIONS)
         messenger = ConsoleMessenger(self.out.append)
-        self.bot = StudBot(store=self.store, messenger=messenger, clock=self.clock, settings=SETTINGS,
-                           rng=random.Random(self.seed))
+        self.bot = build_bot(SETTINGS, store=self.store, messenger=messenger, clock=self.clock,
+                             rng=random.Random(self.seed))
         await self.bot.start()
         self.chat = ConsoleChat(self.bot, messenger, after=self.clock.settle, files_dir=self.exports)
         return self

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from test_console import SETTINGS
 
-from bot.app import StudBot
+from bot.bootstrap import build_bot
 from bot.core.clock import ManualClock
 from bot.core.ports import BoardView, Inbound, TableAddress
 from bot.platform.outbox import Coalescer
@@ -61,7 +61,7 @@ async def test_many_changes_between_two_flushes_draw_one_board_the_latest(tmp_pa
     outbox = Coalescer(shown, interval=10_000)
     store = await open_sqlite(str(tmp_path / "t.db"), schema=MIGRATIONS)
     clock = ManualClock()
-    bot = StudBot(store=store, messenger=outbox, clock=clock, settings=SETTINGS, rng=random.Random(3))
+    bot = build_bot(SETTINGS, store=store, messenger=outbox, clock=clock, rng=random.Random(3))
     await bot.start()
     try:
         for user, text in [("ann", "new"), ("ann", "join 100"), ("bob", "join 100"), ("ann", "start")]:

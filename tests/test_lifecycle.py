@@ -26,7 +26,7 @@ from fakes.telegram_server import FakeBotAPI
 
 import adapters.run
 from adapters.console.chat import ConsoleMessenger
-from bot.app import StudBot
+from bot.bootstrap import build_bot
 from bot.core.clock import RealClock
 from bot.core.config import Settings
 from bot.core.ports import Inbound
@@ -58,7 +58,7 @@ async def test_a_timer_that_fires_during_the_stop_finishes_before_the_database_c
     db = tmp_path / "stop.db"
     store = await open_sqlite(str(db), schema=MIGRATIONS)
     printed: list[str] = []
-    bot = StudBot(store=store, messenger=ConsoleMessenger(printed.append), clock=RealClock(), settings=SETTINGS)
+    bot = build_bot(SETTINGS, store=store, messenger=ConsoleMessenger(printed.append), clock=RealClock())
     await bot.start()
     for text in ("new", "addbot", "addbot", "addbot"):
         assert (await bot.handle(_msg("host", text))).ok
@@ -102,7 +102,7 @@ async def test_a_timer_that_fires_during_the_stop_finishes_before_the_database_c
 
     # the hand resumes where it stopped
     store = await open_sqlite(str(db), schema=MIGRATIONS)
-    bot = StudBot(store=store, messenger=ConsoleMessenger(printed.append), clock=RealClock(), settings=SETTINGS)
+    bot = build_bot(SETTINGS, store=store, messenger=ConsoleMessenger(printed.append), clock=RealClock())
     await bot.start()
     rt = bot.tables["console:main"]
     assert rt.hand is not None and len(rt.hand.actions) == 1 and rt.table.hand_no == 1
@@ -120,7 +120,7 @@ async def test_a_timer_that_fires_during_the_stop_finishes_before_the_database_c
 async def test_a_stop_waits_only_so_long_for_work_that_does_not_end(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
     store = await open_sqlite(str(tmp_path / "stuck.db"), schema=MIGRATIONS)
-    bot = StudBot(store=store, messenger=ConsoleMessenger(lambda line: None), clock=RealClock(), settings=SETTINGS)
+    bot = build_bot(SETTINGS, store=store, messenger=ConsoleMessenger(lambda line: None), clock=RealClock())
     await bot.start()
     stuck = asyncio.Event()
 

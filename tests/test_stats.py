@@ -24,6 +24,7 @@ from test_results import ALL_IN_STACKS, ALL_INS, SCOOP, SCOOP_NO_LOW, SPLIT, sho
 
 from adapters.console.chat import ConsoleMessenger
 from bot.app import StudBot
+from bot.bootstrap import build_bot
 from bot.chips import wallets as chip_wallets
 from bot.core.clock import ManualClock
 from bot.core.config import Settings
@@ -129,8 +130,8 @@ async def store_hands(store: Store, hands: Sequence[Hand], *, at: Sequence[float
 
 
 def _bot(store: Store, clock: ManualClock) -> StudBot:
-    return StudBot(store=store, messenger=ConsoleMessenger(lambda line: None), clock=clock, settings=Settings(),
-                   rng=random.Random(1))
+    return build_bot(Settings(), store=store, messenger=ConsoleMessenger(lambda line: None), clock=clock,
+                     rng=random.Random(1))
 
 
 def _ask(user: str, text: str, *, platform: str = "console", locale: str = "en") -> Inbound:

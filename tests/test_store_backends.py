@@ -26,10 +26,10 @@ from bot.core.clock import ManualClock
 from bot.core.config import ConfigError, Settings
 from bot.core.model import HandSetup, Player, Seat
 from bot.schema import MIGRATIONS
+from bot.stats import rows as stats_rows
 from bot.store import Store, open_sqlite
 from bot.store.postgres import PostgresStore
 from bot.store.sqlite import SqliteStore
-from bot.table import dealer
 
 __all__ = ["opener"]  # the fixture, used by name
 
@@ -179,7 +179,7 @@ async def test_a_previous_version_migrates_with_a_hand_in_progress(opener: Opene
     async def before_stats(*args: object, **kw: object) -> None:
         """The build of version 8 wrote no stats rows."""
 
-    monkeypatch.setattr(dealer, "record_hand", before_stats)
+    monkeypatch.setattr(stats_rows, "record_hand", before_stats)  # the hook looks it up there
     clock = ManualClock()
     async with Table(Path("unused"), clock=clock, opener=lambda: opener(schema=MIGRATIONS[:8])) as t:
         assert t.store.schema_version == 8

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from adapters.console.chat import CHANNEL, PLATFORM, ConsoleChat, ConsoleMessenger
 from bot.app import StudBot
-from bot.bootstrap import open_store
+from bot.bootstrap import build_bot, open_store
 from bot.core.clock import ManualClock, RealClock
 from bot.core.config import ConfigError, Settings
 from bot.store import Store
@@ -94,9 +94,8 @@ class ScriptSession:
         store = await open_store(replace(settings, db_path=db))
         rng = random.Random(seed) if seed is not None else None
         messenger = ConsoleMessenger(write)
-        bot = StudBot(store=store, messenger=messenger, clock=clock, settings=replace(settings, bot_delay=0.0),
-                      rng=rng)
-        bot.fair.files_dir = hand_files_dir(db)
+        bot = build_bot(replace(settings, bot_delay=0.0), store=store, messenger=messenger, clock=clock, rng=rng,
+                        files_dir=hand_files_dir(db))
         await bot.start()
         await clock.settle()
         return cls(store=store, bot=bot, clock=clock, chat=ConsoleChat(bot, messenger, after=clock.settle,
@@ -164,8 +163,7 @@ async def run_interactive(*, db: str, user: str, settings: Settings, bots: int =
             _write(line.removeprefix("[table] "))
 
     messenger = ConsoleMessenger(show, turn_tokens=False)
-    bot = StudBot(store=store, messenger=messenger, clock=clock, settings=settings)
-    bot.fair.files_dir = hand_files_dir(db)
+    bot = build_bot(settings, store=store, messenger=messenger, clock=clock, files_dir=hand_files_dir(db))
     try:
         await bot.start()
         chat = ConsoleChat(bot, messenger, files_dir=exports_dir(db))

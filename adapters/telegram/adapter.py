@@ -136,8 +136,7 @@ class TelegramAdapter:
 
     def _language_of(self, table: TableAddress) -> str | None:
         """The language of the table's public board (English if the table is not known)."""
-        runtime = self.bot.tables.get(table.key)
-        return runtime.table.lang if runtime is not None else None
+        return self.bot.table_language(table)
 
 
 def _base_urls(base: str) -> tuple[str, str]:

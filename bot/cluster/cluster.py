@@ -12,7 +12,7 @@ timers (turn timeouts, house bots, the next deal). The database is the arbiter:
   tables are carried on within the lease (plus their own timer's deadline).
 - **Forwarding**: a command for a table another live process holds goes to it through the
   ``inbox`` table; the holder takes the waiting rows in order, runs each through the same
-  funnel and writes the Reply back, which :meth:`Cluster.handle` returns (adapters see no
+  funnel and writes the Reply back, which :meth:`Cluster.route` returns (adapters see no
   difference). PostgreSQL's NOTIFY wakes the other side at once where the store offers it;
   polling does the rest (SQLite).
 - **Fencing**: every transaction for a table begins by checking, in that transaction, that
@@ -35,27 +35,25 @@ import contextlib
 import logging
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Final
+from contextlib import AbstractContextManager
+from typing import Final
 
 from bot.cluster import leases
 from bot.core import killpoints
+from bot.core.config import Settings
 from bot.core.errors import UsageError
 from bot.core.i18n import DEFAULT_LANGUAGE, language_of
-from bot.core.ports import Inbound, Reply, TimerHandle
+from bot.core.ports import Clock, Inbound, Reply, TimerHandle
 from bot.platform.updates import UpdateLog, applying
-from bot.store import StoreDuplicate, Tx
+from bot.store import Store, StoreDuplicate, Tx
 from bot.store.fence import Fence, LeaseLost, TableMoved, fenced
 from bot.store.fence import active as active_fence
-from bot.table.dealer import Runtime, cancel_timers
+from bot.table.dealer import cancel_timers
+from bot.table.runtime import LocalBot, Runtime
 from bot.text.grammar import parse
-
-if TYPE_CHECKING:
-    from bot.app import StudBot
 
 log = logging.getLogger(__name__)
 
-ANYWHERE: Final = frozenset({"help", "rules", "lang", "top", "stats", "hand", "export", "verify"})
-"""Commands that need no table: answered by whichever process receives them."""
 MOVED: Final = "moved"
 """A Reply's code between processes: the table is not (or no longer) held here; route again."""
 HOPS: Final = 4
@@ -76,12 +74,16 @@ def command_name(text: str) -> str | None:
 
 
 class Cluster:
-    """The leases, forwarding and takeovers of one :class:`~bot.app.StudBot` process."""
+    """The leases, forwarding and takeovers of one process (a :class:`~bot.table.runtime.TableGuard`); it
+    calls the application of the process through :class:`~bot.table.runtime.LocalBot` (:meth:`bind`)."""
 
-    def __init__(self, bot: StudBot, *, owner: str, lease: float) -> None:
-        self.bot = bot
-        self.owner = owner
-        self.lease = lease
+    def __init__(self, *, store: Store, clock: Clock, settings: Settings) -> None:
+        assert settings.instance, "cluster mode needs STUDBOT_INSTANCE"
+        self.store = store
+        self.clock = clock
+        self._bot: LocalBot | None = None
+        self.owner = settings.instance
+        self.lease = settings.lease_seconds
         self.held: dict[int, int] = {}
         """Table id -> the epoch this process took its lease at."""
         self._taking: dict[int, asyncio.Lock] = {}
@@ -96,6 +98,15 @@ class Cluster:
         self._last_gc = 0.0
         self._confirmed: set[int] = set()
         """Tables whose lease the last renewal found held here (one taken since is not judged yet)."""
+
+    def bind(self, bot: LocalBot) -> None:
+        """The application this process runs (built after the guard its tables are fenced by)."""
+        self._bot = bot
+
+    @property
+    def bot(self) -> LocalBot:
+        assert self._bot is not None, "Cluster.bind first"
+        return self._bot
 
     # ------------------------------------------------------------------ life
 
@@ -123,7 +134,7 @@ class Cluster:
                 await self._inbox_task
         with fenced(None):
             try:
-                await leases.release(self.bot.store, owner=self.owner, table_ids=list(self.held))
+                await leases.release(self.store, owner=self.owner, table_ids=list(self.held))
             except Exception:  # they expire on their own
                 log.exception("releasing %d table leases failed", len(self.held))
         self.held.clear()
@@ -136,67 +147,75 @@ class Cluster:
 
     # ------------------------------------------------------------------ the funnel
 
-    async def handle(self, msg: Inbound) -> Reply:
-        """Answer one command here, or at the process holding its table."""
+    async def route(self, msg: Inbound) -> Reply:
+        """Answer one command here, or at the process holding its table (a command that needs none:
+        here, whichever process received it)."""
         name = command_name(msg.text)
-        if name is None or name in ANYWHERE:
-            reply = await self.bot._handle(msg)
+        if name is None or not self.bot.needs_table(name):
+            reply = await self.bot.handle_local(msg)
             if name == "lang" and reply.ok and msg.text.split()[1:]:  # the others learn the user's choice
                 with fenced(None):
-                    await self.bot.store.notify(leases.LANGUAGE, f"{msg.platform}\t{msg.user}")
+                    await self.store.notify(leases.LANGUAGE, f"{msg.platform}\t{msg.user}")
             return reply
         for _ in range(HOPS):
             holder = await self._route(msg)
             reply = await (self._local(msg) if holder is None else self._forward(msg, holder))
             if reply.code != MOVED:
                 return reply
-        return Reply(self.bot._tr(msg)("cluster.busy"), private=True, ok=False, code="busy")
+        return Reply(self.bot.translator(msg)("cluster.busy"), private=True, ok=False, code="busy")
 
     async def _route(self, msg: Inbound) -> int | None:
         """None: handle it here (the table is held here now, or there is none); else the id of
         the table another live process holds."""
-        if f"{msg.platform}:{msg.channel}" in self.bot.tables:
+        if self.bot.tables.of(msg) is not None:
             return None
         with fenced(None):
-            found = await leases.table_in(self.bot.store, platform=msg.platform, channel=msg.channel)
+            found = await leases.table_in(self.store, platform=msg.platform, channel=msg.channel)
             if found is None:
                 return None
             table_id, owner, expires = found
-            free = owner is None or owner == self.owner or expires < self.bot.clock.now()
+            free = owner is None or owner == self.owner or expires < self.clock.now()
             if free and await self.take(table_id):
                 return None
         return table_id
 
     async def _local(self, msg: Inbound, *, forwarded: bool = False) -> Reply:
         """Run the command here, its writes fenced by the lease of the channel's table."""
-        rt = self.bot.tables.get(f"{msg.platform}:{msg.channel}")
+        rt = self.bot.tables.of(msg)
         if forwarded and (rt is None or self.bot.stopping):
             return Reply("", ok=False, code=MOVED)
         guard = self.fence_of(rt) if rt is not None else Fence(owner=self.owner, table_id=None, epoch=None)
         try:
             with fenced(guard):
-                return await self.bot._handle(msg)
+                return await self.bot.handle_local(msg)
         except (LeaseLost, TableMoved) as exc:
             self._lose(exc.table_id if isinstance(exc, LeaseLost) else guard.table_id)
             if guard.writes:  # something was committed before the lease was found gone: never twice
                 log.warning("table %s: lost mid-command %r after %d writes", guard.table_id, msg.text, guard.writes)
-                return Reply(self.bot._tr(msg)("cluster.moved"), private=True, ok=False, code="moved_midway")
+                return Reply(self.bot.translator(msg)("cluster.moved"), private=True, ok=False, code="moved_midway")
             return Reply("", ok=False, code=MOVED)
         except StoreDuplicate:  # a row another process stored first
             if command_name(msg.text) in ("new", "tourney"):  # another process opened a table there first
                 return Reply("", ok=False, code=MOVED)
             log.warning("table %s: %r conflicted with a row already stored; reloading it", guard.table_id, msg.text)
             self._lose(guard.table_id)
-            return Reply(self.bot._tr(msg)("refuse.turn_over"), private=True, ok=False, code="stale")
+            return Reply(self.bot.translator(msg)("refuse.turn_over"), private=True, ok=False, code="stale")
 
     # ------------------------------------------------------------------ leases
+
+    def raises(self, exc: Exception) -> bool:
+        """A row another process stored first: :meth:`_local` answers it."""
+        return isinstance(exc, StoreDuplicate)
 
     def fence_of(self, rt: Runtime) -> Fence:
         return Fence(owner=self.owner, table_id=rt.table.id, epoch=self.held.get(rt.table.id))
 
-    @contextlib.contextmanager
-    def fenced(self, rt: Runtime) -> Iterator[None]:
+    def fenced(self, rt: Runtime) -> AbstractContextManager[None]:
         """A timer's or a background step's writes for ``rt``, under its lease."""
+        return self._fenced(rt)
+
+    @contextlib.contextmanager
+    def _fenced(self, rt: Runtime) -> Iterator[None]:
         with fenced(self.fence_of(rt)):
             yield
 
@@ -207,7 +226,7 @@ class Cluster:
     async def created(self, tx: Tx, table_id: int) -> None:
         """In the transaction that creates a table: its lease, to this process."""
         epoch = await leases.create(tx, table_id=table_id, owner=self.owner,
-                                    expires_at=self.bot.clock.now() + self.lease)
+                                    expires_at=self.clock.now() + self.lease)
         self.held[table_id] = epoch
         guard = active_fence()
         if guard is not None:  # the rest of the command writes under it
@@ -222,21 +241,21 @@ class Cluster:
             if table_id in self.held and any(rt.table.id == table_id for rt in self.bot.tables.values()):
                 return True
             with fenced(None):
-                now = self.bot.clock.now()
-                epoch = await leases.take(self.bot.store, table_id=table_id, owner=self.owner, now=now,
+                now = self.clock.now()
+                epoch = await leases.take(self.store, table_id=table_id, owner=self.owner, now=now,
                                           expires_at=now + self.lease)
                 if epoch is None:
                     return False
                 self.held[table_id] = epoch
-                found = await self.bot.store.open_tables(table_id=table_id)
+                found = await self.store.open_tables(table_id=table_id)
                 if not found:  # closed meanwhile: its lease lapses
                     self.held.pop(table_id, None)
                     return False
-                await self.bot.tourneys.load_table(table_id)
+                await self.bot.reload(table_id)
             log.info("%s: took table %s (epoch %s)", self.owner, table_id, epoch)
             try:
                 with fenced(Fence(owner=self.owner, table_id=table_id, epoch=epoch)):
-                    await self.bot._adopt(found[0])
+                    await self.bot.adopt(found[0])
             except LeaseLost:
                 self._lose(table_id)
                 return False
@@ -246,13 +265,13 @@ class Cluster:
         if table_id is None:
             return
         self.held.pop(table_id, None)
-        for key, rt in list(self.bot.tables.items()):
+        for rt in list(self.bot.tables.values()):
             if rt.table.id == table_id:
                 log.warning("%s: table %s is held by another process now; dropped here", self.owner, table_id)
                 rt.moved = rt.closed = True
                 cancel_timers(rt)
-                del self.bot.tables[key]
-        self.bot.tourneys.by_table.pop(table_id, None)
+                self.bot.tables.drop(rt)
+        self.bot.dropped(table_id)
 
     async def _beat(self) -> None:
         """Renew what is held (dropping what is not any more), take back this process's own
@@ -261,25 +280,25 @@ class Cluster:
             return
         try:
             with fenced(None):
-                now = self.bot.clock.now()
-                renewed = await leases.renew(self.bot.store, owner=self.owner, now=now, expires_at=now + self.lease)
+                now = self.clock.now()
+                renewed = await leases.renew(self.store, owner=self.owner, now=now, expires_at=now + self.lease)
                 for table_id, epoch in list(self.held.items()):
                     if renewed.get(table_id) == epoch or self._taking_now(table_id):
                         continue
                     if table_id in self._confirmed or table_id in renewed:  # another process took it
                         self._lose(table_id)
                 self._confirmed = {tid for tid, epoch in self.held.items() if renewed.get(tid) == epoch}
-                for table_id in sorted(set(renewed) | set(await leases.orphans(self.bot.store, now=now))):
+                for table_id in sorted(set(renewed) | set(await leases.orphans(self.store, now=now))):
                     if table_id not in self.held and not self._closed:
                         await self.take(table_id)
                 if now - self._last_gc > INBOX_KEEP:
                     self._last_gc = now
-                    await leases.sweep_inbox(self.bot.store, before=now - INBOX_KEEP)
+                    await leases.sweep_inbox(self.store, before=now - INBOX_KEEP)
         except Exception:
             log.exception("%s: renewing the table leases failed", self.owner)
         finally:
             if not self._closed:
-                self._tick = self.bot.clock.call_at(self.bot.clock.now() + self.lease / 3, self._beat)
+                self._tick = self.clock.call_at(self.clock.now() + self.lease / 3, self._beat)
 
     def _taking_now(self, table_id: int) -> bool:
         lock = self._taking.get(table_id)
@@ -290,8 +309,8 @@ class Cluster:
     async def _forward(self, msg: Inbound, table_id: int) -> Reply:
         """Send the command to the table's holder and wait for its answer."""
         with fenced(None):
-            inbox_id = await leases.post(self.bot.store, table_id=table_id, msg=msg, received_by=self.owner,
-                                         now=self.bot.clock.now())
+            inbox_id = await leases.post(self.store, table_id=table_id, msg=msg, received_by=self.owner,
+                                         now=self.clock.now())
             answered = self._answers[inbox_id] = asyncio.Event()
             try:
                 return await self._await_answer(msg, table_id, inbox_id, answered)
@@ -299,7 +318,7 @@ class Cluster:
                 self._answers.pop(inbox_id, None)
 
     async def _await_answer(self, msg: Inbound, table_id: int, inbox_id: int, answered: asyncio.Event) -> Reply:
-        store = self.bot.store
+        store = self.store
         started = last_check = time.monotonic()
         delay = 0.002
         while True:
@@ -319,23 +338,23 @@ class Cluster:
                 return Reply("", ok=False, code=MOVED)  # nobody took it: route it again
             # taken by a process that died (or lost the table: its lease may be another's already, even this
             # process's, taken over meanwhile): it may or may not have been done
-            if status == "taken" and await leases.taker_gone(store, inbox_id=inbox_id, now=self.bot.clock.now()):
+            if status == "taken" and await leases.taker_gone(store, inbox_id=inbox_id, now=self.clock.now()):
                 await leases.forget(store, inbox_id)
                 if msg.update_id is not None and await UpdateLog(store, platform=msg.platform).is_done(msg.update_id):
                     return Reply("")  # its action was stored, with its update marked done (bot/platform/updates.py)
-                return Reply(self.bot._tr(msg)("cluster.moved"), private=True, ok=False, code="moved_midway")
+                return Reply(self.bot.translator(msg)("cluster.moved"), private=True, ok=False, code="moved_midway")
             if time.monotonic() - started > FORWARD_TIMEOUT:
                 if await leases.cancel(store, inbox_id):
                     await leases.forget(store, inbox_id)
-                return Reply(self.bot._tr(msg)("cluster.busy"), private=True, ok=False, code="busy")
+                return Reply(self.bot.translator(msg)("cluster.busy"), private=True, ok=False, code="busy")
 
     async def _holder_dead(self, table_id: int) -> bool:
-        rows = await self.bot.store.fetch("SELECT expires_at FROM table_leases WHERE table_id = ?", (table_id,))
-        return not rows or float(rows[0]["expires_at"]) < self.bot.clock.now()
+        rows = await self.store.fetch("SELECT expires_at FROM table_leases WHERE table_id = ?", (table_id,))
+        return not rows or float(rows[0]["expires_at"]) < self.clock.now()
 
     async def _serve_inbox(self) -> None:
         """Take the commands forwarded to this process's tables, in order, table by table."""
-        store = self.bot.store
+        store = self.store
         with fenced(None):
             while not self._closed:
                 with contextlib.suppress(TimeoutError):
@@ -371,11 +390,11 @@ class Cluster:
                         reply = await self._local(msg, forwarded=True)
                 except Exception:
                     log.exception("%s: forwarded command %r failed", self.owner, msg.text)
-                    reply = Reply(self.bot._tr(msg)("error.bug"), private=True, ok=False)
+                    reply = Reply(self.bot.translator(msg)("error.bug"), private=True, ok=False)
                 killpoints.reached("inbox.applied")
                 with fenced(None):
                     try:
-                        await leases.done(self.bot.store, inbox_id=inbox_id, reply=reply)
+                        await leases.done(self.store, inbox_id=inbox_id, reply=reply)
                     except Exception:
                         log.exception("%s: answering forwarded command %s failed", self.owner, inbox_id)
 
@@ -383,17 +402,18 @@ class Cluster:
         """The user can get private messages now: the processes holding their other tables are told
         (PostgreSQL; on SQLite only this process's tables hear it)."""
         with fenced(None):
-            await self.bot.store.notify(leases.REACHABLE, f"{platform}\t{user}")
+            await self.store.notify(leases.REACHABLE, f"{platform}\t{user}")
 
     async def _relearn_language(self, platform: str, user: str) -> None:
         with fenced(None):
             try:
-                known = await leases.language(self.bot.store, platform=platform, user=user)
+                known = await leases.language(self.store, platform=platform, user=user)
             except Exception:
                 log.exception("reading the language of %s:%s failed", platform, user)
                 return
         if known is not None:
-            self.bot.languages[(platform, user)] = (language_of(known[0]) or DEFAULT_LANGUAGE, known[1])
+            self.bot.learn_language(platform=platform, user=user, lang=language_of(known[0]) or DEFAULT_LANGUAGE,
+                                    chosen=known[1])
 
     async def _listen(self) -> None:
         """PostgreSQL's notifications wake the inbox loop and the forwarded commands' waits at once."""
@@ -415,12 +435,12 @@ class Cluster:
             if self.bot.stopping:
                 return
             with self.bot.work.track(), fenced(None):
-                await self.bot._mark_reachable(platform=platform, user=user)
+                await self.bot.mark_reachable_local(platform=platform, user=user)
 
         try:
-            await self.bot.store.listen(leases.REACHABLE, reached)
-            await self.bot.store.listen(leases.INBOX, wake)
-            await self.bot.store.listen(leases.ANSWERED, answered)
-            await self.bot.store.listen(leases.LANGUAGE, relearn)
+            await self.store.listen(leases.REACHABLE, reached)
+            await self.store.listen(leases.INBOX, wake)
+            await self.store.listen(leases.ANSWERED, answered)
+            await self.store.listen(leases.LANGUAGE, relearn)
         except Exception:
             log.exception("LISTEN failed; polling only")

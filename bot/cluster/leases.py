@@ -10,12 +10,10 @@ from __future__ import annotations
 import base64
 import json
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.core.ports import Attachment, Inbound, Reply
-
-if TYPE_CHECKING:
-    from bot.store import Store, Tx
+from bot.store import Store, Tx
 
 MIGRATION = """
 CREATE TABLE table_leases (

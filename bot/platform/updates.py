@@ -38,10 +38,9 @@ import time
 from collections.abc import Callable, Collection, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-if TYPE_CHECKING:  # the store imports MIGRATION from here
-    from bot.store import Store, Tx
+from bot.store import Store, Tx
 
 log = logging.getLogger(__name__)
 

@@ -11,12 +11,10 @@ cannot turn into a scan of the community's every hand (``python -m bench.stats``
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from bot.core.limits import PERIODS
-
-if TYPE_CHECKING:
-    from bot.store import Store
+from bot.store import Store
 
 STATS_SQL: Final = (
     "SELECT COUNT(*), COALESCE(SUM(vpip), 0), COALESCE(SUM(showdown), 0), COALESCE(SUM(won_showdown), 0), "

@@ -34,15 +34,13 @@ import json
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from bot.core.model import Player
+from bot.store import Tx
 from engine import Action, EngineError, Hand
 from engine.events import ActionTaken
 from engine.handfile import HandFile, replay_hand
-
-if TYPE_CHECKING:  # the store imports this module
-    from bot.store import Tx
 
 log = logging.getLogger(__name__)
 

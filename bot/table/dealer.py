@@ -1,39 +1,36 @@
-"""The life of a hand at a table: deal, take decisions, settle, and the timers between.
+"""The life of a hand at a table: deal, take decisions, settle, restore, and the timers between.
 
-:class:`Dealer` is the half of :class:`~bot.app.StudBot` that runs hands; the
-other half (the command funnel) is in ``service.py``. Every decision is committed
-before it is played and shown; output never stops a table: a rendering or
-messenger failure is logged and the table goes on.
+:class:`Dealer` is held by the application (bot/app.py) and lent to the seating and table commands and
+to the features; it shows what happens through :class:`~bot.table.output.TableOutput`, and lets the
+features take part through :class:`~bot.table.runtime.TableHooks`. Every decision is committed
+before it is played and shown.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field, replace
-from functools import cached_property
-from typing import Protocol
+from dataclasses import replace
 
 from bot.chips import wallets
 from bot.chips.ledger import Transfer, hand_transfers, net_by_account, seat_account
 from bot.core.config import Settings
 from bot.core.errors import Refusal
-from bot.core.i18n import Translator, language_of, translator
 from bot.core.lifecycle import Work
-from bot.core.model import HandSetup, Player, Seat, Table
-from bot.core.ports import BoardView, Clock, Messenger, TableAddress, TimerHandle, deferring
+from bot.core.model import HandSetup, Player, Table
+from bot.core.ports import Clock, TimerHandle
 from bot.platform import updates
-from bot.stats.rows import record_hand
 from bot.store import Store, Tx
 from bot.store.fence import LeaseLost, TableMoved
 from bot.table import delivery
-from bot.table.fairness import Fairness, Revealed, deck_line, revealed_seeds, short_hex
-from bot.text import images, render, results
+from bot.table.fairness import Fairness, Revealed, revealed_seeds, short_hex
+from bot.table.housebot import choose_action
+from bot.table.output import TableOutput
+from bot.table.runtime import Runtime, TableGuard, TableHooks, Tables
+from bot.text import render, results
 from engine import Action, Deck, DeckDealer, FairRecord, Hand
 from engine.cards import CARD_TEXTS, Card
 from engine.events import CardDealt, CommunityCardDealt, Event
@@ -41,164 +38,41 @@ from engine.handfile import hand_file_of
 
 log = logging.getLogger(__name__)
 
-@dataclass
-class Runtime:
-    """A table in memory: its state, the hand in progress, its timers."""
-
-    table: Table
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    hand: Hand | None = None
-    hand_id: int | None = None
-    setup: HandSetup | None = None
-    deadline: float | None = None
-    turn_timer: TimerHandle | None = None
-    next_timer: TimerHandle | None = None
-    seen: int = 0
-    """Events of the hand already rendered."""
-    fair: FairRecord | None = None
-    """The record the hand in progress was dealt from (with its server seed: never shown before the reveal)."""
-    committed: int | None = None
-    """The next hand, once this process has shown its commitment (stored first, on the board) and armed its
-    deal after the table's pause (:meth:`Dealer._announce_next`, or the settlement of the last hand): the
-    only hand a deal may deal at once; any other has its commitment shown and waits the pause first."""
-    commitment: str = ""
-    """The commitment of hand :attr:`committed` (the board shows it until that hand is dealt)."""
-    reveal: str | None = None
-    """The table's reveal mode ('hand' or 'stop') once read: only its own 'config reveal=', run where the
-    table is held, changes it (another process holding the table later restores it anew)."""
-    closed: bool = False
-    moved: bool = False
-    """Cluster mode: another process took the table (it was dropped from this one)."""
-    _players_of: tuple[object, list[str], dict[str, int]] | None = field(default=None, init=False, repr=False,
-                                                                        compare=False)
-    """(the players list they were made from, names, user -> engine seat): asked for several times an action;
-    made again whenever the hand's setup (and so its players list) is another one."""
-
-    @cached_property
-    def address(self) -> TableAddress:
-        """Where the table is (a table never moves: made once, asked for several times an action)."""
-        t = self.table
-        return TableAddress(platform=t.platform, community=t.community, channel=t.channel)
-
-    @property
-    def tr(self) -> Translator:
-        """The table's language: its board and public lines."""
-        return translator(self.table.lang)
-
-    @property
-    def names(self) -> list[str]:
-        """The hand's players' names in seat order (the same list until the next hand's setup: do not change it)."""
-        return self._players()[1] if self.setup else []
-
-    def engine_seat(self, user: str) -> int | None:
-        if self.setup is None:
-            return None
-        return self._players()[2].get(user)
-
-    def _players(self) -> tuple[object, list[str], dict[str, int]]:
-        assert self.setup is not None
-        players = self.setup.players
-        known = self._players_of
-        if known is None or known[0] is not players:
-            seats: dict[str, int] = {}
-            for i, p in enumerate(players):
-                seats.setdefault(p[1], i)  # the first seat of a user, as a search in seat order finds it
-            known = self._players_of = (players, [p[2] for p in players], seats)
-        return known
-
-    def seat_no(self, engine_seat: int) -> int:
-        assert self.setup is not None
-        return self.setup.players[engine_seat][0]
-
-    def seat_in_hand(self, engine_seat: int) -> Seat | None:
-        """The table seat of a player dealt into the hand, if they still hold it: a seat number
-        alone is not enough, since someone else may have sat down there since the deal."""
-        assert self.setup is not None
-        seat_no, user, _, _ = self.setup.players[engine_seat]
-        seat = self.table.seats.get(seat_no)
-        return seat if seat is not None and seat.user == user else None
-
-    def check_open(self) -> None:
-        """Under the table's lock, before a command acts on it: still held here (cluster mode may have
-        dropped it meanwhile: :class:`TableMoved`) and not closed."""
-        if self.moved:
-            raise TableMoved()
-        if self.closed:
-            raise Refusal("refuse.closed")
-
-    @property
-    def turn(self) -> str | None:
-        if self.hand is None or self.hand.is_over:
-            return None
-        return f"{self.table.hand_no}.{len(self.hand.actions)}"
-
-
-
-class TableHooks(Protocol):
-    """What a feature adds to the life of a hand (sit-and-go tournaments: bot/tourney)."""
-
-    async def before_deal(self, rt: Runtime) -> None:
-        """Before a hand is dealt (its stakes may change)."""
-
-    async def settled(self, rt: Runtime, tx: Tx, *, setup: HandSetup, stacks: Sequence[int],
-                      now: float) -> Callable[[], Awaitable[None]] | None:
-        """Inside the settlement's transaction; what to announce once it is committed."""
-
-    def lobby(self, rt: Runtime) -> BoardView | None:
-        """The board to show instead of the table's, if any."""
-
-
-class TableGuard(Protocol):
-    """Cluster mode (bot/cluster/cluster.py): the lease a table's writes are made under."""
-
-    def fenced(self, rt: Runtime) -> AbstractContextManager[None]:
-        """Writes for ``rt`` in the block commit only while this process holds its lease."""
-
-    def lost(self, rt: Runtime) -> None:
-        """A write for ``rt`` found its lease gone: drop the table from memory."""
-
-
 class Dealer:
-    """Hands, timers and output for the tables of a :class:`~bot.app.StudBot`."""
+    """Hands and timers of the tables held here: deal, take decisions, settle, restore; a collaborator
+    of the application (bot/app.py), of the seating and table commands and of the features."""
 
-    store: Store
-    messenger: Messenger
-    clock: Clock
-    settings: Settings
-    rng: random.Random
-    bot_rng: random.Random
-    languages: dict[tuple[str, str], tuple[str, bool]]
-    """(platform, user) -> (language, chosen with 'lang'): for private messages sent later."""
-    work: Work
-    """Commands and timer callbacks in flight (a stop waits for them)."""
-    fair: Fairness
-    """Server seeds, player seeds and reveals (provably fair decks)."""
-    stopping: bool
-    """Set by a stop: no command is taken and no timer acts any more."""
-    deliveries: delivery.Deliveries
-    hooks: TableHooks
-    cluster: TableGuard | None
-    tables: dict[str, Runtime]
-    """The tables held here, by "platform:channel"."""
-
-    def translator_for(self, *, platform: str, user: str, locale: str | None = None) -> Translator:
-        """The language to write to ``user`` in: the one they chose with 'lang', else their
-        platform's locale (``locale``, or the last one seen), else English."""
-        known = self.languages.get((platform, user))
-        if known is not None and known[1]:
-            return translator(known[0])
-        return translator(language_of(locale) or (known[0] if known else self.settings.language))
+    def __init__(self, *, store: Store, clock: Clock, settings: Settings, fair: Fairness, output: TableOutput,
+                 deliveries: delivery.Deliveries, tables: Tables, hooks: Sequence[TableHooks], guard: TableGuard,
+                 work: Work, rng: random.Random) -> None:
+        self.store = store
+        self.clock = clock
+        self.settings = settings
+        self.fair = fair
+        """Server seeds, player seeds and reveals (provably fair decks)."""
+        self.output = output
+        self.deliveries = deliveries
+        self.tables = tables
+        self.hooks = hooks
+        """The features' hooks, run in this order (before a deal, at the settlement, for the board)."""
+        self.guard = guard
+        self.work = work
+        """Commands and timer callbacks in flight (a stop waits for them)."""
+        self.rng = rng
+        """The house bots' decisions."""
+        self.stopping = False
+        """Set by a stop: no timer acts any more."""
 
     # ------------------------------------------------------------------ hands
 
-    def _build_hand(self, setup: HandSetup, *, cards: Sequence[Card] | None = None) -> Hand:
+    def build_hand(self, setup: HandSetup, *, cards: Sequence[Card] | None = None) -> Hand:
         """The hand ``setup`` deals (``cards``: its deck, when the caller holds it as cards already)."""
         deck = Deck.from_cards(cards if cards is not None else [Card.from_str(c) for c in setup.deck])
         players = setup.players
-        return Hand(stakes=setup.stakes, names=[p[2] for p in players], stacks=[p[3] for p in players],
+        return Hand(stakes=setup.stakes, names=[p.name for p in players], stacks=[p.stack for p in players],
                     dealer=DeckDealer(deck))
 
-    async def _start_hand(self, rt: Runtime) -> None:
+    async def start_hand(self, rt: Runtime) -> None:
         """Deal the next hand (:meth:`_deal`). A deal that fails is reported and the table waits
         (:meth:`_deal_failed`): its writes were one transaction, so nothing of it is stored."""
         before = rt.hand_id
@@ -225,8 +99,8 @@ class Dealer:
             raise
         except Exception:  # the table is told all the same; a restart finds it as it was before the deal
             log.exception("table %s: saving the table after the failed deal failed", table.id)
-        await self._say(rt, "line.deal_failed", no=table.hand_no + 1)
-        await self._publish(rt)
+        await self.output.say(rt, "line.deal_failed", no=table.hand_no + 1)
+        await self.output.publish(rt)
 
     async def _deal(self, rt: Runtime) -> None:
         table = rt.table
@@ -236,33 +110,34 @@ class Dealer:
         if len(ready) < 2:
             async with self.store.atomic() as tx:
                 await tx.save_table(table)
-            await self._say(rt, "line.waiting")
+            await self.output.say(rt, "line.waiting")
             return
         hand_no = table.hand_no + 1
         if rt.committed != hand_no:  # its commitment not shown here yet: show it, deal after the pause
-            await self._announce_next(rt)
+            await self.announce_next(rt)
             return
-        await self.hooks.before_deal(rt)  # a tournament sets the level's stakes
+        for hook in self.hooks:  # a tournament sets the level's stakes
+            await hook.before_deal(rt)
         players = [Player(s.seat_no, s.user, s.name, s.stack) for s in ready]
         now = self.clock.now()
         async with self.store.atomic() as tx:
             record = await self.fair.deal(tx, table=table, hand_no=hand_no,
-                                          players=[(user, name) for _, user, name, _ in players])
+                                          players=[(p.user, p.name) for p in players])
             deck = record.deck()
             setup = HandSetup(hand_no=hand_no, stakes=table.stakes, players=players,
                               deck=[CARD_TEXTS[c.index] for c in deck])
-            hand = self._build_hand(setup, cards=deck)  # in the transaction: if it fails, nothing is stored
+            hand = self.build_hand(setup, cards=deck)  # in the transaction: if it fails, nothing is stored
             hand_id = await tx.begin_hand(table_id=table.id, setup=setup, now=now, deadline=now + table.timer)
             await tx.save_table(replace(table, hand_no=setup.hand_no))
-        # The new number with the new hand, at once: a board drawn meanwhile (see _publish_board) shows
+        # The new number with the new hand, at once: a board drawn meanwhile (see TableOutput.publish) shows
         # the last hand under its own number, never under the next one's.
         table.hand_no = setup.hand_no
         rt.hand, rt.hand_id, rt.setup, rt.seen, rt.fair = hand, hand_id, setup, 0, record
         rt.deadline = now + table.timer
-        await self._say(rt, "line.hand_starts", no=setup.hand_no, names=", ".join(rt.names))
+        await self.output.say(rt, "line.hand_starts", no=setup.hand_no, names=", ".join(rt.names))
         await self._after_change(rt)
 
-    async def _apply(self, rt: Runtime, action: Action, *, by_timeout: bool) -> None:
+    async def apply(self, rt: Runtime, action: Action, *, by_timeout: bool) -> None:
         """Commit one decision, then play it, render it, and arm what comes next."""
         hand, table = rt.hand, rt.table
         assert hand is not None and rt.hand_id is not None and hand.actor is not None
@@ -296,7 +171,8 @@ class Dealer:
         rt.deadline = deadline
         hand.act(action)
         if by_timeout and seat is not None:
-            await self._say(rt, "line.timed_out_sitting_out" if seat.sitting_out else "line.timed_out", name=seat.name)
+            await self.output.say(rt, "line.timed_out_sitting_out" if seat.sitting_out else "line.timed_out",
+                                  name=seat.name)
         await self._after_change(rt)
 
     async def _after_change(self, rt: Runtime) -> None:
@@ -312,16 +188,16 @@ class Dealer:
         if hand.is_over and rt.fair is not None and rt.setup is not None:  # the seed with the result
             lines.append(await self._seed_line(rt, rt.fair, hand_no=rt.setup.hand_no))
         if lines:
-            await self._say_text(rt, "\n".join(lines))
+            await self.output.say_text(rt, "\n".join(lines))
         if (lines or hand.is_over) and rt.hand_id is not None:
             self.deliveries.track(table=rt.address, hand_id=rt.hand_id, events=rt.seen, final=hand.is_over)
         for es in _dealt_to(events, hand):
-            await self._send_cards(rt, es)
+            await self.output.send_cards(rt, es)
         if hand.is_over:
             await self._finish_hand(rt)
         else:
-            self._arm_turn(rt)
-        await self._publish(rt)
+            self.arm_turn(rt)
+        await self.output.publish(rt)
 
     async def _seed_line(self, rt: Runtime, record: FairRecord, *, hand_no: int) -> str:
         """The last line of a hand's result: its server seed, short (``verify N`` gives it whole), or
@@ -332,39 +208,17 @@ class Dealer:
 
     async def _announce_again(self, rt: Runtime, past: delivery.Unannounced) -> None:
         """The last lines of a finished hand that a crash kept from the table."""
-        hand = self._build_hand(past.setup)
+        hand = self.build_hand(past.setup)
         for action in past.actions:
             hand.act(Action(action))
         try:
-            lines = render.describe(hand.events[past.events:], hand, [p[2] for p in past.setup.players], rt.tr)
+            lines = render.describe(hand.events[past.events:], hand, [p.name for p in past.setup.players], rt.tr)
         except Exception:
             log.exception("table %s: describing hand %s again failed", rt.table.id, past.hand_id)
             lines = []
         if lines:
-            await self._say_text(rt, "\n".join([rt.tr("line.restored"), *lines]))
+            await self.output.say_text(rt, "\n".join([rt.tr("line.restored"), *lines]))
         self.deliveries.track(table=rt.address, hand_id=past.hand_id, events=len(hand.events), final=True)
-
-    async def _send_cards(self, rt: Runtime, es: int) -> None:
-        assert rt.hand is not None and rt.setup is not None
-        seat = rt.seat_in_hand(es)
-        if seat is None or seat.is_bot or seat.unreachable:
-            return
-        tr = self.translator_for(platform=rt.table.platform, user=seat.user)
-        text = render.private_view(rt.hand, es, hand_no=rt.table.hand_no, tr=tr)
-        try:
-            ok = await self.messenger.send_private(platform=rt.table.platform, user=seat.user, text=text,
-                                                   image=self._private_image(rt, es, tr))
-        except Exception:  # output must never stop the table: the player can still ask with 'cards'
-            log.exception("table %s: sending %s their cards failed", rt.table.id, seat.user)
-            return
-        if not ok:
-            await self._mark_unreachable(rt, seat)
-
-    async def _mark_unreachable(self, rt: Runtime, seat: Seat) -> None:
-        seat.unreachable = True
-        async with self.store.atomic() as tx:
-            await tx.save_seat(rt.table.id, seat)
-        await self._say(rt, "line.unreachable", name=seat.name)
 
     async def _finish_hand(self, rt: Runtime) -> None:
         hand, table, setup = rt.hand, rt.table, rt.setup
@@ -381,7 +235,7 @@ class Dealer:
         stay = [seat for seat in held if not (seat.leaving or seat.kicked or seat.stack == 0)]
         closing = table.closing and table.tournament is None
         transfers = hand_transfers(hand, hand_id=rt.hand_id,
-                                   account=lambda es: seat_account(table.id, setup.players[es][1]))
+                                   account=lambda es: seat_account(table.id, setup.players[es].user))
         _check_settlement(hand, transfers, setup=setup, table_id=table.id)
         record = rt.fair
         if record is not None and rt.reveal is None:  # read with the deal's player seeds, if it was dealt here
@@ -394,9 +248,6 @@ class Dealer:
             if reveal:
                 await self.fair.mark_revealed(tx, table_id=table.id, hand_no=setup.hand_no)
             await wallets.post(tx, transfers, now=now)
-            if table.tournament is None:  # the stats are of cash hands: tournament chips are not money
-                await record_hand(tx, hand=hand, hand_id=rt.hand_id, community=table.community,
-                                  players=setup.players, now=now)
             for seat in gone:
                 await wallets.cash_out(tx, table_id=table.id, community=table.community, user=seat.user,
                                   amount=seat.stack, kind="kick" if seat.kicked else "cash-out", now=now)
@@ -405,11 +256,12 @@ class Dealer:
             for seat in stay:
                 await tx.save_seat(table.id, seat)
                 table.seats[seat.seat_no] = seat
-            after = await self.hooks.settled(rt, tx, setup=setup, stacks=hand.stacks, now=now)
+            afters = [after for hook in self.hooks  # the stats rows; a tournament's places and prizes
+                      if (after := await hook.settled(rt, tx, setup=setup, stacks=hand.stacks, now=now)) is not None]
             if table.running and len(table.ready_seats()) >= 2 and not closing:
                 table.next_hand_at = now + self.settings.next_hand_delay
             await tx.save_table(table)
-            revealed = await self._close_table(tx, rt) if closing else []
+            revealed = await self.close_table(tx, rt) if closing else []
             # The next hand's seed, committed now and shown on this result's board, if a next hand is coming
             # (otherwise at the next deal): no commitment is published for a hand never dealt. Last: on
             # PostgreSQL its round trip takes every statement held back before it, none is left for the commit.
@@ -423,24 +275,24 @@ class Dealer:
             self.fair.stored(table_id=table.id, committed=committed)
         for seat in gone:
             if seat.stack:
-                await self._say(rt, "line.kicked_with" if seat.kicked else "line.cashes_out", name=seat.name,
-                                chips=render.chips(seat.stack, rt.tr))
+                await self.output.say(rt, "line.kicked_with" if seat.kicked else "line.cashes_out", name=seat.name,
+                                      chips=render.chips(seat.stack, rt.tr))
             else:
-                await self._say(rt, "line.busted", name=seat.name)
-        if after is not None:
+                await self.output.say(rt, "line.busted", name=seat.name)
+        for after in afters:
             await after()
         if closing:
-            await self._closed(rt, revealed)
+            await self.closed(rt, revealed)
             return
         if table.next_hand_at is not None:
             self._arm_next_hand(rt, table.next_hand_at)
         elif table.running:
-            await self._say(rt, "line.waiting_join")
+            await self.output.say(rt, "line.waiting_join")
 
-    async def _close_table(self, tx: Tx, rt: Runtime) -> list[Revealed]:
+    async def close_table(self, tx: Tx, rt: Runtime) -> list[Revealed]:
         """Close the table in ``tx`` (a stop between hands, or the settlement of the hand a stop came
         during): every seat cashed out to its wallet, and every finished hand's seed not yet revealed
-        (a table with ``config reveal=stop``) revealed. Then :meth:`_closed`, once committed."""
+        (a table with ``config reveal=stop``) revealed. Then :meth:`closed`, once committed."""
         table = rt.table
         now = self.clock.now()
         for seat in table.seats.values():
@@ -450,22 +302,22 @@ class Dealer:
         await tx.close_table(table.id)
         return await self.fair.reveal_all(tx, table_id=table.id)  # finished hands only
 
-    async def _closed(self, rt: Runtime, revealed: Sequence[Revealed]) -> None:
+    async def closed(self, rt: Runtime, revealed: Sequence[Revealed]) -> None:
         """The close committed: the table leaves memory (its timers stopped) and says so."""
         cancel_timers(rt)
         rt.closed = True
-        self.tables.pop(f"{rt.table.platform}:{rt.table.channel}", None)
-        await self._say(rt, "line.closed")
+        self.tables.drop(rt)
+        await self.output.say(rt, "line.closed")
         if revealed:
-            await self._say(rt, "fair.revealed_all", seeds=revealed_seeds(list(revealed)))
+            await self.output.say(rt, "fair.revealed_all", seeds=revealed_seeds(list(revealed)))
 
-    async def _maybe_schedule_next(self, rt: Runtime) -> None:
+    async def schedule_next(self, rt: Runtime) -> None:
         table = rt.table
         idle = rt.hand is None or rt.hand.is_over
         if table.running and idle and table.next_hand_at is None and len(table.ready_seats()) >= 2:
-            await self._announce_next(rt)
+            await self.announce_next(rt)
 
-    async def _announce_next(self, rt: Runtime) -> None:
+    async def announce_next(self, rt: Runtime) -> None:
         """Show the next hand's commitment on the board (its seed drawn and stored first, or the one stored
         before a restart) and deal it after the table's usual pause, never at once: the players' seeds are
         those in force at the deal, so each deck is fixed, and shown, while they can still change them
@@ -477,7 +329,7 @@ class Dealer:
         async with self.store.atomic() as tx:
             await tx.save_table(table)
         rt.committed, rt.commitment = committed.hand_no, committed.commitment
-        await self._publish(rt)
+        await self.output.publish(rt)
         self._arm_next_hand(rt, table.next_hand_at)
 
     async def _read_reveal(self, rt: Runtime) -> str:
@@ -486,9 +338,66 @@ class Dealer:
             rt.reveal = self.fair.held_reveal_mode(rt.table) or await self.fair.reveal_mode(rt.table.id)
         return rt.reveal
 
+    # ------------------------------------------------------------------ restore
+
+    async def adopt(self, table: Table) -> None:
+        """Hold an open table here: restore it, its hand in progress and its timers."""
+        for hook in self.hooks:
+            hook.adopted(table)
+        rt = self.tables.hold(table)
+        async with rt.lock:
+            await self.restore(rt)
+
+    async def restore(self, rt: Runtime) -> None:
+        """The table as a crash or a stop left it: what it had not said yet, its hand in progress
+        (the deck again from its fair record), and its timers."""
+        for past in await delivery.unannounced_finished(self.store, rt.table.id):
+            await self._announce_again(rt, past)
+        playing = await self.store.playing_hand(rt.table.id)
+        if playing is not None:
+            setup = playing.setup
+            record = await self.fair.record(table=rt.table, hand_no=setup.hand_no)
+            if record is not None:  # the deck again from the committed seed and the seeds of the deal
+                deck = [str(c) for c in record.deck()]
+                if deck != setup.deck:
+                    log.error("table %s hand #%s: the stored deck is not the fair record's", rt.table.id,
+                              setup.hand_no)
+                setup = replace(setup, deck=deck)
+            rt.fair = record
+            hand = self.build_hand(setup)
+            for action in playing.actions:
+                hand.act(Action(action))
+            rt.hand, rt.hand_id, rt.setup = hand, playing.id, setup
+            await self._read_reveal(rt)  # the board's line with the commitment says when it is revealed
+            announced = await delivery.announced_events(self.store, playing.id)
+            rt.seen = len(hand.events) if announced is None else min(announced, len(hand.events))
+            rt.deadline = playing.deadline
+            log.info("table %s: restored hand #%s after %d actions", rt.table.id, setup.hand_no, len(playing.actions))
+            if rt.seen < len(hand.events):  # what a crash kept from the table: say it now, then go on
+                await self.output.say(rt, "line.restored")
+                await self._after_change(rt)
+            elif hand.is_over:
+                await self._finish_hand(rt)
+            else:
+                self.arm_turn(rt)
+            await self.output.publish(rt)
+        elif rt.table.closing:  # stopped during a hand that is over: close as its settlement would have
+            async with self.store.atomic() as tx:
+                revealed = await self.close_table(tx, rt)
+            await self.closed(rt, revealed)
+        elif rt.table.running and rt.table.next_hand_at is not None:
+            # The next hand's stored commitment shown again (a crash may have come before it was shown at
+            # all), and its deal after the table's pause from now.
+            await self.announce_next(rt)
+
+    def cancel_timers(self) -> None:
+        """A stop: every timer of every table held here cancelled (one table's: :func:`cancel_timers`)."""
+        for rt in self.tables.values():
+            cancel_timers(rt)
+
     # ------------------------------------------------------------------ timers
 
-    def _arm_turn(self, rt: Runtime) -> None:
+    def arm_turn(self, rt: Runtime) -> None:
         hand = rt.hand
         if hand is None or hand.actor is None:
             rt.turn_timer = _cancelled(rt.turn_timer)
@@ -534,139 +443,51 @@ class Dealer:
         async def fire() -> None:
             if self.stopping:
                 return
-            with self.work.track(), self._fenced(rt):
+            with self.work.track(), self.fenced(rt):
                 try:
                     await callback()
                 except LeaseLost:
-                    self._lost(rt)
+                    self.lost(rt)
 
         return self.clock.call_at(when, fire)
 
-    async def _bot_turn(self, rt: Runtime, token: str | None) -> None:
-        from bot.table.housebot import choose_action
+    def _turn_gone(self, rt: Runtime, token: str | None) -> bool:
+        """A turn timer fired for a turn that is not to be played any more (a stop, the table closed, the
+        hand over, or the turn taken meanwhile: ``token`` is the turn it was armed for)."""
+        return self.stopping or rt.closed or not rt.playing or rt.turn != token
 
+    async def _bot_turn(self, rt: Runtime, token: str | None) -> None:
         async with rt.lock:
-            if self.stopping or rt.closed or rt.hand is None or rt.turn != token or rt.hand.is_over:
+            if self._turn_gone(rt, token):
                 return
-            await self._apply(rt, choose_action(rt.hand, rng=self.bot_rng), by_timeout=False)
+            assert rt.hand is not None
+            await self.apply(rt, choose_action(rt.hand, rng=self.rng), by_timeout=False)
 
     async def _timeout(self, rt: Runtime, token: str | None, *, leaving: bool) -> None:
         async with rt.lock:
-            if self.stopping or rt.closed or rt.hand is None or rt.turn != token or rt.hand.is_over:
+            if self._turn_gone(rt, token):
                 return
-            await self._apply(rt, rt.hand.default_action(), by_timeout=not leaving)
+            assert rt.hand is not None
+            await self.apply(rt, rt.hand.default_action(), by_timeout=not leaving)
 
     def _arm_next_hand(self, rt: Runtime, when: float) -> None:
         rt.next_timer = _cancelled(rt.next_timer)
 
         async def deal() -> None:
             async with rt.lock:
-                if self.stopping or rt.closed or (rt.hand is not None and not rt.hand.is_over) \
-                        or not rt.table.running:
+                if self.stopping or rt.closed or rt.playing or not rt.table.running:
                     return
-                await self._start_hand(rt)
+                await self.start_hand(rt)
 
         rt.next_timer = self._call_at(rt, when, deal)
 
-    def _fenced(self, rt: Runtime) -> AbstractContextManager[None]:
-        return self.cluster.fenced(rt) if self.cluster is not None else contextlib.nullcontext()
+    def fenced(self, rt: Runtime) -> AbstractContextManager[None]:
+        """Writes for ``rt`` in the block commit only while this process holds it (cluster mode)."""
+        return self.guard.fenced(rt)
 
-    def _lost(self, rt: Runtime) -> None:
-        if self.cluster is not None:
-            self.cluster.lost(rt)
-
-    # ------------------------------------------------------------------ output
-
-    async def _publish(self, rt: Runtime, *, new: bool = False) -> None:
-        try:
-            await self._publish_board(rt, new=new)
-        except LeaseLost:
-            raise
-        except Exception:  # the next change publishes again; the table goes on
-            log.exception("table %s: publishing the board failed", rt.table.id)
-
-    async def _publish_board(self, rt: Runtime, *, new: bool) -> None:
-        """Show the board. An edit of a hand in progress goes as a drawing to a messenger that holds
-        boards back (the outbox shows a table's board every second or so, the table may change many
-        times meanwhile): it is drawn once, when it is sent, from the table as it is then. A new
-        message and a final board are drawn now."""
-        messenger, ref, hand = self.messenger, None if new else rt.table.board_ref, rt.hand
-        if ref is not None and deferring(messenger) and not (hand is not None and hand.is_over):
-            ref = await messenger.defer_board(table=rt.address, draw=lambda: self._board_view(rt), ref=ref)
-        else:
-            ref = await messenger.publish_board(table=rt.address, board=self._board_view(rt), ref=ref)
-        if ref != rt.table.board_ref and not rt.closed:
-            rt.table.board_ref = ref
-            async with self.store.atomic() as tx:
-                await tx.save_table(rt.table)
-
-    def _board_view(self, rt: Runtime) -> BoardView:
-        """The board as the table stands now: a tournament's lobby, or the table and its hand."""
-        lobby = self.hooks.lobby(rt)
-        if lobby is not None:
-            return lobby
-        hand = rt.hand
-        seconds = None
-        if hand is not None and rt.deadline is not None and hand.actor is not None:
-            seconds = max(0, round(rt.deadline - self.clock.now()))
-        text, buttons = render.board(rt.table, hand, names=rt.names, turn=rt.turn, seconds_left=seconds,
-                                     tr=rt.tr)
-        return BoardView(text=text, buttons=buttons, hand_no=rt.table.hand_no,
-                         final=hand is not None and hand.is_over, image=self._board_image(rt), deck=_deck(rt))
-
-    def _board_image(self, rt: Runtime) -> bytes | None:
-        """The board as a PNG when the table shows images (never on the console), else None;
-        after a showdown, the showdown: every shown hand with its high and low, and who won.
-
-        :func:`~bot.text.images.board_png` is memoised on the board's layout: an unchanged board
-        (a clock tick, a 'board' command) costs a dictionary lookup. A drawing failure
-        falls back to the text board.
-        """
-        if rt.table.view != "image" or rt.table.platform == "console":
-            return None
-        tr = rt.tr
-        try:
-            hand = rt.hand
-            if hand is not None and hand.is_over and len(hand.live_seats) > 1:  # the showdown: hands and winners
-                return images.showdown_png(hand, names=rt.names, tr=tr)
-            return images.board_png(rt.table, hand, names=rt.names, tr=tr)
-        except Exception:
-            log.exception("table %s: drawing the board failed; showing it as text", rt.table.id)
-            return None
-
-    def _private_image(self, rt: Runtime, es: int, tr: Translator) -> bytes | None:
-        """The player's cards as a PNG (best high and low marked) when the table shows images."""
-        if rt.table.view != "image" or rt.table.platform == "console" or rt.hand is None:
-            return None
-        try:
-            return images.private_png(rt.hand, es, tr=tr)
-        except Exception:
-            log.exception("table %s: drawing the cards of seat %d failed; sending them as text", rt.table.id, es)
-            return None
-
-    async def _say(self, rt: Runtime, key: str, /, **fields: object) -> None:
-        """A public line in the table's language: a catalog key, its fields (a field may be a
-        function of the translator, for words such as '5 chips')."""
-        await self._say_text(rt, rt.tr(key, **fields))
-
-    async def _say_text(self, rt: Runtime, text: str) -> None:
-        try:
-            await self.messenger.announce(table=rt.address, text=text)
-        except Exception:
-            log.exception("table %s: announcing failed", rt.table.id)
-
-
-def _deck(rt: Runtime) -> str:
-    """The board's line with the commitment of the hand being played, or else of the next hand once it is
-    committed (shown before its deal): short, 'Deck #4 2fe4…d4db · verify after the hand'; '' if none."""
-    hand = rt.hand
-    if hand is not None and not hand.is_over and rt.fair is not None:
-        no, commitment = rt.table.hand_no, rt.fair.commitment
-    elif rt.committed is not None and rt.committed == rt.table.hand_no + 1 and rt.commitment:
-        no, commitment = rt.committed, rt.commitment
-    else:
-        return ""
-    return deck_line(rt.tr, no=no, commitment=commitment, at_stop=rt.reveal == "stop")
+    def lost(self, rt: Runtime) -> None:
+        """A write for ``rt`` found it held by another process: dropped here."""
+        self.guard.lost(rt)
 
 
 def _dealt_to(events: Sequence[Event], hand: Hand) -> list[int]:

@@ -233,4 +233,4 @@ async def action_taken(store: Store, *, platform: str, channel: str, turn: str, 
     if not rows:
         return False
     players = HandSetup.from_json(json.loads(rows[0]["setup"])).players
-    return any(p[0] == rows[0]["seat_no"] and p[1] == user for p in players)
+    return any(p.seat_no == rows[0]["seat_no"] and p.user == user for p in players)

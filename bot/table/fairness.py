@@ -27,18 +27,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from bot.core.i18n import Translator, family
 from bot.core.limits import REVEALS
 from bot.core.model import Table
-from bot.store import fence
+from bot.store import Store, Tx, fence
 from engine import FairRecord, HandFile, commitment_of
 from engine.fair import SERVER_SEED_BYTES
 from engine.verify import Finding, Verdict
-
-if TYPE_CHECKING:  # the store imports MIGRATION from here
-    from bot.store import Store, Tx
 
 log = logging.getLogger(__name__)
 

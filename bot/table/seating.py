@@ -2,50 +2,80 @@
 getting up (``leave``, ``kick``; mid-hand the seat is cashed out when the hand settles, and a
 player kicked mid-hand plays it out first), and sitting out and coming back (``sitout``, ``back``).
 
-:class:`Seating` is a collaborator of :class:`~bot.app.StudBot` (it holds one and
-routes these commands here, the table's lock held); every change is committed to SQLite
-before it is announced.
+The application (bot/app.py) holds a :class:`Seating` and routes these commands here (its
+:meth:`Seating.routes`), the table's lock held; every change is committed before it is announced.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
 from bot.chips import wallets
+from bot.core.config import Settings
 from bot.core.errors import Refusal
 from bot.core.model import Seat, Table
 from bot.core.names import unique_name
-from bot.core.ports import Inbound, Reply
+from bot.core.ports import Clock, Inbound, Reply
 from bot.platform import updates
-from bot.table.dealer import Runtime
+from bot.store import Store, Tx
+from bot.store.fence import LeaseLost
+from bot.table.dealer import Dealer
+from bot.table.output import TableOutput
+from bot.table.routes import Route
+from bot.table.runtime import Runtime, Tables, require_owner, seated
 from bot.text import render
 from bot.text.grammar import Command
 from bot.text.render import chips_field
 
-if TYPE_CHECKING:
-    from bot.app import StudBot
-    from bot.store import Tx
-
 log = logging.getLogger(__name__)
 
 BUY_IN_BIG_BETS = 20
-Handler = Callable[[Runtime, Inbound, Command], Awaitable[Reply]]
 
 
 class Seating:
-    """Who sits at a table: the seating commands of a :class:`~bot.app.StudBot`."""
+    """Who sits at a table: the seating commands (the table's lock held), and private messages
+    reachable again."""
 
-    def __init__(self, bot: StudBot) -> None:
-        self.bot = bot
-        self.handlers: dict[str, Handler] = {"join": self.join, "addbot": self.addbot, "leave": self.leave,
-                                             "kick": self.kick, "sitout": self.sitout, "back": self.back}
+    def __init__(self, *, dealer: Dealer, output: TableOutput, tables: Tables, store: Store, settings: Settings,
+                 clock: Clock) -> None:
+        self.dealer = dealer
+        self.output = output
+        self.tables = tables
+        self.store = store
+        self.settings = settings
+        self.clock = clock
 
-    async def command(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        """One of the commands in :attr:`handlers` (the table's lock is held)."""
-        return await self.handlers[command.name](rt, msg, command)
+    def routes(self) -> Mapping[str, Route]:
+        return {"join": Route(at_table=self.join), "addbot": Route(at_table=self.addbot),
+                "leave": Route(at_table=self.leave), "kick": Route(at_table=self.kick),
+                "sitout": Route(at_table=self.sitout), "back": Route(at_table=self.back)}
+
+    async def mark_reachable(self, *, platform: str, user: str) -> int:
+        """The user can get private messages now: the flag cleared on their seats at the tables held here,
+        and the cards of any hand they are in sent. Returns how many seats changed."""
+        changed = 0
+        for rt in list(self.tables.values()):
+            if rt.table.platform != platform:
+                continue
+            async with rt.lock:
+                seat = rt.table.seat_of(user)
+                if seat is None or not seat.unreachable or rt.closed:
+                    continue
+                seat.unreachable = False
+                with self.dealer.fenced(rt):
+                    try:
+                        async with self.store.atomic() as tx:
+                            await tx.save_seat(rt.table.id, seat)
+                    except LeaseLost:
+                        self.dealer.lost(rt)
+                        continue
+                changed += 1
+                player = rt.engine_seat(user)
+                if rt.playing and player is not None:
+                    await self.output.send_cards(rt, player)
+        return changed
 
     async def join(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         table = rt.table
@@ -59,18 +89,18 @@ class Seating:
         requested = int(command.args[0]) if command.args else None
         seat = await self._seat_player(rt, user=msg.user, name=_unique_name(table, msg.name), requested=requested,
                                        is_bot=False, seat_no=seat_no)
-        await self.bot._say(rt, "line.sits", name=seat.name, chips=chips_field(seat.stack))
-        tr = self.bot._tr(msg)
+        await self.output.say(rt, "line.sits", name=seat.name, chips=chips_field(seat.stack))
+        tr = self.output.tr(msg)
         try:
-            reachable = await self.bot.messenger.send_private(
+            reachable = await self.output.messenger.send_private(
                 platform=table.platform, user=msg.user, text=tr("dm.welcome", chips=render.chips(seat.stack, tr)))
         except Exception:
             log.exception("table %s: the welcome message to %s failed", table.id, msg.user)
             reachable = True  # not known to be closed: the next card will tell
         if not reachable:
-            await self.bot._mark_unreachable(rt, seat)
-        await self.bot._publish(rt)
-        await self.bot._maybe_schedule_next(rt)
+            await self.output.mark_unreachable(rt, seat)
+        await self.output.publish(rt)
+        await self.dealer.schedule_next(rt)
         if not reachable:
             return Reply(tr("reply.seated_unreachable", chips=render.chips(seat.stack, tr)), private=True,
                          code="unreachable")
@@ -81,9 +111,9 @@ class Seating:
         table = rt.table
         minimum = table.stakes.big_bet
         default = BUY_IN_BIG_BETS * table.stakes.big_bet
-        now = self.bot.clock.now()
+        now = self.clock.now()
         key = updates.pending() if is_bot else None  # the platform update that asked for the bot, if any
-        async with self.bot.store.atomic() as tx:
+        async with self.store.atomic() as tx:
             # The update's done mark commits with the bot's seat: a retry of an 'addbot' whose worker died
             # after seating it finds it done, and seats no second bot (a player's own join is refused twice).
             if key is not None and not await updates.mark_applied(tx, key):
@@ -92,9 +122,9 @@ class Seating:
                 balance = default
             else:
                 balance = await wallets.ensure_wallet(tx, community=table.community, user=user, name=name,
-                                                 balance=self.bot.settings.starting_balance, now=now)
+                                                 balance=self.settings.starting_balance, now=now)
                 balance = await refilled(tx, community=table.community, user=user, balance=balance, needed=minimum,
-                                         starting=self.bot.settings.starting_balance, now=now)
+                                         starting=self.settings.starting_balance, now=now)
             buy_in = requested if requested is not None else min(balance, default)
             if buy_in < minimum:
                 raise Refusal("refuse.buy_in_min", minimum=minimum, chips=chips_field(balance))
@@ -110,7 +140,7 @@ class Seating:
         return seat
 
     async def addbot(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        self.bot._require_owner(rt, msg)  # a bot is the owner's to seat: it may start a game or take a name
+        require_owner(rt, msg)  # a bot is the owner's to seat: it may start a game or take a name
         table = rt.table
         if table.closing:
             raise Refusal("refuse.closing")
@@ -123,10 +153,10 @@ class Seating:
         name = _unique_name(table, base)
         seat = await self._seat_player(rt, user=f"bot:{name.lower()}", name=name, requested=None, is_bot=True,
                                        seat_no=seat_no)
-        await self.bot._say(rt, "line.bot_sits", name=seat.name, chips=chips_field(seat.stack))
-        await self.bot._publish(rt)
-        await self.bot._maybe_schedule_next(rt)
-        return Reply(self.bot._tr(msg)("reply.bot_seated", name=seat.name))
+        await self.output.say(rt, "line.bot_sits", name=seat.name, chips=chips_field(seat.stack))
+        await self.output.publish(rt)
+        await self.dealer.schedule_next(rt)
+        return Reply(self.output.tr(msg)("reply.bot_seated", name=seat.name))
 
     async def leave(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         seat = rt.table.seat_of(msg.user)
@@ -135,7 +165,7 @@ class Seating:
         return await self._remove(rt, seat, msg, kicked=False)
 
     async def kick(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        self.bot._require_owner(rt, msg)
+        require_owner(rt, msg)
         seat = rt.table.seat_named(str(command.args[0]))
         if seat is None:
             raise Refusal("refuse.nobody_named", name=repr(command.args[0]))
@@ -152,22 +182,22 @@ class Seating:
                 return await self._kick_after(rt, seat, msg, folded=folded)
             if not seat.leaving:
                 seat.leaving = True
-                async with self.bot.store.atomic() as tx:
+                async with self.store.atomic() as tx:
                     await tx.save_seat(rt.table.id, seat)
-                await self.bot._say(rt, "line.leaves_after", name=seat.name)
+                await self.output.say(rt, "line.leaves_after", name=seat.name)
                 if hand.actor == es:
-                    await self.bot._apply(rt, hand.default_action(), by_timeout=False)
-            return Reply(self.bot._tr(msg)("reply.leaving_folded" if folded else "reply.leaving"), private=True)
-        async with self.bot.store.atomic() as tx:
+                    await self.dealer.apply(rt, hand.default_action(), by_timeout=False)
+            return Reply(self.output.tr(msg)("reply.leaving_folded" if folded else "reply.leaving"), private=True)
+        async with self.store.atomic() as tx:
             await wallets.cash_out(tx, table_id=rt.table.id, community=rt.table.community, user=seat.user,
                                    amount=seat.stack,
-                              kind="kick" if kicked else "cash-out", now=self.bot.clock.now())
+                              kind="kick" if kicked else "cash-out", now=self.clock.now())
             await tx.remove_seat(rt.table.id, seat.seat_no)
         del rt.table.seats[seat.seat_no]
-        await self.bot._say(rt, "line.kicked_with" if kicked else "line.leaves_with", name=seat.name,
-                            chips=chips_field(seat.stack))
-        await self.bot._publish(rt)
-        tr = self.bot._tr(msg)
+        await self.output.say(rt, "line.kicked_with" if kicked else "line.leaves_with", name=seat.name,
+                              chips=chips_field(seat.stack))
+        await self.output.publish(rt)
+        tr = self.output.tr(msg)
         if kicked:
             return Reply(tr("reply.kicked", name=seat.name, chips=render.chips(seat.stack, tr)), private=True)
         return Reply(tr("reply.cashed_out", chips=render.chips(seat.stack, tr)), private=True)
@@ -178,47 +208,47 @@ class Seating:
         the settlement removes the seat and cashes it out. A second kick changes nothing."""
         if not (seat.kicked or seat.leaving):
             seat.kicked = True
-            async with self.bot.store.atomic() as tx:
+            async with self.store.atomic() as tx:
                 await tx.save_seat(rt.table.id, seat)
-            await self.bot._say(rt, "line.kicked_after", name=seat.name)
+            await self.output.say(rt, "line.kicked_after", name=seat.name)
             if not seat.is_bot and not seat.unreachable:  # told privately too, in their language
-                tr = self.bot.translator_for(platform=rt.table.platform, user=seat.user)
+                tr = self.output.translator_for(platform=rt.table.platform, user=seat.user)
                 try:
-                    await self.bot.messenger.send_private(platform=rt.table.platform, user=seat.user,
+                    await self.output.messenger.send_private(platform=rt.table.platform, user=seat.user,
                                                           text=tr("dm.kicked_after"))
                 except Exception:  # output never stops the table: the table was told
                     log.exception("table %s: telling %s of the kick failed", rt.table.id, seat.user)
-        return Reply(self.bot._tr(msg)("reply.kicked_after_folded" if folded else "reply.kicked_after"),
+        return Reply(self.output.tr(msg)("reply.kicked_after_folded" if folded else "reply.kicked_after"),
                      private=True)
 
     async def sitout(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        seat = self.bot._seat(rt, msg)
+        seat = seated(rt, msg)
         if seat.leaving or seat.kicked:  # going when the hand ends: sitting out or back changes nothing
             raise Refusal("refuse.leaving_after")
         if seat.sitting_out:
             raise Refusal("refuse.already_out")
         seat.sitting_out = True
-        async with self.bot.store.atomic() as tx:
+        async with self.store.atomic() as tx:
             await tx.save_seat(rt.table.id, seat)
-        await self.bot._say(rt, "line.sits_out", name=seat.name)
-        if rt.table.tournament is not None and rt.hand is not None and not rt.hand.is_over:
-            self.bot._arm_turn(rt)  # in a sit-and-go a sat-out player's turn is taken at once
-        await self.bot._publish(rt)
-        return Reply(self.bot._tr(msg)("reply.sit_out"), private=True)
+        await self.output.say(rt, "line.sits_out", name=seat.name)
+        if rt.table.tournament is not None and rt.playing:
+            self.dealer.arm_turn(rt)  # in a sit-and-go a sat-out player's turn is taken at once
+        await self.output.publish(rt)
+        return Reply(self.output.tr(msg)("reply.sit_out"), private=True)
 
     async def back(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        seat = self.bot._seat(rt, msg)
+        seat = seated(rt, msg)
         if seat.leaving or seat.kicked:
             raise Refusal("refuse.leaving_after")
         if not seat.sitting_out:
             raise Refusal("refuse.not_out")
         seat.sitting_out, seat.timeouts = False, 0
-        async with self.bot.store.atomic() as tx:
+        async with self.store.atomic() as tx:
             await tx.save_seat(rt.table.id, seat)
-        await self.bot._say(rt, "line.back", name=seat.name)
-        await self.bot._publish(rt)
-        await self.bot._maybe_schedule_next(rt)
-        return Reply(self.bot._tr(msg)("reply.back"), private=True)
+        await self.output.say(rt, "line.back", name=seat.name)
+        await self.output.publish(rt)
+        await self.dealer.schedule_next(rt)
+        return Reply(self.output.tr(msg)("reply.back"), private=True)
 
 
 

@@ -7,13 +7,9 @@ the end (none at all when it is cancelled)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.chips.ledger import house_account, wallet_account
+from bot.store import Store
 from bot.tourney.store import chips_account, pool_account
-
-if TYPE_CHECKING:
-    from bot.store import Store
 
 
 async def tournament_problems(store: Store) -> tuple[list[tuple[str, str]], int]:

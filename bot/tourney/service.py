@@ -12,47 +12,66 @@ is one transaction, so a restart at any moment resumes it (bot/table/dealer.py r
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+import random
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from bot.chips import wallets
 from bot.chips.ledger import Transfer, seat_account
+from bot.core.config import Settings
 from bot.core.errors import Refusal
 from bot.core.i18n import Translator
 from bot.core.limits import PACES
 from bot.core.model import HandSetup, Seat, Table
 from bot.core.names import display_name, unique_name
-from bot.core.ports import BoardView, Button, Inbound, Reply
+from bot.core.ports import BoardView, Button, Clock, Inbound, Reply
 from bot.platform import updates
+from bot.store import Store, Tx
 from bot.store.fence import TableMoved, is_fenced
-from bot.table.dealer import Runtime, cancel_timers
-from bot.table.fairness import Revealed, revealed_seeds
+from bot.table.commands import TableCommands
+from bot.table.dealer import Dealer, cancel_timers
+from bot.table.fairness import Fairness, Revealed, revealed_seeds
+from bot.table.output import TableOutput
+from bot.table.routes import Route
+from bot.table.runtime import Runtime, TableHooks, Tables, community_of, require_owner
 from bot.table.seating import refilled
 from bot.text.grammar import Command
 from bot.text.render import chips, chips_field, seconds_text
 from bot.tourney.schedule import DEFAULT_STACK, LEVELS, Clocking, level_stakes, place_out, places_paid, prizes
 from bot.tourney.store import Entrant, Tournament, TourneyRepo, chips_account
 
-if TYPE_CHECKING:
-    from bot.app import StudBot
-    from bot.store import Tx
-
 log = logging.getLogger(__name__)
 
 DEFAULTS: Final[dict[str, int | str]] = {"seats": 6, "stack": DEFAULT_STACK, "buyin": 100, "pace": "normal",
                                         "payout": "65/35"}
-AT_TABLE: Final = ("join", "addbot", "start", "leave", "kick", "stop", "config")
-"""Cash-table commands that mean something else (or nothing) at a tournament's table."""
 
 
-class Tourneys:
-    """The sit-and-go tournaments of a :class:`~bot.app.StudBot` (it holds one)."""
+class Tourneys(TableHooks):
+    """The sit-and-go tournaments of the tables held here: the 'tourney' commands, the cash-table commands
+    at a tournament's table, and the hooks into the life of its hands."""
 
-    def __init__(self, bot: StudBot) -> None:
-        self.bot = bot
-        self.repo = TourneyRepo(bot.store)
+    def __init__(self, *, dealer: Dealer, output: TableOutput, tables: Tables, commands: TableCommands,
+                 store: Store, clock: Clock, settings: Settings, fair: Fairness, rng: random.Random) -> None:
+        self.dealer = dealer
+        self.output = output
+        self.tables = tables
+        self.commands = commands
+        self.store = store
+        self.clock = clock
+        self.settings = settings
+        self.fair = fair
+        self.rng = rng
+        """The draw of the seats."""
+        self.repo = TourneyRepo(store)
         self.by_table: dict[int, Tournament] = {}
+
+    def routes(self) -> Mapping[str, Route]:
+        """'tourney' (at the channel's table's process), and the cash-table commands that mean something
+        else, or nothing, at a tournament's table."""
+        at_table = ("join", "addbot", "start", "leave", "kick", "stop", "config")
+        return {"tourney": Route(free=self.command, at_channel=True)} | {
+            name: Route(at_tournament=self.at_table) for name in at_table}
 
     async def load(self) -> None:
         """The tournaments registering or running (before their tables are restored)."""
@@ -64,7 +83,8 @@ class Tourneys:
         for t in await self.repo.load("table_id = ? AND status IN ('registering', 'running')", (table_id,)):
             self.by_table[t.table_id] = t
 
-    def attach(self, table: Table) -> None:
+    def adopted(self, table: Table) -> None:
+        """A table held here from now on: a tournament's table knows its tournament."""
         if table.id in self.by_table:
             table.tournament = self.by_table[table.id].id
 
@@ -81,7 +101,7 @@ class Tourneys:
         sub = str(command.args[0])
         if sub == "new":
             return await self._new(msg, command)
-        rt = self.bot.tables.get(f"{msg.platform}:{msg.channel}")
+        rt = self.tables.of(msg)
         if sub == "levels":  # the schedule, the level being played marked
             here = self.by_table.get(rt.table.id) if rt is not None else None
             current = here.level if here is not None and here.status == "running" else None
@@ -114,7 +134,7 @@ class Tourneys:
         t = self.of(rt)
         name = command.name
         if name == "addbot":  # named as a cash table names its bots: shown cleaned, unlike any entrant
-            self.bot._require_owner(rt, msg)  # a bot entrant fills seats: it may start the sit-and-go
+            require_owner(rt, msg)  # a bot entrant fills seats: it may start the sit-and-go
             base = str(command.args[0]) if command.args else f"Bot{len(t.entrants) + 1}"
             wanted = display_name(base) or "player"
             bot_name = unique_name(base, taken=[e.name for e in t.entrants.values()])
@@ -128,57 +148,46 @@ class Tourneys:
         if name == "stop":  # registering or running: cancelled, every buy-in back
             return await self._cancel(rt, t, msg)
         if name == "config" and not any(isinstance(v, int) for v in command.options.values()):
-            return await self.bot._cmd_config(rt, msg, command)  # its view and language may change
+            return await self.commands.config(rt, msg, command)  # its view and language may change
         if name == "join":
             raise Refusal("tourney.refuse_join")
         raise Refusal("tourney.refuse_running")
 
     async def _new(self, msg: Inbound, command: Command) -> Reply:
-        from bot.app import _community  # the one rule for a community's name
-
         o = {**DEFAULTS, **command.options}
         unit, _, length = str(o.get("levels", "")).partition(":")
         pace = str(o["pace"])
         if not length:
             unit, length = "hands", str(PACES[pace]["hands"])
-        key = f"{msg.platform}:{msg.channel}"
-        bot = self.bot
-        async with bot._opening:
-            if key in bot.tables:
-                raise Refusal("tourney.refuse_table")
-            stakes = level_stakes(1)
-            tr = self._tr(msg)
-            now = bot.clock.now()
-            community = _community(msg)
-            async with bot.store.atomic() as tx:
-                table_id = await tx.create_table(platform=msg.platform, community=community, channel=msg.channel,
-                                                 creator=msg.user, stakes=stakes, timer=bot.settings.turn_timer,
-                                                 now=now, lang=tr.lang)
-                t = Tournament(id=0, table_id=table_id, platform=msg.platform, community=community,
-                               channel=msg.channel, creator=msg.user, status="registering", seats=int(o["seats"]),
-                               stack=int(o["stack"]), buyin=int(o["buyin"]), unit=unit, length=int(length),
-                               pace=pace, payout=str(o["payout"]))
-                t.id = await self.repo.create(tx, t, now=now)
-                if bot.cluster is not None:
-                    await bot.cluster.created(tx, table_id)
-            table = Table(id=table_id, platform=msg.platform, community=community, channel=msg.channel,
-                          creator=msg.user, stakes=stakes, timer=bot.settings.turn_timer, lang=tr.lang,
-                          tournament=t.id)
-            rt = Runtime(table=table)
-            bot.tables[key] = rt
-            self.by_table[table_id] = t
+        tr = self._tr(msg)
+        now = self.clock.now()
+        community = community_of(msg)
+        made: list[Tournament] = []
+
+        async def create(tx: Tx, table_id: int) -> int:
+            t = Tournament(id=0, table_id=table_id, platform=msg.platform, community=community,
+                           channel=msg.channel, creator=msg.user, status="registering", seats=int(o["seats"]),
+                           stack=int(o["stack"]), buyin=int(o["buyin"]), unit=unit, length=int(length),
+                           pace=pace, payout=str(o["payout"]))
+            t.id = await self.repo.create(tx, t, now=now)
+            made.append(t)
+            return t.id
+
+        rt = await self.tables.open(msg, stakes=level_stakes(1), lang=lambda: tr.lang, taken="tourney.refuse_table",
+                                    within=create)
+        t = made[-1]
+        self.by_table[rt.table.id] = t
         async with rt.lock:
-            await bot._say(rt, "tourney.opens", name=display_name(msg.name) or "player", id=t.id, seats=t.seats,
-                           buyin=chips_field(t.buyin), stack=t.stack, every=lambda tr: self._every(t, tr),
-                           paid=lambda tr: self._paid(t))
-            await bot._publish(rt, new=True)
+            await self.output.say(rt, "tourney.opens", name=display_name(msg.name) or "player", id=t.id,
+                                  seats=t.seats, buyin=chips_field(t.buyin), stack=t.stack,
+                                  every=lambda tr: self._every(t, tr), paid=lambda tr: self._paid(t))
+            await self.output.publish(rt, new=True)
         return Reply(self._tr(msg)("tourney.reply_opened", id=t.id))
 
     async def _register(self, rt: Runtime, t: Tournament, *, user: str, name: str, is_bot: bool,
                         msg: Inbound) -> Reply:
         """``name``: a player's as their platform gives it (shown as a cash seat shows it, unlike any
         other entrant's: the deal and its fair record tell players by name), a bot's as it is to be shown."""
-        bot = self.bot
         if t.status != "registering":
             raise Refusal("tourney.refuse_started")
         if user in t.entrants:
@@ -187,18 +196,18 @@ class Tourneys:
             raise Refusal("refuse.full")
         if not is_bot:
             name = unique_name(name, taken=[e.name for e in t.entrants.values()])
-        now = bot.clock.now()
+        now = self.clock.now()
         entrant = Entrant(user=user, name=name, is_bot=is_bot, seq=max((e.seq for e in t.entrants.values()),
                                                                          default=0) + 1)
         key = updates.pending() if is_bot else None  # a retried 'addbot' registers no second bot (see seating)
-        async with bot.store.atomic() as tx:
+        async with self.store.atomic() as tx:
             if key is not None and not await updates.mark_applied(tx, key):
                 raise Refusal("refuse.applied_already", code="applied_already")
             balance = t.buyin if is_bot else await wallets.ensure_wallet(tx,   # a house bot: from the house's bankroll
-                community=t.community, user=user, name=name, balance=bot.settings.starting_balance, now=now)
+                community=t.community, user=user, name=name, balance=self.settings.starting_balance, now=now)
             if not is_bot:  # broke: refilled once a day, as for 'join'
                 balance = await refilled(tx, community=t.community, user=user, balance=balance, needed=t.buyin,
-                                         starting=bot.settings.starting_balance, now=now)
+                                         starting=self.settings.starting_balance, now=now)
             if balance < t.buyin:
                 raise Refusal("tourney.refuse_wallet", buyin=chips_field(t.buyin), chips=chips_field(balance))
             await self.repo.move_wallet(tx, t=t, user=user, amount=t.buyin, kind="tourney-buy-in", now=now,
@@ -207,9 +216,9 @@ class Tourneys:
         if key is not None:
             key.marked = True
         t.entrants[user] = entrant
-        await bot._say(rt, "tourney.registers", name=name, id=t.id, count=len(t.entrants), seats=t.seats,
-                       pool=chips_field(t.pool))
-        await bot._publish(rt)
+        await self.output.say(rt, "tourney.registers", name=name, id=t.id, count=len(t.entrants), seats=t.seats,
+                              pool=chips_field(t.pool))
+        await self.output.publish(rt)
         if len(t.entrants) == t.seats:
             await self._start(rt, t)
         tr = self._tr(msg)
@@ -217,31 +226,30 @@ class Tourneys:
                      code="registered")
 
     async def _unregister(self, rt: Runtime, t: Tournament, msg: Inbound) -> Reply:
-        bot = self.bot
         if t.status != "registering":
             raise Refusal("tourney.refuse_started")
         entrant = t.entrants.get(msg.user)
         if entrant is None:
             raise Refusal("tourney.refuse_not_registered")
-        now = bot.clock.now()
-        async with bot.store.atomic() as tx:
+        now = self.clock.now()
+        async with self.store.atomic() as tx:
             await self.repo.move_wallet(tx, t=t, user=msg.user, amount=-t.buyin, kind="tourney-refund", now=now)
             await self.repo.remove_entrant(tx, t.id, msg.user)
         del t.entrants[msg.user]
-        await bot._say(rt, "tourney.unregisters", name=entrant.name, count=len(t.entrants), seats=t.seats,
-                       pool=chips_field(t.pool))
-        await bot._publish(rt)
+        await self.output.say(rt, "tourney.unregisters", name=entrant.name, count=len(t.entrants), seats=t.seats,
+                              pool=chips_field(t.pool))
+        await self.output.publish(rt)
         return Reply(self._tr(msg)("tourney.reply_unregistered", buyin=chips_field(t.buyin)), private=True)
 
     async def _cancel(self, rt: Runtime, t: Tournament, msg: Inbound) -> Reply:
         """Registering or running (even stuck after a failed deal), by its creator or an admin:
         a hand in progress is called off, the tournament chips at the table go back to where
         they were issued from, every buy-in back to its wallet, the table closed. One transaction."""
-        bot, table = self.bot, rt.table
-        bot._require_owner(rt, msg)
-        now = bot.clock.now()
-        playing = rt.hand_id if rt.hand is not None and not rt.hand.is_over else None
-        async with bot.store.atomic() as tx:
+        table = rt.table
+        require_owner(rt, msg)
+        now = self.clock.now()
+        playing = rt.hand_id if rt.playing else None
+        async with self.store.atomic() as tx:
             if playing is not None:
                 await tx.void_hand(hand_id=playing, now=now)
             back = [Transfer("tourney-cancel", seat_account(table.id, seat.user), chips_account(t.id), seat.stack,
@@ -254,38 +262,38 @@ class Tourneys:
                                             house=e.is_bot)
             await self.repo.save(tx, replace(t, status="cancelled"), now=now)
             await tx.close_table(table.id)
-            revealed = await bot.fair.reveal_all(tx, table_id=table.id)  # finished hands only
+            revealed = await self.fair.reveal_all(tx, table_id=table.id)  # finished hands only
         t.status = "cancelled"
         table.seats.clear()
         table.running, table.next_hand_at = False, None
         self._close(rt)
-        await bot._say(rt, "tourney.cancelled_voided" if playing is not None else "tourney.cancelled", id=t.id)
+        await self.output.say(rt, "tourney.cancelled_voided" if playing is not None else "tourney.cancelled", id=t.id)
         if revealed:
-            await bot._say(rt, "fair.revealed_all", seeds=revealed_seeds(revealed))
+            await self.output.say(rt, "fair.revealed_all", seeds=revealed_seeds(revealed))
         return Reply(self._tr(msg)("reply.closed"))
 
     async def _start_cmd(self, rt: Runtime, t: Tournament, msg: Inbound) -> Reply:
-        self.bot._require_owner(rt, msg)
+        require_owner(rt, msg)
         if t.status == "running" and not rt.table.running:  # its last deal failed: deal again
             rt.table.running = True
-            await self.bot._start_hand(rt)
-            return Reply(self._tr(msg)("reply.dealing", seconds=seconds_text(self.bot.settings.next_hand_delay)))
+            await self.dealer.start_hand(rt)
+            return Reply(self._tr(msg)("reply.dealing", seconds=seconds_text(self.settings.next_hand_delay)))
         if t.status != "registering":
             raise Refusal("tourney.refuse_started")
         if len(t.entrants) < 2:
             raise Refusal("refuse.two_needed")
         await self._start(rt, t)
-        return Reply(self._tr(msg)("reply.dealing", seconds=seconds_text(self.bot.settings.next_hand_delay)))
+        return Reply(self._tr(msg)("reply.dealing", seconds=seconds_text(self.settings.next_hand_delay)))
 
     async def _start(self, rt: Runtime, t: Tournament) -> None:
         """Seats drawn, the same stack of tournament chips to each, level 1, the first hand."""
-        bot, table = self.bot, rt.table
+        table = rt.table
         users = list(t.entrants)
-        bot.rng.shuffle(users)
-        now = bot.clock.now()
+        self.rng.shuffle(users)
+        now = self.clock.now()
         t.status, t.level, t.started_at, t.started_hand = "running", 1, now, table.hand_no
         table.stakes, table.running = level_stakes(1), True
-        async with bot.store.atomic() as tx:
+        async with self.store.atomic() as tx:
             for seat_no, user in enumerate(users):
                 e = t.entrants[user]
                 seat = Seat(seat_no=seat_no, user=user, name=e.name, stack=t.stack, is_bot=e.is_bot)
@@ -295,10 +303,10 @@ class Tourneys:
                                     memo=f"tournament {t.id}") for u in users], now=now)
             await self.repo.save(tx, t, now=now)
             await tx.save_table(table)
-        await bot._say(rt, "tourney.starts", id=t.id, count=len(users), stack=t.stack, pool=chips_field(t.pool),
-                       names=", ".join(t.entrants[u].name for u in users))
+        await self.output.say(rt, "tourney.starts", id=t.id, count=len(users), stack=t.stack, pool=chips_field(t.pool),
+                              names=", ".join(t.entrants[u].name for u in users))
         await self._say_level(rt, t)
-        await bot._start_hand(rt)  # the first hand's commitment on the board, its deal after the pause
+        await self.dealer.start_hand(rt)  # the first hand's commitment on the board, its deal after the pause
 
     # ------------------------------------------------------------------ hooks (bot/table/dealer.py)
 
@@ -312,15 +320,15 @@ class Tourneys:
             return
         t.level = level
         rt.table.stakes = level_stakes(level)
-        async with self.bot.store.atomic() as tx:
-            await self.repo.save(tx, t, now=self.bot.clock.now())
+        async with self.store.atomic() as tx:
+            await self.repo.save(tx, t, now=self.clock.now())
             await tx.save_table(rt.table)
         await self._say_level(rt, t)
 
     def level_now(self, rt: Runtime, t: Tournament) -> int:
         """The level of the next hand (never below the one played: levels only go up)."""
         played = rt.table.hand_no - (t.started_hand or 0)
-        seconds = self.bot.clock.now() - (t.started_at or self.bot.clock.now())
+        seconds = self.clock.now() - (t.started_at or self.clock.now())
         return max(t.level, Clocking(t.unit, t.length).level_at(hands_played=played, seconds=seconds))
 
     async def settled(self, rt: Runtime, tx: Tx, *, setup: HandSetup, stacks: Sequence[int],
@@ -350,7 +358,7 @@ class Tourneys:
             await self.repo.save_entrant(tx, t.id, winner)
             await self._finish(rt, t, tx, winner=winner, now=now)
             # Its end is the table's stop: a 'config reveal=stop' table reveals every seed now (FAIRNESS.md).
-            revealed = await self.bot.fair.reveal_all(tx, table_id=rt.table.id)
+            revealed = await self.fair.reveal_all(tx, table_id=rt.table.id)
         total = len(t.entrants)
 
         async def announce() -> None:
@@ -358,15 +366,15 @@ class Tourneys:
                 name = t.entrants[p.user].name
                 place = f"{p.place}–{p.place + p.shared - 1}" if p.shared > 1 else str(p.place)
                 if p.prize:
-                    await self.bot._say(rt, "tourney.out_prize", name=name, place=place, total=total,
-                                        prize=chips_field(p.prize))
+                    await self.output.say(rt, "tourney.out_prize", name=name, place=place, total=total,
+                                          prize=chips_field(p.prize))
                 else:
-                    await self.bot._say(rt, "tourney.out", name=name, place=place, total=total)
+                    await self.output.say(rt, "tourney.out", name=name, place=place, total=total)
             if winner is not None:
-                await self.bot._say(rt, "tourney.winner", name=winner.name, prize=chips_field(winner.prize or 0))
-                await self.bot._say_text(rt, self._results_text(t, rt.tr))
+                await self.output.say(rt, "tourney.winner", name=winner.name, prize=chips_field(winner.prize or 0))
+                await self.output.say_text(rt, self._results_text(t, rt.tr))
             if revealed:
-                await self.bot._say(rt, "fair.revealed_all", seeds=revealed_seeds(revealed))
+                await self.output.say(rt, "fair.revealed_all", seeds=revealed_seeds(revealed))
 
         return announce
 
@@ -395,7 +403,7 @@ class Tourneys:
         cancel_timers(rt)
         rt.closed = True
         self.by_table.pop(rt.table.id, None)
-        self.bot.tables.pop(f"{rt.table.platform}:{rt.table.channel}", None)
+        self.tables.drop(rt)
 
     def lobby(self, rt: Runtime) -> BoardView | None:
         """While registering: the tournament's state and a Register button instead of the table."""
@@ -434,7 +442,7 @@ class Tourneys:
             left = t.length - played % t.length if level == t.level else 0
             upcoming = tr.n("tourney.n_hands", left)
         else:
-            seconds = self.bot.clock.now() - (t.started_at or 0.0)
+            seconds = self.clock.now() - (t.started_at or 0.0)
             left = max(0, int(-(-(t.length * 60 * t.level - seconds) // 60)))
             upcoming = tr.n("tourney.n_minutes", left)
         players = ", ".join(f"{seat.name} {seat.stack}" for _, seat in sorted(rt.table.seats.items()))
@@ -474,8 +482,8 @@ class Tourneys:
 
     async def _say_level(self, rt: Runtime, t: Tournament) -> None:
         s = level_stakes(t.level)
-        await self.bot._say(rt, "tourney.level", level=t.level, ante=s.ante, bring_in=s.bring_in, small=s.small_bet,
-                            big=s.big_bet)
+        await self.output.say(rt, "tourney.level", level=t.level, ante=s.ante, bring_in=s.bring_in, small=s.small_bet,
+                              big=s.big_bet)
 
     def _tr(self, msg: Inbound) -> Translator:
-        return self.bot.translator_for(platform=msg.platform, user=msg.user, locale=msg.locale)
+        return self.output.tr(msg)

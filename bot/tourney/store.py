@@ -11,13 +11,10 @@ the winner's seat when it ends.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from bot.chips import wallets
 from bot.chips.ledger import Transfer, house_account, wallet_account
-
-if TYPE_CHECKING:
-    from bot.store import Store, Tx
+from bot.store import Store, Tx
 
 TOURNEY_MIGRATION = """
 CREATE TABLE tournaments (

@@ -1,0 +1,182 @@
+"""The table commands: start, stop, config, cards, board, history, seed and the betting actions
+(:class:`TableCommands`, routed here by the application's registry, the table's lock held)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+from bot.core.config import Settings
+from bot.core.errors import Refusal
+from bot.core.i18n import family, language_of
+from bot.core.limits import MAX_TIMER, MIN_TIMER, STAKE_RANGES, VIEWS
+from bot.core.ports import Inbound, Reply
+from bot.store import Store
+from bot.table.dealer import Dealer, cancel_timers
+from bot.table.fairness import Fairness
+from bot.table.output import TableOutput
+from bot.table.routes import Route
+from bot.table.runtime import Runtime, require_owner, seated
+from bot.text import render, results
+from bot.text.grammar import ACTIONS, Command, command_word, usage_text
+from engine import Action, IllegalActionError, Stakes, StakesError
+
+DONE = Reply("")
+"""An action taken: nothing to say to its player alone (the table is told)."""
+
+_WHY = family("why", ("bring_in_no_fold", "bring_in_short", "bring_in_first", "bring_in_posted", "fold_free",
+                      "check_facing", "nothing_to_call", "bet_complete", "bet_raise", "nothing_to_complete",
+                      "raise_no_bet", "raise_complete", "call_all_in", "capped", "not_reopened", "nobody_to_call"))
+
+
+class TableCommands:
+    """The commands that play and configure a table (the seating ones are :class:`~bot.table.seating.Seating`'s)."""
+
+    def __init__(self, *, dealer: Dealer, output: TableOutput, fair: Fairness, store: Store,
+                 settings: Settings) -> None:
+        self.dealer = dealer
+        self.output = output
+        self.fair = fair
+        self.store = store
+        self.settings = settings
+
+    def routes(self) -> Mapping[str, Route]:
+        routes = {"start": Route(at_table=self.start), "stop": Route(at_table=self.stop),
+                  "config": Route(at_table=self.config), "cards": Route(at_table=self.cards),
+                  "board": Route(at_table=self.board), "history": Route(at_table=self.recent),
+                  "seed": Route(at_table=self.seed)}
+        return routes | {name: Route(at_table=self.action) for name in ACTIONS}
+
+    async def start(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        if rt.table.closing:  # stopped during this hand: a stop is final, as it always was
+            raise Refusal("refuse.closing")
+        if rt.playing:
+            raise Refusal("refuse.playing")
+        if rt.table.running:
+            raise Refusal("refuse.running")
+        if len(rt.table.ready_seats()) < 2:
+            raise Refusal("refuse.two_needed")
+        rt.table.running = True
+        await self.dealer.announce_next(rt)  # the first hand's commitment on the board; its deal after the pause
+        return Reply(self.output.tr(msg)("reply.dealing",
+                                         seconds=render.seconds_text(self.settings.next_hand_delay)))
+
+    async def stop(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        """Close the table and give every stack back; during a hand, once it ends: it plays out as
+        usual (a stop must not call off a hand its owner is losing), then its settlement closes the
+        table. Said once: a second stop meanwhile changes nothing."""
+        require_owner(rt, msg)
+        table = rt.table
+        tr = self.output.tr(msg)
+        if rt.playing:
+            if not table.closing:
+                table.closing = True
+                async with self.store.atomic() as tx:
+                    await tx.save_table(table)
+                await self.output.say(rt, "line.closes_after")
+            return Reply(tr("reply.closes_after"), private=True)
+        cancel_timers(rt)
+        async with self.store.atomic() as tx:
+            revealed = await self.dealer.close_table(tx, rt)
+        await self.dealer.closed(rt, revealed)
+        return Reply(tr("reply.closed"))
+
+    async def config(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        require_owner(rt, msg)
+        table = rt.table
+        o = {k: v for k, v in command.options.items() if isinstance(v, int)}
+        for key, (low, high) in STAKE_RANGES.items():
+            if key in o and not low <= o[key] <= high:
+                raise Refusal("refuse.stake_range", key=key, low=low, high=high)
+        view = command.options.get("view", table.view)
+        if view not in VIEWS:
+            raise Refusal("refuse.view", choices=" | ".join(VIEWS))
+        lang = language_of(str(command.options.get("lang", table.lang))) or table.lang
+        s = table.stakes
+        wanted = {"ante": o.get("ante", s.ante), "bring_in": o.get("bring_in", s.bring_in),
+                  "small": o.get("small", s.small_bet), "big": o.get("big", s.big_bet)}
+        try:
+            stakes = Stakes(ante=wanted["ante"], bring_in=wanted["bring_in"], small_bet=wanted["small"],
+                            big_bet=wanted["big"])
+        except StakesError:
+            raise Refusal("refuse.stakes", ante=wanted["ante"], bring_in=wanted["bring_in"], small=wanted["small"],
+                          big=wanted["big"]) from None
+        timer = o.get("timer", table.timer)
+        if not MIN_TIMER <= timer <= MAX_TIMER:
+            raise Refusal("refuse.timer", low=MIN_TIMER, high=MAX_TIMER)
+        reveal = command.options.get("reveal")
+        if isinstance(reveal, str) and reveal != await self.fair.reveal_mode(table.id):
+            await self.fair.set_reveal_mode(table_id=table.id, reveal=reveal)
+            rt.reveal = reveal
+            await self.output.say(rt, "fair.line_reveal_stop" if reveal == "stop" else "fair.line_reveal_hand")
+        changed_view, changed_lang = view != table.view, lang != table.lang
+        table.stakes, table.timer, table.view, table.lang = stakes, timer, str(view), lang
+        async with self.store.atomic() as tx:
+            await tx.save_table(table)
+        playing = rt.playing
+        if changed_lang:
+            await self.output.say(rt, "line.lang")
+        if set(o):
+            await self.output.say(rt, "line.stakes_next" if playing else "line.stakes",
+                                  stakes=lambda tr: render.stakes_text(table, tr))
+        if changed_view:
+            await self.output.say(rt, "line.view_image" if table.view == "image" else "line.view_text")
+        await self.output.publish(rt)
+        return Reply(self.output.tr(msg)("reply.done"))
+
+    async def cards(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        hand, player = rt.hand, rt.engine_seat(msg.user)
+        if hand is None or player is None:
+            raise Refusal("refuse.no_cards")
+        text = render.private_view(hand, player, hand_no=rt.table.hand_no, tr=self.output.tr(msg))
+        return Reply(text, private=True)
+
+    async def board(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        await self.output.publish(rt, new=True)
+        return Reply("")
+
+    async def recent(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        """'history N': the table's last hands, a line each."""
+        rows = await self.store.recent_hands(rt.table.id, int(command.args[0]))
+        tr = self.output.tr(msg)
+        if not rows:
+            return Reply(tr("reply.no_history"), private=True)
+        return Reply("\n".join(f"#{no}: {results.history_line(tr, summary)}" for no, summary in rows), private=True)
+
+    async def seed(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        seat = seated(rt, msg)
+        tr = self.output.tr(msg)
+        if not command.args:
+            seed = (await self.fair.player_seeds(rt.table.id)).get(seat.user, "")
+            return Reply(tr("fair.seed_now", seed=json.dumps(seed, ensure_ascii=False)) if seed
+                         else tr("fair.seed_none", usage=usage_text(tr, "seed")), private=True)
+        seed = str(command.args[0])
+        await self.fair.set_player_seed(table_id=rt.table.id, user=seat.user, seed=seed)
+        return Reply(tr("fair.seed_set", seed=json.dumps(seed, ensure_ascii=False), no=rt.table.hand_no + 1),
+                     private=True)
+
+    async def action(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
+        """A betting action ('call', 'raise' ...) of the player to act."""
+        hand = rt.hand
+        if hand is None or hand.is_over:
+            raise Refusal("refuse.no_hand")
+        player = rt.engine_seat(msg.user)
+        if player is None:
+            raise Refusal("refuse.not_in_hand")
+        if command.turn is not None and command.turn != rt.turn:
+            raise Refusal("refuse.turn_over", code="turn_over")
+        if hand.actor != player:
+            raise Refusal("refuse.not_your_turn", name=rt.names[hand.actor] if hand.actor is not None else "?")
+        action = Action.from_str(command.name)
+        try:
+            hand.verify(action, seat=player)
+        except IllegalActionError as exc:
+            if exc.reason not in _WHY:
+                raise
+            why, amount = _WHY[exc.reason], exc.amount
+            raise Refusal("refuse.illegal", action=lambda tr: command_word(tr, action.value),
+                          reason=lambda tr: tr(why, amount=amount),
+                          legal=lambda tr: " · ".join(label.lower() for _, label in render.action_options(hand, tr))
+                          ) from None
+        await self.dealer.apply(rt, action, by_timeout=False)
+        return DONE
