@@ -1,7 +1,7 @@
 """The bot as a chat transcript through the console adapter: every command and every refusal.
 
 Time is a manual clock; the database is a real SQLite file, or a PostgreSQL database
-(tests/backends.py: every test runs on both); house bots act at once.
+(tests/support/backends.py: every test runs on both); house bots act at once.
 """
 
 from __future__ import annotations
@@ -729,7 +729,7 @@ async def test_kick_a_name_with_spaces(tmp_path: Path) -> None:
 
 @pytest.mark.asyncio
 async def test_help_for_an_unknown_command_is_usage_not_an_apology(tmp_path: Path) -> None:
-    # Found by tests/test_robustness.py: 'help 0' used to end in "Sorry, something went wrong".
+    # Found by tests/app/test_robustness.py: 'help 0' used to end in "Sorry, something went wrong".
     async with Table(tmp_path / "t.db") as t:
         assert "no command '0'. Try: help" in await t.say("ann", "HELP 0")
 
@@ -793,7 +793,7 @@ def test_redteam_the_console_with_a_wrong_setting_or_database_says_one_line(tmp_
     (tmp_path / "file").write_text("not a directory")
     full = {k: v for k, v in os.environ.items()
             if k not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "STUDBOT_DATABASE_URL", "STUDBOT_DB")}
-    full.update({"PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+    full.update({"PYTHONPATH": str(Path(__file__).resolve().parents[2]),
                  **{k: v.format(tmp=tmp_path) for k, v in env.items()}})
     for argv in (["-m", "adapters.console", "--script"], ["-m", "adapters.run", "--script"]):
         done = subprocess.run([sys.executable, *argv], cwd=tmp_path, env=full, input="ann: new\n",

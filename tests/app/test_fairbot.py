@@ -17,15 +17,15 @@ from pathlib import Path
 
 import pytest
 from backends import execute, rows
+from test_console import Table, _spy, _two_players
 
 from bot.core.clock import ManualClock
 from engine import HandFile
 from engine.verify import verify_hand_file
-from tests.test_console import Table, _spy, _two_players
 
 pytestmark = pytest.mark.usefixtures("store_backend")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = re.compile(r"Deck #(\d+) ([0-9a-f]{4}…[0-9a-f]{4}) · verify (?:after the hand|when the table stops)")
 """The board's line with a hand's commitment, short (the console prints it when it changes)."""
 REVEALED = re.compile(r"seed ([0-9a-f]{4}…[0-9a-f]{4}) · verify (\d+)")

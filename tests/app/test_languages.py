@@ -7,13 +7,13 @@ import re
 from pathlib import Path
 
 import pytest
+from test_console import Table, _two_players
 
 from bot.core.i18n import Translator, translator
 from bot.core.ports import Inbound
 from bot.text.grammar import parse
 from bot.text.handnames import high_name
 from engine import best_high
-from tests.test_console import Table, _two_players
 
 pytestmark = pytest.mark.usefixtures("store_backend")
 

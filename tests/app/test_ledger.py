@@ -26,7 +26,7 @@ from bot.store import MIGRATIONS, Store
 
 # The tests of the store run on both backends (store_backend); the pure ones once.
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SEED = 5
 """The script seed of issue 11's transcripts: decks where ann brings in (and completes), as they need."""
 THREE_AT_THE_TABLE = """

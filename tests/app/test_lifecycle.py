@@ -23,6 +23,7 @@ import telegram_harness as tg
 import test_crash  # its Process pumps a child's output into a queue
 from backends import Backend, rows, rows_now
 from fakes.telegram_server import FakeBotAPI
+from skip_clock import SkipClock, pass_the_pause
 
 import adapters.run
 from adapters.console.chat import ConsoleMessenger
@@ -31,11 +32,10 @@ from bot.core.clock import RealClock
 from bot.core.config import Settings
 from bot.core.ports import Inbound
 from bot.store import Store
-from tests.skip_clock import SkipClock, pass_the_pause
 
 pytestmark = pytest.mark.usefixtures("store_backend")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = replace(Settings(), bot_delay=0.01, next_hand_delay=0.0, turn_timer=5, starting_balance=1000)
 
 

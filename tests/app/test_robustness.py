@@ -30,7 +30,7 @@ WORDS = st.sampled_from([*COMMANDS, "stud", "/join", "@1.0", "@99.99", "=", "ant
 LOCALES = st.sampled_from([None, "ru", "pl-PL", "en-US", "en", "xx", "", "ру", "\x00", "pt-BR"])
 BUG = {translator(lang)("error.bug") for lang in LANGUAGES}
 TEXT = st.one_of(st.text(max_size=40), st.lists(WORDS, max_size=5).map(" ".join))
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_random_input_never_crashes_and_never_moves_chips_wrongly(tmp_path_factory: pytest.TempPathFactory,

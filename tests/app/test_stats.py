@@ -42,7 +42,7 @@ from engine.handfile import HandFile, replay_hand
 
 # The tests of the store run on both backends (store_backend); the pure ones once.
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EN, RU, PL = translator("en"), translator("ru"), translator("pl")
 LANGS = pytest.mark.parametrize("tr", [EN, RU, PL], ids=["en", "ru", "pl"])
 COMMUNITY = "console:c"

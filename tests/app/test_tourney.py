@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from backends import rows, rows_now
+from tourney_script import play_sng
 
 from adapters.console.app import ScriptSession
 from bot.chips.audit import audit_file
@@ -26,7 +27,6 @@ from bot.store import Tx
 from bot.tourney.schedule import level_stakes
 from engine import HandFile
 from engine.verify import verify_hand_file
-from tests.tourney_script import play_sng
 
 pytestmark = pytest.mark.usefixtures("store_backend")
 
@@ -236,7 +236,7 @@ def test_the_words_in_every_language(tmp_path: Path, lang: str, word: str) -> No
 def test_levels_by_the_minute_on_the_manual_clock(tmp_path: Path) -> None:
     """levels=minutes:2: the level changes with the first hand dealt after two minutes of play,
     never before. (Script mode's manual clock starts again at the wall clock's time on each run,
-    so a restart is not tried here: tests/test_crash_tourney.py restarts hand-counted levels.)"""
+    so a restart is not tried here: tests/slow/test_crash_tourney.py restarts hand-counted levels.)"""
     db = tmp_path / "minutes.db"
 
     def levels(out: list[str]) -> list[int]:

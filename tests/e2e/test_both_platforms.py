@@ -20,6 +20,7 @@ import telegram_harness as tg
 from backends import rows
 from fakes.discord_server import GUILD_ID, FakeDiscord
 from fakes.telegram_server import FakeBotAPI
+from skip_clock import SkipClock, pass_the_pause
 
 from adapters import run as run_module
 from adapters.discord import messenger as discord_messenger
@@ -27,7 +28,6 @@ from adapters.discord.adapter import DiscordAdapter
 from adapters.run import serve
 from adapters.telegram.adapter import TelegramAdapter
 from bot.core.config import Settings
-from tests.skip_clock import SkipClock, pass_the_pause
 
 pytestmark = pytest.mark.asyncio
 

@@ -10,8 +10,8 @@ Most flows run at a fast pace (``fast`` fixture: the coalescing interval and the
 per-channel window shrunk) to keep the file short; ``test_rate_rules_over_a_fast_hand``
 runs with the adapter's real values and counts the calls per channel per 5 s.
 
-The harness (fixtures, helpers) is tests/discord_harness.py; the features built on the
-table (board images, hand files, sit-and-go) are in tests/test_discord_features_e2e.py.
+The harness (fixtures, helpers) is tests/support/discord_harness.py; the features built on the
+table (board images, hand files, sit-and-go) are in tests/e2e/test_discord_features_e2e.py.
 """
 
 from __future__ import annotations

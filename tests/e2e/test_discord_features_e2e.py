@@ -1,6 +1,6 @@
 """Features on Discord end to end: the board as an image, hand history and export by DM, a sit-and-go.
 
-Same harness as tests/test_discord_e2e.py (tests/discord_harness.py): the real bootstrap and
+Same harness as tests/e2e/test_discord_e2e.py (tests/support/discord_harness.py): the real bootstrap and
 discord.py against the loopback Discord, every check read from what the fake received.
 """
 

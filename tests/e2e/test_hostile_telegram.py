@@ -49,7 +49,7 @@ from bot.chips.audit import audit
 from bot.core.names import display_name
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("store_backend")]
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def last_group_message(fake: FakeBotAPI) -> dict[str, object]:

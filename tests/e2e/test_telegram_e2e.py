@@ -5,8 +5,8 @@ pointing at :class:`tests.fakes.telegram_server.FakeBotAPI` on loopback, the rea
 StudBot, a SQLite file in ``tmp_path`` and the real clock. The test plays the users:
 it pushes commands and button presses, and reads what the bot sent.
 
-The harness (fixture, helpers) is tests/telegram_harness.py; the features built on the
-table (board photos, hand files, sit-and-go) are in tests/test_telegram_features_e2e.py.
+The harness (fixture, helpers) is tests/support/telegram_harness.py; the features built on the
+table (board photos, hand files, sit-and-go) are in tests/e2e/test_telegram_features_e2e.py.
 """
 
 from __future__ import annotations

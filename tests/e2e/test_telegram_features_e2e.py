@@ -1,6 +1,6 @@
 """Features on Telegram end to end: the board as a photo, hand history and export in the private chat, a sit-and-go.
 
-Same harness as tests/test_telegram_e2e.py (tests/telegram_harness.py): the real bootstrap and
+Same harness as tests/e2e/test_telegram_e2e.py (tests/support/telegram_harness.py): the real bootstrap and
 python-telegram-bot against the fake Bot API, every check read from what the fake received.
 """
 

@@ -5,7 +5,7 @@ against the fake Bot API (tests/fakes/telegram_server.py), which POSTs every upd
 webhook like Telegram and, with ``balancer`` set, spreads them over several workers like a load
 balancer in front of them; ``deliver_again`` is Telegram's retry of an update. Workers share
 one database file, each with its own Store and StudBot. (Two workers playing one table need
-the instances to share the table's turns: tests/test_scale_e2e.py.)
+the instances to share the table's turns: tests/slow/test_scale_e2e.py.)
 """
 
 from __future__ import annotations

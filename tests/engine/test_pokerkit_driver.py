@@ -1,4 +1,4 @@
-"""Self-test of the PokerKit driver (tests/pokerkit_driver.py)."""
+"""Self-test of the PokerKit driver (tests/support/pokerkit_driver.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 
 from pokerkit_driver import PKHand
 

@@ -13,7 +13,7 @@ import pytest
 
 from engine.replay import run
 
-VECTORS = Path(__file__).parent / "vectors"
+VECTORS = Path(__file__).parents[1] / "vectors"
 EXAMPLE: dict[str, Any] = json.loads((VECTORS / "hand_format_example.json").read_text())
 
 

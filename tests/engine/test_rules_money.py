@@ -23,7 +23,7 @@ from engine import (
 )
 from engine.events import HandShown, UncalledReturned
 
-VECTORS = Path(__file__).parent / "vectors"
+VECTORS = Path(__file__).parents[1] / "vectors"
 
 # ------------------------------------------------------------------ rule 11
 

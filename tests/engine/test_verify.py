@@ -20,7 +20,7 @@ from engine.fair import FairRecord
 from engine.replay import run as replay_run
 from engine.verify import Finding, run, run_text, verify_hand_file
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 NAMES = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"]
 
 

@@ -6,7 +6,7 @@ tables have a human, ``ann``, whose presses (with the turn token) go to either p
 to the holder, or forwarded to it. At each kill the tables the victim held must go on: taken over
 by the survivor once their leases expire, or taken back by the victim when it restarts before that;
 the time from the kill to the next action stored at each of them is measured. Afterwards, as in
-tests/test_crash.py: every hand finished, ``studbot audit --replay`` passes, the chips in the
+tests/slow/test_crash.py: every hand finished, ``studbot audit --replay`` passes, the chips in the
 database never changed, every press acknowledged is stored at its turn once, and none twice.
 """
 
@@ -34,7 +34,8 @@ from bot.store.dialect import placeholders
 from engine import Action, Deck, DeckDealer, Hand, Stakes
 from engine.cards import Card
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
+PROCS = ROOT / "tests" / "support" / "procs"
 KILLS = int(os.environ.get("STUD_CLUSTER_KILLS", "20"))
 LEASE = 2.0
 TURN = 5
@@ -80,7 +81,7 @@ class Worker:
         self.name = name
         self.log = log_dir / f"{name}-{n}.log"
         with self.log.open("w") as err:
-            self.proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "cluster_worker.py")],
+            self.proc = subprocess.Popen([sys.executable, str(PROCS / "cluster_worker.py")],
                                          cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
                                          text=True, env=env)
         self.replies: queue.Queue[str | None] = queue.Queue()

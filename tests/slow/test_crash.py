@@ -36,7 +36,7 @@ from backends import Backend, rows_now
 from bot.chips.audit import audit_file
 from engine import HandFile, replay_hand, result_of
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 KILLS = int(os.environ.get("STUD_CRASH_KILLS", "24"))
 HUMANS = ("ann", "bob")
 PROMPT = re.compile(r"^\[table\] (\S+) to act \(\d+s\): (.*) \[turn (\S+)\]$")

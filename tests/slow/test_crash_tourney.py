@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from backends import Backend, execute, now
+from test_crash import PROMPT, ROOT, Process
 
 from bot.chips.audit import audit_file
 from bot.store import Store
-from tests.test_crash import PROMPT, ROOT, Process
 
 KILLS = int(os.environ.get("STUD_TOURNEY_KILLS", "12"))
 SPREAD = 3

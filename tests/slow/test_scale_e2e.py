@@ -1,6 +1,6 @@
 """Several bot processes against one fake platform and one database, end to end.
 
-Each bot is a real process (``tests/fast_bot.py``: ``adapters.run`` at the harnesses' pace)
+Each bot is a real process (``tests/support/procs/fast_bot.py``: ``adapters.run`` at the harnesses' pace)
 configured only through the environment, as an operator would: ``DISCORD_SHARD_COUNT`` and
 ``DISCORD_SHARD_IDS`` split the fake gateway's shards between two processes; two Telegram
 webhook workers (``TELEGRAM_WEBHOOK_PORT``, ``TELEGRAM_WEBHOOK_REGISTER``) stand behind one URL,
@@ -46,6 +46,7 @@ from bot.store.postgres import PostgresStore
 
 pytestmark = pytest.mark.asyncio
 
+FAST_BOT = ROOT / "tests" / "support" / "procs" / "fast_bot.py"
 GAME = {"STUDBOT_BOT_DELAY_MS": "0", "STUDBOT_NEXT_HAND_DELAY": "5", "STUDBOT_TURN_TIMER": "120",
         "LOG_LEVEL": "INFO"}
 """The first hand is dealt after the table's pause (its commitment shown first): 5 s in these processes,
@@ -54,7 +55,7 @@ whose clock no test can move; a second hand would come as long after the first o
 
 @dataclass
 class BotProcess:
-    """One ``tests/fast_bot.py`` process; its log (stdout and stderr) in a file."""
+    """One ``tests/support/procs/fast_bot.py`` process; its log (stdout and stderr) in a file."""
 
     name: str
     process: asyncio.subprocess.Process
@@ -88,7 +89,7 @@ class Processes:
                 full.pop(unset, None)
         log = self.tmp_path / f"{name}.log"
         with log.open("wb") as out:
-            process = await asyncio.create_subprocess_exec(sys.executable, str(ROOT / "tests" / "fast_bot.py"),
+            process = await asyncio.create_subprocess_exec(sys.executable, str(FAST_BOT),
                                                            cwd=self.tmp_path, env=full, stdout=out, stderr=out)
         bot = BotProcess(name=name, process=process, log=log)
         self.running.append(bot)

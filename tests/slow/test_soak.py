@@ -16,7 +16,7 @@ from adapters.console.app import ScriptSession
 from bot.core.clock import ManualClock
 from bot.core.config import Settings
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = replace(Settings(), bot_delay=0.0, next_hand_delay=5.0, turn_timer=60, starting_balance=10**9)
 
 

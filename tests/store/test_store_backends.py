@@ -2,7 +2,7 @@
 
 Every Store and Tx method and every migration on each backend, the same rows and the same
 transcripts (hands, commands, a sit-and-go) on both, and the settings that pick the backend.
-Group commit, notifications and several processes: tests/test_store_commit.py.
+Group commit, notifications and several processes: tests/store/test_store_commit.py.
 """
 
 from __future__ import annotations
@@ -302,8 +302,8 @@ async def test_a_sit_and_go_plays_the_same_on_both_backends(tmp_path: Path, pg_d
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """The console's script mode, same seed: the same transcript on SQLite and on PostgreSQL
     (tournaments, fairness seeds, stats rows, the ledger), and the audit with replays passes on both."""
-    from tests.test_tourney import SETUP
-    from tests.tourney_script import play_sng
+    from test_tourney import SETUP
+    from tourney_script import play_sng
 
     sqlite = await play_sng(db=str(tmp_path / "sng.db"), seed=57, setup=SETUP)
     monkeypatch.setattr(Store, "open", classmethod(lambda cls, path: PostgresStore.connect(pg_database)))

@@ -23,6 +23,7 @@ from bot.store import MIGRATIONS, StoreError, Tx
 from bot.store.postgres import PostgresStore
 
 __all__ = ["opener"]  # the fixture, used by name
+STORE_WRITER = Path(__file__).parents[1] / "support" / "procs" / "store_writer.py"
 
 # ---------------------------------------------------------------- group commit
 
@@ -382,7 +383,7 @@ async def test_every_acknowledged_write_survives_kill_9(opener: Opener, tmp_path
     where = str(tmp_path / "store.db") if store.dialect == "sqlite" else request.getfixturevalue("pg_database")
     await store.close()
     writer = await asyncio.create_subprocess_exec(
-        sys.executable, str(Path(__file__).parent / "store_writer.py"), where, stdout=asyncio.subprocess.PIPE)
+        sys.executable, str(STORE_WRITER), where, stdout=asyncio.subprocess.PIPE)
     assert writer.stdout is not None
     acked: list[int] = []
     hand_id = None

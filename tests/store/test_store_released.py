@@ -1,7 +1,7 @@
 """The previous release's database, on each backend, opens with the code of today: a hand in progress.
 
 A database at ``RELEASED_SCHEMA`` (``MIGRATIONS[:RELEASED_SCHEMA]``) holding the rows the released
-bot left (tests/released_schema.py: a settled hand and one in progress) is opened with every
+bot left (tests/support/released_schema.py: a settled hand and one in progress) is opened with every
 migration since; the bot restores the table and the hand is played to its end, chips conserved and
 the audit (replaying every hand) passing. When migrations are appended this still starts from the
 release; on a release, RELEASED_SCHEMA and the data file move together.

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 from fakes.discord_server import CHANNEL_ID, GUILD_ID, FakeDiscord, Interaction, Posted
+from skip_clock import SkipClock, pass_the_pause
 
 from adapters import run as run_module
 from adapters.discord import messenger as discord_messenger
@@ -26,9 +27,8 @@ from adapters.discord.adapter import DiscordAdapter
 from adapters.run import serve
 from bot.app import StudBot
 from bot.core.config import Settings
-from tests.skip_clock import SkipClock, pass_the_pause
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ANN, BOB, CAT, DAN = 1001, 1002, 1003, 1004
 NAMES = {ANN: "Ann", BOB: "Bob", CAT: "Cat", DAN: "Dan"}
 STREETS = ("third street", "fourth street", "fifth street", "sixth street", "seventh street")

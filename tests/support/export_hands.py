@@ -8,6 +8,7 @@ from pathlib import Path
 
 from engine import ALL_CARDS, Action, Deck, DeckDealer, Hand, HandFile, Options, ShortAllIn, Stakes, replay_hand
 
+VECTORS = Path(__file__).parents[1] / "vectors"
 STAKES = (
     Stakes(), Stakes(ante=2, bring_in=3, small_bet=10, big_bet=20), Stakes(ante=0, bring_in=1, small_bet=2, big_bet=4),
     Stakes(ante=2, bring_in=2, small_bet=4, big_bet=8), Stakes(ante=5, bring_in=10, small_bet=25, big_bet=50),
@@ -45,4 +46,4 @@ def random_time(rng: random.Random) -> datetime:
 
 def example_hand() -> Hand:
     """HAND_FORMAT.md's example: cat all-in on fourth street, a main pot and a side pot."""
-    return replay_hand(HandFile.from_json((Path(__file__).parent / "vectors" / "hand_format_example.json").read_text()))
+    return replay_hand(HandFile.from_json((VECTORS / "hand_format_example.json").read_text()))

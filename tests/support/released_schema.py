@@ -20,7 +20,7 @@ from typing import Any
 
 from bot.store import Store
 
-DATA = Path(__file__).parent / "data" / "released_schema.json"
+DATA = Path(__file__).parents[1] / "data" / "released_schema.json"
 
 
 async def dump(store: Store) -> dict[str, Any]:

@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 import pytest_asyncio
 from fakes.telegram_server import BOARD_METHODS, FakeBotAPI, text_of
+from skip_clock import SkipClock, pass_the_pause
 
 import adapters.run
 from adapters.telegram.adapter import TelegramAdapter
 from adapters.telegram.codec import link_key, start_payload
 from bot.app import StudBot
 from bot.core.config import Settings
-from tests.skip_clock import SkipClock, pass_the_pause
 
 GROUP = -1001234567890
 ANN, BOB, CAT, DAN, EVE, FAY, GUS, HAL = 1101, 1102, 1103, 1104, 1105, 1106, 1107, 1108

@@ -1,7 +1,7 @@
 """Telegram webhook workers as separate processes on one PostgreSQL database, behind one URL.
 
 The test process runs the fake Bot API (tests/fakes/telegram_server.py); each worker is
-``tests/webhook_worker.py`` (the real bootstrap) in its own process, in cluster mode
+``tests/support/procs/webhook_worker.py`` (the real bootstrap) in its own process, in cluster mode
 (``STUDBOT_INSTANCE``), listening on a port of its own; the fake POSTs every update to the worker
 the test names (a load balancer's choice) and ``deliver_again`` is Telegram's retry. A worker may be
 started armed to kill itself (SIGKILL) at a named point of the code (bot/core/killpoints.py): the test
@@ -28,7 +28,8 @@ from bot.store.dialect import placeholders
 from engine import Action, Deck, DeckDealer, Hand, Stakes
 from engine.cards import Card
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
+SUPPORT = ROOT / "tests" / "support"
 LEASE = 2
 
 
@@ -48,7 +49,7 @@ class Worker:
         self.log = log_dir / f"{name}.log"
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TELEGRAM_", "STUDBOT_"))}
         env.update({
-            "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'tests'}", "PYTHONUNBUFFERED": "1", "LOG_LEVEL": "INFO",
+            "PYTHONPATH": f"{ROOT}{os.pathsep}{SUPPORT}", "PYTHONUNBUFFERED": "1", "LOG_LEVEL": "INFO",
             "TELEGRAM_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url, "TELEGRAM_WEBHOOK_URL": url or self.hook,
             "TELEGRAM_WEBHOOK_LISTEN": "127.0.0.1", "TELEGRAM_WEBHOOK_PORT": str(self.port),
             "TELEGRAM_WEBHOOK_REGISTER": "1" if register else "0",
@@ -59,7 +60,7 @@ class Worker:
         if kill_at is not None:
             env.update({"STUDBOT_KILL_AT": kill_at, "STUDBOT_KILL_ARMED": str(self.armed)})
         with self.log.open("w") as err:  # run in the test's directory: no .env of the checkout is read
-            self.proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "webhook_worker.py")], cwd=log_dir,
+            self.proc = subprocess.Popen([sys.executable, str(SUPPORT / "procs" / "webhook_worker.py")], cwd=log_dir,
                                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, env=env)
 
     async def listening(self, timeout: float = 30.0) -> None:

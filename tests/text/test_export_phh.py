@@ -6,7 +6,7 @@ cards are ``??``), loaded with PokerKit and replayed action by action with nothi
 PokerKit's own ``HandHistory`` iteration would "repair" an action it refuses by checking or
 folding for whoever it thinks must act, which could hide a difference. The final stacks must
 equal ours. Where they do not, or PokerKit refuses an action, the hand must fall in one of the
-differences RULES.md lists (tests/differential.py's split model explains the payoffs); it is
+differences RULES.md lists (tests/support/differential.py's split model explains the payoffs); it is
 counted there, and anything else fails the test.
 """
 

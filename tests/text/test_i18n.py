@@ -24,7 +24,7 @@ import bot
 from bot.core.i18n import LANGUAGES, LOCALES, dynamic_keys, read_catalog, translator
 from bot.text.grammar import COMMANDS, LOCAL_NAMES, command_word, parse
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted([*(ROOT / "bot").rglob("*.py"), *(ROOT / "adapters").rglob("*.py")])
 KEY = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_-]+)*$")
 KEY_ARGUMENT = {"tr": 0, "Refusal": 0, "UsageError": 0, "Message": 0, "_say": 1, "_named": 1}

@@ -28,7 +28,7 @@ from engine.events import UncalledReturned
 from engine.order import high_odd_chip_key, low_odd_chip_key
 from engine.pots import Pot, split_pot
 
-DATA = Path(__file__).parent / "data" / "pokerstars"
+DATA = Path(__file__).parents[1] / "data" / "pokerstars"
 HANDS_IN_FILES = 27
 
 AGREE = "agree exactly (no rake)"

@@ -1,4 +1,4 @@
-"""``python tests/fast_bot.py``: the bot's real entry point (adapters.run) at the end-to-end tests' pace.
+"""``python tests/support/procs/fast_bot.py``: the bot's real entry point (adapters.run) at the end-to-end tests' pace.
 
 A bot *process* for tests that run several of them against one fake platform: the same knobs
 as the harnesses' fixtures (discord_harness ``fast``, telegram_harness ``Served``), set before

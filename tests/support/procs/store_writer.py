@@ -1,5 +1,5 @@
 """A process that writes through group commit and says "ack N" once each write's await returned
-(for the kill -9 test of tests/test_store_backends.py). Usage: store_writer.py DATABASE (a file or a DSN)."""
+(for the kill -9 test of tests/store/test_store_backends.py). Usage: store_writer.py DATABASE (a file or a DSN)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from bot.core.model import HandSetup
 from bot.store import Store

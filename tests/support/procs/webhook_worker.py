@@ -1,8 +1,8 @@
-"""A Telegram webhook worker process for the crash tests (tests/test_cluster_webhook_crash.py).
+"""A Telegram webhook worker process for the crash tests (tests/slow/test_cluster_webhook_crash.py).
 
 The real bootstrap (``adapters.run``), its settings from the environment (the test aims them at
 the fake Bot API, PostgreSQL and ``STUDBOT_INSTANCE``), with the adapter's send rates of the
-in-process end-to-end tests (tests/telegram_harness.py). ``STUDBOT_KILL_AT`` / ``STUDBOT_KILL_ARMED``
+in-process end-to-end tests (tests/support/telegram_harness.py). ``STUDBOT_KILL_AT`` / ``STUDBOT_KILL_ARMED``
 kill it at a named point (bot/core/killpoints.py).
 """
 
