@@ -48,8 +48,9 @@ pytest.register_assert_rewrite("discord_harness", "telegram_harness")
 SMALL_LOOPS = {
     "STUD_DIFF_HANDS": "200",  # tests/engine/test_differential.py: 2,000 hands in lockstep with PokerKit
     "STUD_PROPERTY_EXAMPLES": "50",  # tests/engine/test_properties.py: 300 hypothesis examples
+    "STUD_EXPORT_HANDS": "200",  # tests/text/test_export_{phh,pokerstars}.py: 600 random hands exported
+    "STUD_FUZZ_EXAMPLES": "50",  # tests/app/test_robustness.py: 150 random inputs
     "STUD_FUZZ_HANDS": "60",  # tests/app/test_robustness.py: 300 hands of comings and goings
-    "STUD_FUZZ_EXAMPLES": "50",  # tests/app/test_robustness.py: 200 random inputs
 }
 """The fast tier's sizes of the heavy loops; a run that includes the slow tier keeps the tests' own."""
 
@@ -67,8 +68,8 @@ def pytest_configure(config: pytest.Config) -> None:
                  "slow: a test in tests/slow/ (processes, soaks, benchmarks), or a heavy check marked by hand",
                  "pg: runs on PostgreSQL (a [postgresql] parametrisation or a PostgreSQL fixture); "
                  "only with --backends=all",
-                 "sqlite_only(reason): a store test that needs the SQLite file itself; "
-                 "it runs only as [sqlite] (the reason is required)"):
+                 "sqlite_only(reason): runs only as [sqlite], even with --backends=all: a store test that needs "
+                 "the SQLite file itself, or a test whose subject is not the store (the reason is required)"):
         config.addinivalue_line("markers", line)
     if "not slow" in config.option.markexpr:  # the fast tier: the heavy loops small (see SMALL_LOOPS)
         for name, value in SMALL_LOOPS.items():

@@ -15,7 +15,9 @@ from bot.text.grammar import parse
 from bot.text.handnames import high_name
 from engine import best_high
 
-pytestmark = pytest.mark.usefixtures("store_backend")
+pytestmark = [pytest.mark.usefixtures("store_backend"),
+              pytest.mark.sqlite_only(reason="the words of each language, not the store: PostgreSQL adds nothing "
+                                             "(the console and the store run on it in tests/app/test_console.py)")]
 
 WORDS = re.compile(r"[^\W\d_]{3,}")
 """Words of three letters or more (names and cards excepted below)."""

@@ -13,7 +13,9 @@ from test_console import Table
 
 from engine import Card
 
-pytestmark = pytest.mark.usefixtures("store_backend")
+pytestmark = [pytest.mark.usefixtures("store_backend"),
+              pytest.mark.sqlite_only(reason="what the public lines show, not the store: PostgreSQL adds nothing "
+                                             "(the console with house bots runs on it in tests/app/test_console.py)")]
 
 
 def _forms(card: str) -> list[str]:

@@ -449,6 +449,7 @@ def test_the_benchmark_script_runs_small() -> None:
     assert "SCAN hand_players" not in out, out
 
 
+@pytest.mark.pg  # its own throwaway server (bench/pgserver.py): only with --backends=all
 def test_the_benchmark_script_runs_small_on_postgresql() -> None:
     """``--backend postgresql``: the same figures on a throwaway server, and its plans use the stats indexes."""
     out = subprocess.run([sys.executable, "-m", "bench.stats", "--hands", "2000", "--repeat", "5", "--backend",

@@ -7,7 +7,8 @@ which the tests' tables, the console's script mode and the adapters' bootstrap a
 path: each distinct path is a fresh PostgreSQL database of its own, and the same path opened again
 is the same database, so a restart test still restarts on the data it left.
 
-A test that needs the SQLite file itself (``sqlite3`` on the path, a PRAGMA, a copy of the file)
+A test that needs the SQLite file itself (``sqlite3`` on the path, a PRAGMA, a copy of the file),
+or a module whose subject is not the store (the words of each language, what public lines show),
 says so: ``@pytest.mark.sqlite_only(reason=...)``, and runs only as ``[sqlite]``. A test that runs
 the bot in a subprocess passes it :meth:`Backend.env` so that the process opens the same database.
 

@@ -12,6 +12,7 @@ counted there, and anything else fails the test.
 
 from __future__ import annotations
 
+import os
 import random
 import warnings
 from collections import Counter
@@ -36,7 +37,7 @@ from bot.history.exports.phh import phh_steps
 from engine import Action, Hand, Options, ShortAllIn
 from engine.events import ActionTaken, CardDealt, CommunityCardDealt, Event
 
-HANDS = 600
+HANDS = int(os.environ.get("STUD_EXPORT_HANDS", "600"))  # the fast tier: fewer (tests/conftest.py)
 OPTIONS = Options(heads_up_cap=True, short_all_in=ShortAllIn.FULL)
 COMMUNITY = "community card at once; PokerKit recycles mucked cards first (rule 10)"
 AGREED = "same final stacks"

@@ -3,6 +3,7 @@ and the same actions and payouts as the engine, over several hundred random hand
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 from datetime import UTC, datetime
@@ -16,7 +17,7 @@ from bot.history.exports.common import written_names
 from engine import Action, Hand
 from engine.events import ActionTaken, AntePosted, HandShown, UncalledReturned
 
-HANDS = 600
+HANDS = int(os.environ.get("STUD_EXPORT_HANDS", "600"))  # the fast tier: fewer (tests/conftest.py)
 
 
 def _check(hand: Hand, meta: HandMeta, read: ReadHand) -> None:
