@@ -1,6 +1,6 @@
 """The Discord adapter end to end: the real discord.py client against a loopback Discord.
 
-Each test starts ``tests/fakes/discord_server.FakeDiscord`` on 127.0.0.1 and the
+Each test starts ``tests/support/fakes/discord_server.FakeDiscord`` on 127.0.0.1 and the
 real bootstrap (``adapters.run.serve``) with the real StudBot, a SQLite file in
 ``tmp_path`` and the real clock; users act only through the fake (slash commands
 and button presses over the gateway), and every check reads what the fake

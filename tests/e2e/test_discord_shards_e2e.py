@@ -1,6 +1,6 @@
 """Discord shards end to end: the real discord.py AutoShardedClient against a sharded loopback Discord.
 
-The fake gateway (tests/fakes/discord_gateway.py) routes a guild's events to shard
+The fake gateway (tests/support/fakes/discord_gateway.py) routes a guild's events to shard
 ``(guild_id >> 22) % count`` and direct messages to shard 0, as Discord does; the test server
 ``GUILD_ID`` is on shard 1 of 2 and ``OTHER_GUILD_ID`` on shard 0. One process runs both shards
 here; tests/slow/test_scale_e2e.py splits them between two processes.

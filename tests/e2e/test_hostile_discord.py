@@ -209,7 +209,9 @@ async def test_names_built_to_disturb_stay_inside_themselves(fake: FakeDiscord, 
 
 
 class BotProcess:
-    """``python -m adapters.run`` against the fake, on a database that outlives it (killed with SIGKILL)."""
+    """The real entry point (adapters.run) at the harness's pace (tests/support/procs/fast_bot.py: a 0.05 s
+    coalescing interval, not the real 2.5 s) against the fake, on a database that outlives it (killed with
+    SIGKILL)."""
 
     def __init__(self, fake: FakeDiscord, db: Path, backend: Backend) -> None:
         self.fake, self.db, self.backend = fake, db, backend
@@ -228,7 +230,7 @@ class BotProcess:
         self.logs.append(self.db.parent / f"bot-{len(self.logs) + 1}.log")
         with self.logs[-1].open("wb") as log:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "adapters.run", cwd=self.db.parent, env=env,
+                sys.executable, str(ROOT / "tests" / "support" / "procs" / "fast_bot.py"), cwd=self.db.parent, env=env,
                 stdout=asyncio.subprocess.DEVNULL, stderr=log)
         await until(lambda: self.fake.identify_count > identified and self.fake.identified.is_set(), timeout=30,
                     what="the bot process to connect")
@@ -263,7 +265,7 @@ async def test_a_press_cut_off_by_kill_9_is_announced_and_answered_after_the_res
         await table_of_three(fake)
         board = await next_board(fake, None)
         who, choice = actor(board), passive(action_buttons(board))
-        await asyncio.sleep(3)  # the lines of the deal are out (the real coalescing interval is 2.5 s)
+        await until(lambda: "Door cards:" in fake.lines(), what="the lines of the deal")
         before = fake.lines()
         # Discord stops answering: the press is deferred, the action committed, its line and answer hang
         fake.held = {"channel", "answer"}
@@ -287,7 +289,7 @@ async def test_a_press_cut_off_by_kill_9_is_announced_and_answered_after_the_res
         assert actor(after) != who and actions_stored(db) == 1  # applied once, and the hand goes on
         await bot.stop()
         await bot.start()  # a clean restart says nothing again
-        await asyncio.sleep(3)
+        await asyncio.sleep(1)  # nothing comes: twenty coalescing intervals at this pace
         assert fake.lines().count(said) == 1
     finally:
         await bot.stop()

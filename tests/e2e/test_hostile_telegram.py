@@ -248,7 +248,7 @@ async def test_an_action_cut_off_by_kill_9_is_announced_after_the_restart(fake: 
     async def start() -> asyncio.subprocess.Process:
         polls = len(fake.sent("getUpdates", ok=False))
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "adapters.run", cwd=tmp_path, env=env,
+            sys.executable, str(ROOT / "tests" / "support" / "procs" / "fast_bot.py"), cwd=tmp_path, env=env,
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
         await fake.wait_for(lambda: len(fake.sent("getUpdates", ok=False)) > polls, timeout=30, what="polling")
         return process
@@ -261,7 +261,7 @@ async def test_an_action_cut_off_by_kill_9_is_announced_after_the_restart(fake: 
         await say(fake, ANN, "/stud start")
         turn, board = await next_turn(fake, None)
         who = actor(board)
-        await asyncio.sleep(5)  # the deal's lines are out (the real interval and grace: 3.5 s and 4 s)
+        await fake.wait_for(lambda: any("Door cards" in t for t in fake.group_texts(GROUP)), what="the deal's lines")
         said = f"{NAMES[who]} brings in"
         assert not any(said in t for t in fake.group_texts(GROUP))
         fake.held_chats.add(GROUP)  # Telegram stops taking the group's messages: the line hangs

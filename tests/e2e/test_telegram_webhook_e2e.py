@@ -1,7 +1,7 @@
 """Telegram's webhook with retries and several workers: every update applied once.
 
 The real bootstrap (``adapters.run.serve``) and python-telegram-bot behind the webhook,
-against the fake Bot API (tests/fakes/telegram_server.py), which POSTs every update to the
+against the fake Bot API (tests/support/fakes/telegram_server.py), which POSTs every update to the
 webhook like Telegram and, with ``balancer`` set, spreads them over several workers like a load
 balancer in front of them; ``deliver_again`` is Telegram's retry of an update. Workers share
 one database file, each with its own Store and StudBot. (Two workers playing one table need

@@ -12,7 +12,7 @@ known quirks switchable. With no quirk on it must give exactly this engine's
 payoffs (an independent check of the split); a hand whose PokerKit payoffs are
 reproduced by the smallest set of quirks counts one hit for each quirk in it.
 
-Run ``PYTHONPATH=. python tests/support/differential.py --hands 20000`` for the long run.
+Run ``python tests/support/differential.py --hands 20000`` for the long run.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What the Discord end-to-end tests share: the loopback Discord, the served bot, helpers that play and read.
 
 ``start_bot`` runs the real bootstrap (``adapters.run.serve``) with the real StudBot and a
-SQLite file against ``tests/fakes/discord_server.FakeDiscord`` (the ``fake`` fixture, on
+SQLite file against ``tests/support/fakes/discord_server.FakeDiscord`` (the ``fake`` fixture, on
 127.0.0.1); the helpers act only through the fake and read only what it received. The
 ``fast`` fixture shrinks the coalescing interval and the per-channel window.
 """

@@ -1,7 +1,7 @@
 """What the Telegram end-to-end tests share: the fake Bot API, the served bot, helpers that play and read.
 
 ``Served`` runs the real bootstrap (``adapters.run.serve``) with TELEGRAM_* settings aimed
-at ``tests/fakes/telegram_server.FakeBotAPI`` (the ``fake`` fixture, on loopback), the real
+at ``tests/support/fakes/telegram_server.FakeBotAPI`` (the ``fake`` fixture, on loopback), the real
 StudBot and a SQLite file; the helpers push commands and presses as the users, and read
 what the bot sent.
 """

@@ -1,6 +1,6 @@
 """Telegram webhook workers as separate processes on one PostgreSQL database, behind one URL.
 
-The test process runs the fake Bot API (tests/fakes/telegram_server.py); each worker is
+The test process runs the fake Bot API (tests/support/fakes/telegram_server.py); each worker is
 ``tests/support/procs/webhook_worker.py`` (the real bootstrap) in its own process, in cluster mode
 (``STUDBOT_INSTANCE``), listening on a port of its own; the fake POSTs every update to the worker
 the test names (a load balancer's choice) and ``deliver_again`` is Telegram's retry. A worker may be
