@@ -33,6 +33,10 @@ TESTS = Path(__file__).parent
 TIERS = ("engine", "text", "app", "store", "e2e", "slow")
 MARKED_TIERS = {"e2e": "e2e", "slow": "slow"}
 """The tiers whose folder gives their tests a marker of the same name (the default run leaves them out)."""
+SLOW_TIMEOUT = 600
+"""Seconds a test in tests/slow/ may take (pytest-timeout); the others have pyproject's ``timeout`` (120).
+The slowest healthy ones, measured on a loaded 2-core machine: 107 s (tests/slow/test_cluster_crash.py,
+20 kills), and 29 s elsewhere (tests/e2e/test_telegram_e2e.py's fifty-action hand)."""
 
 # The helpers in support/ import as top-level modules (``from backends import ...``), and so do the
 # test modules that others borrow from (``from test_console import Table``): each tier's folder is on the
@@ -90,6 +94,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         parts = item.path.relative_to(TESTS).parts if item.path.is_relative_to(TESTS) else ()
         if parts and parts[0] in MARKED_TIERS:
             item.add_marker(MARKED_TIERS[parts[0]])
+        if parts and parts[0] == "slow":
+            item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
         if _on_postgresql(item):
             item.add_marker("pg")
     if config.getoption("backends") == "all":
