@@ -27,9 +27,19 @@ from bot.text.grammar import COMMANDS, LOCAL_NAMES, command_word, parse
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted([*(ROOT / "bot").rglob("*.py"), *(ROOT / "adapters").rglob("*.py")])
 KEY = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_-]+)*$")
-KEY_ARGUMENT = {"tr": 0, "Refusal": 0, "UsageError": 0, "UserError": 0, "_say": 1, "_named": 1}
+KEY_ARGUMENT = {"tr": 0, "Refusal": 0, "UsageError": 0, "UserError": 0, "_named": 1}
 """Calls that take a key, and which argument it is."""
+OUTPUT_KEY_ARGUMENT = {"say": 1}
+"""Methods of a table's output (``self.output.say(rt, "key")``) that take a key, and which argument it is."""
+KEY_KEYWORDS = {"taken"}
+"""Keyword arguments that carry a key (``tables.open(..., taken="refuse.table_exists")``)."""
 RANK_FIELDS = {f + s for f in ("one", "many", "of", "to", "on") for s in ("", "2")}
+
+
+def _ends_in_output(node: ast.AST) -> bool:
+    """``output``, ``<anything>.output`` or ``self`` (inside it): the table's output, whose ``say`` takes a key."""
+    return (isinstance(node, ast.Name) and node.id in ("output", "self")) or \
+        (isinstance(node, ast.Attribute) and node.attr == "output")
 
 
 def _strings(node: ast.AST) -> set[str]:
@@ -57,7 +67,12 @@ def keys_in_code() -> dict[str, set[str]]:
                 args = node.args[:1]  # self._tr(msg)("key"), translator(lang)("key")
             elif name in KEY_ARGUMENT:
                 args = node.args[KEY_ARGUMENT[name]:KEY_ARGUMENT[name] + 1]
+            elif name in OUTPUT_KEY_ARGUMENT and isinstance(func, ast.Attribute) and _ends_in_output(func.value):
+                args = node.args[OUTPUT_KEY_ARGUMENT[name]:OUTPUT_KEY_ARGUMENT[name] + 1]
             else:
+                args = []
+            args = [*args, *(k.value for k in node.keywords if k.arg in KEY_KEYWORDS)]
+            if not args:
                 continue
             for arg in args:
                 for key in _strings(arg):
