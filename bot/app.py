@@ -32,6 +32,7 @@ from bot.core.names import display_name
 from bot.core.ports import Clock, Inbound, Messenger, Reply, TableAddress
 from bot.history import History
 from bot.platform import updates
+from bot.platform.answers import Answers
 from bot.stats.answers import StatsAnswers
 from bot.store import Store
 from bot.store.fence import LeaseLost, TableMoved, is_fenced
@@ -64,7 +65,8 @@ class StudBot:
     def __init__(self, *, store: Store, clock: Clock, settings: Settings, fair: Fairness, output: TableOutput,
                  tables: Tables, dealer: Dealer, guard: TableGuard, seating: Seating, commands: TableCommands,
                  tourneys: Tourneys, history: History, stats: StatsAnswers, deliveries: delivery.Deliveries,
-                 work: Work, handlers: Iterable[Routed] = (), audit_checks: Sequence[Check] = ()) -> None:
+                 work: Work, answers: Answers, handlers: Iterable[Routed] = (),
+                 audit_checks: Sequence[Check] = ()) -> None:
         self.store = store
         self.clock = clock
         self.settings = settings
@@ -85,6 +87,8 @@ class StudBot:
         self.work = work
         """Commands and timer callbacks in flight (a stop waits for them)."""
         self.registry = Registry.of([self, seating, commands, tourneys, *handlers])
+        self.answers = answers
+        """The platform requests in flight (a Discord interaction whose answer is owed), for the adapters."""
         self.audit_checks = tuple(audit_checks)
         """The audits of the parts that hold chips of their own (sit-and-gos), run with the chips' at start."""
 

@@ -18,6 +18,7 @@ from bot.core.config import Settings
 from bot.core.lifecycle import Work
 from bot.core.ports import Clock, Messenger
 from bot.history import History
+from bot.platform.answers import Answers
 from bot.schema import MIGRATIONS
 from bot.stats.answers import StatsAnswers
 from bot.stats.recorder import StatsRecorder
@@ -113,6 +114,6 @@ def build_bot(settings: Settings, *, store: Store, messenger: Messenger, clock: 
     bot = StudBot(store=store, clock=clock, settings=settings, fair=fair, output=output, tables=tables,
                   dealer=dealer, guard=guard, seating=seating, commands=commands, tourneys=tourneys,
                   history=History(store), stats=StatsAnswers(store=store, clock=clock), deliveries=deliveries,
-                  work=work, audit_checks=AUDIT_CHECKS)
+                  work=work, answers=Answers(store), audit_checks=AUDIT_CHECKS)
     guard.bind(bot)  # the one back-reference, typed as a LocalBot
     return bot

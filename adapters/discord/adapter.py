@@ -40,8 +40,8 @@ from adapters.discord.shards import IdentifyPacer, ShardPlan, guild_of
 from bot.app import StudBot
 from bot.core.config import Settings
 from bot.core.ports import Attachment, Inbound
+from bot.platform.answers import PendingAnswer
 from bot.platform.outbox import Coalescer
-from bot.table import delivery
 from bot.text.grammar import ALIASES, parse
 
 log = logging.getLogger(__name__)
@@ -291,11 +291,11 @@ class DiscordAdapter:
                 self._inflight.discard(task)
 
     async def _keep(self, interaction: discord.Interaction[discord.Client], channel: str, text: str) -> bool:
-        request = delivery.PendingAnswer(platform=PLATFORM, id=str(interaction.id), token=interaction.token,
+        request = PendingAnswer(platform=PLATFORM, id=str(interaction.id), token=interaction.token,
                                          user=str(interaction.user.id), locale=_tag(interaction.locale),
                                          channel=channel, command=text, received_at=time.time())
         try:
-            await delivery.remember_request(self.bot.store, request)
+            await self.bot.answers.remember(request)
         except Exception:  # the answer still comes; only a crash before it would leave it unsaid
             log.exception("keeping interaction %s failed", interaction.id)
             return False
@@ -303,7 +303,7 @@ class DiscordAdapter:
 
     async def _drop(self, interaction_id: str) -> None:
         try:
-            await delivery.forget_request(self.bot.store, platform=PLATFORM, id=interaction_id)
+            await self.bot.answers.forget(platform=PLATFORM, id=interaction_id)
         except Exception:
             log.exception("forgetting interaction %s failed", interaction_id)
 
@@ -316,7 +316,7 @@ class DiscordAdapter:
         surely: the user is told to look at the table.
         """
         try:
-            pending = [r for r in await delivery.pending_requests(self.bot.store, PLATFORM) if await self._mine(r)]
+            pending = [r for r in await self.bot.answers.pending(PLATFORM) if await self._mine(r)]
         except Exception:
             log.exception("reading the interactions in flight failed")
             return
@@ -328,16 +328,16 @@ class DiscordAdapter:
                 log.exception("answering interaction %s after the restart failed", request.id)
             await self._drop(request.id)
 
-    async def _mine(self, request: delivery.PendingAnswer) -> bool:
+    async def _mine(self, request: PendingAnswer) -> bool:
         """Whether this process answers a cut-off interaction: its guild's shard runs here. With shards
         split between processes, the others' interactions in flight are theirs; one whose server is not
         known (no table was opened in its channel, a DM) is answered by the process of shard 0."""
         if self.shards is None:
             return True
-        community = await delivery.channel_community(self.bot.store, platform=PLATFORM, channel=request.channel)
+        community = await self.bot.answers.channel_community(platform=PLATFORM, channel=request.channel)
         return self.shards.runs(guild_of(community))
 
-    async def _answer_late(self, request: delivery.PendingAnswer) -> None:
+    async def _answer_late(self, request: PendingAnswer) -> None:
         """Only an answer still 'thinking' is touched: the crash may have come after the answer was
         given (edited, or deleted for a press) and before the interaction was forgotten."""
         tr = self.bot.translator_for(platform=PLATFORM, user=request.user, locale=request.locale)
@@ -351,7 +351,7 @@ class DiscordAdapter:
             if not int(message.get("flags") or 0) & LOADING:
                 log.info("interaction %s was answered before the restart; its answer stays", request.id)
                 return
-            if turn is not None and await delivery.action_taken(self.bot.store, platform=PLATFORM,
+            if turn is not None and await self.bot.answers.action_taken(platform=PLATFORM,
                                                                  channel=request.channel, turn=turn,
                                                                  user=request.user):
                 await self.client.http.request(Route("DELETE", ORIGINAL, **original))  # taken: as after any press

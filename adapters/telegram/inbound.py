@@ -45,7 +45,6 @@ from adapters.telegram.messenger import TelegramMessenger
 from bot.app import StudBot
 from bot.core.i18n import Translator
 from bot.core.ports import Inbound, Reply
-from bot.table import delivery
 from bot.text.grammar import ALIASES
 
 log = logging.getLogger(__name__)
@@ -134,8 +133,8 @@ class TelegramInbound:
             return
         reply = await self.bot.handle(self._inbound(chat_id, channel, user, command, update_id=self._key(update)))
         if reply.code == "turn_over" and isinstance(message, Message):  # maybe an old board's button: retire it
-            await self.messenger.retire_old(chat_id, message.message_id, board_ref=await delivery.board_ref_of(
-                self.bot.store, platform=PLATFORM, channel=channel))
+            await self.messenger.retire_old(chat_id, message.message_id, board_ref=await self.bot.answers.board_ref_of(
+                platform=PLATFORM, channel=channel))
         url = self.messenger.link(channel, join=False)
         if command == "join" and reply.ok and uid in self.messenger.unreachable and url:
             await _answer(query, url=url)  # seated, but the cards cannot reach them: open the private chat
