@@ -27,7 +27,7 @@ from bot.core.config import Settings
 from bot.core.errors import Refusal, UsageError
 from bot.core.i18n import EN, LANGUAGE_NAMES, Translator, translator
 from bot.core.lifecycle import Work
-from bot.core.model import Table
+from bot.core.model import Table, UserLanguage
 from bot.core.names import display_name
 from bot.core.ports import Clock, Inbound, Messenger, Reply, TableAddress
 from bot.history import History
@@ -99,7 +99,7 @@ class StudBot:
         return self.output.messenger
 
     @property
-    def languages(self) -> dict[tuple[str, str], tuple[str, bool]]:
+    def languages(self) -> dict[tuple[str, str], UserLanguage]:
         """(platform, user) -> (language, chosen with 'lang')."""
         return self.output.languages.known
 

@@ -70,6 +70,13 @@ class Table:
                 and not (s.leaving or s.kicked)]
 
 
+class UserLanguage(NamedTuple):
+    """A user's language, and whether they chose it with 'lang' (it then wins over their platform's locale)."""
+
+    lang: str
+    chosen: bool
+
+
 class Player(NamedTuple):
     """A player dealt into a hand, as its setup stores them (a JSON array ``[seat_no, user, name, stack]``)."""
 

@@ -21,7 +21,7 @@ from typing import Any, Protocol, Self, TypeVar
 
 from bot.core.i18n import DEFAULT_LANGUAGE, language_of
 from bot.core.limits import VIEWS
-from bot.core.model import HandSetup, Seat, Table
+from bot.core.model import HandSetup, Seat, Table, UserLanguage
 from bot.store import fence
 from bot.store.batch import CommitStats, Committer, StoreConflict
 from engine import Stakes
@@ -202,11 +202,11 @@ class Store(ABC):
             tables.append(table)
         return tables
 
-    async def user_langs(self) -> dict[tuple[str, str], tuple[str, bool]]:
+    async def user_langs(self) -> dict[tuple[str, str], UserLanguage]:
         """(platform, user) -> (language, chosen with 'lang') for every user seen with a language."""
         rows = await self.fetch("SELECT platform, user_id, lang, chosen FROM user_langs")
-        return {(r["platform"], r["user_id"]): (language_of(r["lang"]) or DEFAULT_LANGUAGE, bool(r["chosen"]))
-                for r in rows}
+        return {(r["platform"], r["user_id"]):
+                UserLanguage(language_of(r["lang"]) or DEFAULT_LANGUAGE, bool(r["chosen"])) for r in rows}
 
     async def playing_hand(self, table_id: int) -> PlayingHand | None:
         rows = await self.fetch("SELECT * FROM hands WHERE table_id = ? AND status = 'playing'", (table_id,))

@@ -141,11 +141,11 @@ class Dealer:
         """Commit one decision, then play it, render it, and arm what comes next."""
         hand, table = rt.hand, rt.table
         assert hand is not None and rt.hand_id is not None and hand.actor is not None
-        es = hand.actor
-        seat = rt.seat_in_hand(es)
+        player = hand.actor
+        seat = rt.seat_in_hand(player)
         now = self.clock.now()
         deadline = now + table.timer
-        seq, seat_no = len(hand.actions), rt.seat_no(es)
+        seq, seat_no = len(hand.actions), rt.seat_no(player)
         timeouts = (seat.timeouts + 1 if by_timeout else 0) if seat is not None else 0
         # the platform update that brought it, unless an earlier effect of the same command marked it
         key = None if by_timeout else updates.pending()
@@ -191,8 +191,8 @@ class Dealer:
             await self.output.say_text(rt, "\n".join(lines))
         if (lines or hand.is_over) and rt.hand_id is not None:
             self.deliveries.track(table=rt.address, hand_id=rt.hand_id, events=rt.seen, final=hand.is_over)
-        for es in _dealt_to(events, hand):
-            await self.output.send_cards(rt, es)
+        for player in _dealt_to(events, hand):
+            await self.output.send_cards(rt, player)
         if hand.is_over:
             await self._finish_hand(rt)
         else:
@@ -229,13 +229,13 @@ class Dealer:
         # Every seat dealt in, if its player still holds it, with its stack at the end; those
         # leaving, kicked or busted are cashed out now, once, in the settlement's transaction
         # (and, if the table was stopped during the hand, every seat: the table closes with it).
-        held = [replace(seat, stack=hand.stacks[es]) for es in range(len(setup.players))
-                if (seat := rt.seat_in_hand(es)) is not None]
+        held = [replace(seat, stack=hand.stacks[player]) for player in range(len(setup.players))
+                if (seat := rt.seat_in_hand(player)) is not None]
         gone = [seat for seat in held if seat.leaving or seat.kicked or seat.stack == 0]
         stay = [seat for seat in held if not (seat.leaving or seat.kicked or seat.stack == 0)]
         closing = table.closing and table.tournament is None
         transfers = hand_transfers(hand, hand_id=rt.hand_id,
-                                   account=lambda es: seat_account(table.id, setup.players[es].user))
+                                   account=lambda player: seat_account(table.id, setup.players[player].user))
         _check_settlement(hand, transfers, setup=setup, table_id=table.id)
         record = rt.fair
         if record is not None and rt.reveal is None:  # read with the deal's player seeds, if it was dealt here
@@ -542,11 +542,11 @@ def _check_settlement(hand: Hand, transfers: list[Transfer], *, setup: HandSetup
     """The hand's movements must take each seat from its start stack to its end stack and leave
     the pot empty; a mismatch is a bug (logged; the audit names the hand and the account)."""
     net = net_by_account(transfers)
-    for es, (_, user, _, start) in enumerate(setup.players):
-        account = seat_account(table_id, user)
-        if start + net.get(account, 0) != hand.stacks[es]:
+    for player, dealt in enumerate(setup.players):
+        account = seat_account(table_id, dealt.user)
+        if dealt.stack + net.get(account, 0) != hand.stacks[player]:
             log.error("table %s hand #%s: %s moved %+d chips but its stack went %d -> %d", table_id,
-                      setup.hand_no, account, net.get(account, 0), start, hand.stacks[es])
+                      setup.hand_no, account, net.get(account, 0), dealt.stack, hand.stacks[player])
     left = sum(v for k, v in net.items() if k.startswith("pot:"))
     if left:
         log.error("table %s hand #%s: %d chips left in the pot", table_id, setup.hand_no, left)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from bot.core.config import Settings
 from bot.core.i18n import Translator, language_of, translator
-from bot.core.model import Seat
+from bot.core.model import Seat, UserLanguage
 from bot.core.ports import BoardView, Clock, Inbound, Messenger, deferring
 from bot.store import Store
 from bot.store.fence import LeaseLost
@@ -26,7 +26,7 @@ class Languages:
     def __init__(self, *, store: Store, settings: Settings) -> None:
         self.store = store
         self.settings = settings
-        self.known: dict[tuple[str, str], tuple[str, bool]] = {}
+        self.known: dict[tuple[str, str], UserLanguage] = {}
         """(platform, user) -> (language, chosen with 'lang'): for private messages sent later."""
 
     async def load(self) -> None:
@@ -37,9 +37,9 @@ class Languages:
         """The language to write to ``user`` in: the one they chose with 'lang', else their
         platform's locale (``locale``, or the last one seen), else English."""
         known = self.known.get((platform, user))
-        if known is not None and known[1]:
-            return translator(known[0])
-        return translator(language_of(locale) or (known[0] if known else self.settings.language))
+        if known is not None and known.chosen:
+            return translator(known.lang)
+        return translator(language_of(locale) or (known.lang if known else self.settings.language))
 
     def of(self, msg: Inbound) -> Translator:
         """The sender's translator."""
@@ -50,21 +50,21 @@ class Languages:
         lang = language_of(msg.locale)
         key = (msg.platform, msg.user)
         known = self.known.get(key)
-        if lang is not None and (known is None or (not known[1] and known[0] != lang)):
+        if lang is not None and (known is None or (not known.chosen and known.lang != lang)):
             async with self.store.atomic() as tx:
                 await tx.save_user_lang(platform=msg.platform, user=msg.user, lang=lang, chosen=False)
-            self.known[key] = (lang, False)
+            self.known[key] = UserLanguage(lang, False)
         return self.of(msg)
 
     async def choose(self, *, platform: str, user: str, lang: str) -> None:
         """'lang xx': the user's choice, kept over the platform's locale."""
         async with self.store.atomic() as tx:
             await tx.save_user_lang(platform=platform, user=user, lang=lang, chosen=True)
-        self.known[(platform, user)] = (lang, True)
+        self.known[(platform, user)] = UserLanguage(lang, True)
 
     def learn(self, *, platform: str, user: str, lang: str, chosen: bool) -> None:
         """A user's language as another process stored it."""
-        self.known[(platform, user)] = (lang, chosen)
+        self.known[(platform, user)] = UserLanguage(lang, chosen)
 
 
 class TableOutput:

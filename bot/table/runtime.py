@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from bot.core.config import Settings
 from bot.core.errors import Refusal
@@ -25,6 +25,14 @@ from bot.store import Store, Tx
 from bot.store.fence import TableMoved
 from engine import FairRecord, Hand
 from engine.stakes import Stakes
+
+
+class _Cast(NamedTuple):
+    """The players of a hand's setup, read once: their names in seat order, and each user's first seat."""
+
+    players: object
+    names: list[str]
+    seats: dict[str, int]
 
 
 @dataclass
@@ -55,7 +63,7 @@ class Runtime:
     closed: bool = False
     moved: bool = False
     """Cluster mode: another process took the table (it was dropped from this one)."""
-    _players_of: tuple[object, list[str], dict[str, int]] | None = field(default=None, init=False, repr=False,
+    _players_of: _Cast | None = field(default=None, init=False, repr=False,
                                                                         compare=False)
     """(the players list they were made from, names, user -> engine seat): asked for several times an action;
     made again whenever the hand's setup (and so its players list) is another one."""
@@ -74,22 +82,22 @@ class Runtime:
     @property
     def names(self) -> list[str]:
         """The hand's players' names in seat order (the same list until the next hand's setup: do not change it)."""
-        return self._players()[1] if self.setup else []
+        return self._players().names if self.setup else []
 
     def engine_seat(self, user: str) -> int | None:
         if self.setup is None:
             return None
-        return self._players()[2].get(user)
+        return self._players().seats.get(user)
 
-    def _players(self) -> tuple[object, list[str], dict[str, int]]:
+    def _players(self) -> _Cast:
         assert self.setup is not None
         players = self.setup.players
         known = self._players_of
-        if known is None or known[0] is not players:
+        if known is None or known.players is not players:
             seats: dict[str, int] = {}
             for i, p in enumerate(players):
                 seats.setdefault(p.user, i)  # the first seat of a user, as a search in seat order finds it
-            known = self._players_of = (players, [p.name for p in players], seats)
+            known = self._players_of = _Cast(players, [p.name for p in players], seats)
         return known
 
     def seat_no(self, engine_seat: int) -> int:
@@ -100,9 +108,9 @@ class Runtime:
         """The table seat of a player dealt into the hand, if they still hold it: a seat number
         alone is not enough, since someone else may have sat down there since the deal."""
         assert self.setup is not None
-        seat_no, user, _, _ = self.setup.players[engine_seat]
-        seat = self.table.seats.get(seat_no)
-        return seat if seat is not None and seat.user == user else None
+        dealt = self.setup.players[engine_seat]
+        seat = self.table.seats.get(dealt.seat_no)
+        return seat if seat is not None and seat.user == dealt.user else None
 
     def check_open(self) -> None:
         """Under the table's lock, before a command acts on it: still held here (cluster mode may have

@@ -173,11 +173,11 @@ class Seating:
 
     async def _remove(self, rt: Runtime, seat: Seat, msg: Inbound, *, kicked: bool) -> Reply:
         hand = rt.hand
-        es = rt.engine_seat(seat.user)
-        if hand is not None and not hand.is_over and es is not None:
+        player = rt.engine_seat(seat.user)
+        if hand is not None and not hand.is_over and player is not None:
             # Dealt into the hand in progress (folded or not): the seat's chips are known only when
             # it ends, so the seat is kept and cashed out then, once, by the settlement.
-            folded = hand.folded[es]
+            folded = hand.folded[player]
             if kicked:
                 return await self._kick_after(rt, seat, msg, folded=folded)
             if not seat.leaving:
@@ -185,7 +185,7 @@ class Seating:
                 async with self.store.atomic() as tx:
                     await tx.save_seat(rt.table.id, seat)
                 await self.output.say(rt, "line.leaves_after", name=seat.name)
-                if hand.actor == es:
+                if hand.actor == player:
                     await self.dealer.apply(rt, hand.default_action(), by_timeout=False)
             return Reply(self.output.tr(msg)("reply.leaving_folded" if folded else "reply.leaving"), private=True)
         async with self.store.atomic() as tx:

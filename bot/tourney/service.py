@@ -338,8 +338,8 @@ class Tourneys(TableHooks):
         t = self.by_table.get(rt.table.id)
         if t is None or t.status != "running":
             return None
-        out = [(user, start) for es, (_, user, _, start) in enumerate(setup.players)
-               if stacks[es] == 0 and user in t.entrants and t.entrants[user].place is None]
+        out = [(p.user, p.stack) for player, p in enumerate(setup.players)
+               if stacks[player] == 0 and p.user in t.entrants and t.entrants[p.user].place is None]
         if not out:
             return None
         alive = len(t.alive())
