@@ -220,6 +220,9 @@ class FrozenClock:
     def now(self) -> float:
         return self._now
 
+    def monotonic(self) -> float:
+        return self._now
+
     def call_at(self, when: float, callback: Callable[[], Awaitable[None]]) -> TimerHandle:
         timer = _Timer()
         if when > self._now:

@@ -26,13 +26,16 @@ class _Handle:
 
 
 class RealClock:
-    """time.time() and the running event loop; callbacks run as tasks."""
+    """time.time(), time.monotonic() and the running event loop; callbacks run as tasks."""
 
     def __init__(self) -> None:
         self._tasks: set[asyncio.Task[None]] = set()
 
     def now(self) -> float:
         return time.time()
+
+    def monotonic(self) -> float:
+        return time.monotonic()
 
     def call_at(self, when: float, callback: Callable[[], Awaitable[None]]) -> _Handle:
         loop = asyncio.get_running_loop()
@@ -68,6 +71,10 @@ class ManualClock:
         re-armed at every action: without the sweep, a script that never sleeps keeps them all)."""
 
     def now(self) -> float:
+        return self._now
+
+    def monotonic(self) -> float:
+        """The same time as :meth:`now`: it moves only when told to, and never back."""
         return self._now
 
     def call_at(self, when: float, callback: Callable[[], Awaitable[None]]) -> _Handle:

@@ -182,8 +182,13 @@ class TimerHandle(Protocol):
 
 
 class Clock(Protocol):
-    """Wall-clock time in seconds, and callbacks at a time."""
+    """Wall-clock time in seconds, a reading for intervals, and callbacks at a time."""
 
     def now(self) -> float: ...
+
+    def monotonic(self) -> float:
+        """Seconds that only ever move forward at the pace of time (never set back or stepped like the
+        wall clock): measure an interval with two readings, never with :meth:`now`."""
+        ...
 
     def call_at(self, when: float, callback: Callable[[], Awaitable[None]]) -> TimerHandle: ...

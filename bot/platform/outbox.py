@@ -11,6 +11,11 @@ message) is never delayed, because its reference is needed at once. A board edit
 may come as a drawing to make (:meth:`Coalescer.defer_board`): it is drawn when
 the flush sends it, so a table that changes ten times between two flushes is drawn
 once.
+
+Time comes from a :class:`~bot.core.ports.Clock`: intervals are measured with its
+``monotonic()`` reading, and a flush waiting for its moment is a timer of its
+``call_at``; on a :class:`~bot.core.clock.ManualClock` a test moves time instead of
+sleeping.
 """
 
 from __future__ import annotations
@@ -18,12 +23,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.core import killpoints
-from bot.core.ports import BoardView, Messenger, TableAddress, confirming, deferring
+from bot.core.clock import RealClock
+from bot.core.ports import BoardView, Clock, Messenger, TableAddress, TimerHandle, confirming, deferring
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +118,8 @@ class _Pending:
     """The reference that ``posted`` replaced: the core still passing it has not heard of the new one."""
     lines: list[str] = field(default_factory=list)
     last_flush: float = float("-inf")
-    timer: asyncio.TimerHandle | None = None
+    """When the last flush ended (the clock's monotonic reading)."""
+    timer: TimerHandle | None = None
     """The next flush, waiting for its moment (``interval`` after the last one)."""
     task: asyncio.Task[None] | None = None
     """The flush on its way: about to start (it takes whatever came meanwhile), or sending."""
@@ -129,12 +135,12 @@ class _Pending:
 class Coalescer:
     """Gathers a table's board edits and public lines; sends them at most once per ``interval``."""
 
-    def __init__(self, inner: Messenger, *, interval: float = 1.0,
-                 monotonic: Callable[[], float] = time.monotonic,
+    def __init__(self, inner: Messenger, *, interval: float = 1.0, clock: Clock | None = None,
                  moved: Callable[[TableAddress, str], Awaitable[None]] | None = None) -> None:
         self.inner = inner
         self.interval = interval
-        self._monotonic = monotonic
+        self.clock: Clock = clock if clock is not None else RealClock()
+        """Measures the intervals (``monotonic()``) and holds the flushes waiting for their moment."""
         self.moved = moved
         """Told at once when a flush shows a table's board under a new reference (the messenger posted a
         new message, say, for the next hand): the core stores it before anything else happens, so that
@@ -154,7 +160,7 @@ class Coalescer:
             new_ref = await self.inner.publish_board(table=table, board=board, ref=None)
             state.posted, state.replaced = new_ref, None
             state.shown = (new_ref, board)
-            state.last_flush = self._monotonic()
+            state.last_flush = self.clock.monotonic()
             return new_ref
         return self._hold(state, board, ref, now=board.final)
 
@@ -199,19 +205,25 @@ class Coalescer:
                 return
             state.timer.cancel()  # go now instead
             state.timer = None
-        self._start(state, 0.0 if now else state.last_flush + self.interval - self._monotonic())
+        self._start(state, 0.0 if now else state.last_flush + self.interval - self.clock.monotonic())
 
     def _start(self, state: _Pending, wait: float) -> None:
         """Flush in ``wait`` seconds: a timer until then (no task, no future), a task to send."""
-        loop = asyncio.get_running_loop()
-        if wait > 0:
-            state.timer = loop.call_later(wait, self._due, state)
-        else:
-            state.task = loop.create_task(self._send(state))
+        if wait <= 0:
+            state.task = asyncio.get_running_loop().create_task(self._send(state))
+            return
 
-    def _due(self, state: _Pending) -> None:
-        state.timer = None
-        state.task = asyncio.get_running_loop().create_task(self._send(state))
+        async def due() -> None:
+            # A clock may run its callback a step after the moment (RealClock: as a task): by then a final
+            # board or a drain may have cancelled this timer and flushed already. Only the timer still
+            # waiting starts the flush.
+            if state.timer is not timer:
+                return
+            state.timer = None
+            state.task = asyncio.get_running_loop().create_task(self._send(state))
+
+        # The wait is measured on the monotonic reading; the clock's call_at takes a moment of now().
+        timer = state.timer = self.clock.call_at(self.clock.now() + wait, due)
 
     async def _send(self, state: _Pending) -> None:
         try:
@@ -220,7 +232,7 @@ class Coalescer:
             log.exception("sending the board of %s failed", state.table.key)
         if state.board is not None or state.lines:  # more came while we were sending
             urgent, state.urgent = state.urgent, False
-            self._start(state, 0.0 if urgent else state.last_flush + self.interval - self._monotonic())
+            self._start(state, 0.0 if urgent else state.last_flush + self.interval - self.clock.monotonic())
 
     async def _flush(self, state: _Pending) -> None:
         lines, state.lines = state.lines, []
@@ -251,7 +263,7 @@ class Coalescer:
         finally:
             state.sending = False
         if lines or board is not None:
-            state.last_flush = self._monotonic()
+            state.last_flush = self.clock.monotonic()
 
     def _drawn(self, state: _Pending) -> BoardView | None:
         """The board pending, drawn if it is a drawing (a failure is logged: the next change draws again)."""

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from test_console import SETTINGS
 from test_console import Table as ConsoleTable
+from waiting import until
 
 from bot.bootstrap import build_bot
 from bot.core.clock import ManualClock
@@ -72,14 +73,17 @@ async def test_a_tally_confirms_lines_once_they_are_out() -> None:
 
 @pytest.mark.asyncio
 async def test_the_coalescer_confirms_after_its_flush() -> None:
-    inner = Lines()
-    outbox = Coalescer(inner, interval=0.3)
+    inner, clock = Lines(), ManualClock()
+    outbox = Coalescer(inner, interval=0.3, clock=clock)
     await outbox.announce(table=TABLE, text="ann brings in 1")
     assert await asyncio.wait_for(outbox.delivered(table=TABLE), 2) is True  # the first line goes at once
     await outbox.announce(table=TABLE, text="ann calls 2")  # the next waits for the interval
     waiting = asyncio.ensure_future(outbox.delivered(table=TABLE))
-    await asyncio.sleep(0.05)
+    await clock.advance(0.05)
+    for _ in range(10):  # what can run, runs: time stands still
+        await asyncio.sleep(0)
     assert not waiting.done() and inner.lines == ["ann brings in 1"]
+    await clock.advance(0.25)  # the interval is over: the flush goes
     assert await asyncio.wait_for(waiting, 2) is True and inner.lines == ["ann brings in 1", "ann calls 2"]
     assert await outbox.delivered(table=TABLE) is True
 
@@ -111,12 +115,12 @@ async def test_a_busy_table_has_one_confirmation_in_flight_and_the_next_covers_t
         messenger = Gated()
         deliveries = Deliveries(store=store, messenger=messenger, every=0.0)
         deliveries.track(table=TABLE, hand_id=first, events=3, final=False)
-        await asyncio.sleep(0.01)
+        await until(lambda: messenger.asked == 1, what="the first confirmation to wait for the outbox")
         for events in (4, 5, 6):  # an action each, while the first confirmation waits for the outbox
             deliveries.track(table=TABLE, hand_id=first, events=events, final=False)
         deliveries.track(table=TABLE, hand_id=first, events=7, final=True)
         deliveries.track(table=TABLE, hand_id=second, events=2, final=False)
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # nothing is to happen: no second confirmation while the first waits
         assert messenger.asked == 1
         messenger.gate.set()
         await deliveries.close()

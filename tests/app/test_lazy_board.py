@@ -7,12 +7,12 @@ often; the table may change many times meanwhile. These tests count the drawings
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 
 import pytest
 from test_console import SETTINGS
+from waiting import until
 
 from bot.bootstrap import build_bot
 from bot.core.clock import ManualClock
@@ -90,7 +90,7 @@ async def test_many_changes_between_two_flushes_draw_one_board_the_latest(tmp_pa
         assert {b.command.split("@")[1] for b in sent.buttons if "@" in b.command} == {rt.turn}
         while not hand.is_over:  # to the showdown: the edits are held, the final board goes at once
             await act()
-        await asyncio.sleep(0.01)
+        await until(lambda: shown.boards[-1][1].final, timeout=1, what="the final board")
         ref, sent = shown.boards[-1]
         assert sent.final and "showdown" in sent.text, "a final board is drawn and sent at once"
         assert len(drawn) == 3

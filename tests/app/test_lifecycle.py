@@ -24,6 +24,7 @@ import test_crash  # its Process pumps a child's output into a queue
 from backends import Backend, rows, rows_now
 from fakes.telegram_server import FakeBotAPI
 from skip_clock import SkipClock, pass_the_pause
+from waiting import until
 
 import adapters.run
 from adapters.console.chat import ConsoleMessenger
@@ -78,7 +79,7 @@ async def test_a_timer_that_fires_during_the_stop_finishes_before_the_database_c
     await asyncio.wait_for(entered.wait(), 5)
 
     stopping = asyncio.create_task(bot.close())
-    await asyncio.sleep(0.05)
+    await asyncio.sleep(0.05)  # nothing is to happen: the stop waits for the timer held in flight
     assert not stopping.done(), "the stop did not wait for the timer in flight"
     refused = await bot.handle(_msg("ann", "join"))  # new work meanwhile: a friendly answer, nothing done
     assert not refused.ok and refused.code == "stopping" and "restarting" in refused.text
@@ -106,10 +107,7 @@ async def test_a_timer_that_fires_during_the_stop_finishes_before_the_database_c
     await bot.start()
     rt = bot.tables["console:main"]
     assert rt.hand is not None and len(rt.hand.actions) == 1 and rt.table.hand_no == 1
-    for _ in range(200):
-        if rt.table.hand_no > 1:
-            break
-        await asyncio.sleep(0.02)
+    await until(lambda: rt.table.hand_no > 1, timeout=4, what="the house bots to play on")
     assert rt.table.hand_no > 1, "the house bots did not play on"
     await bot.close()
     await store.close()
@@ -122,14 +120,15 @@ async def test_a_stop_waits_only_so_long_for_work_that_does_not_end(
     store = await open_sqlite(str(tmp_path / "stuck.db"), schema=MIGRATIONS)
     bot = build_bot(SETTINGS, store=store, messenger=ConsoleMessenger(lambda line: None), clock=RealClock())
     await bot.start()
-    stuck = asyncio.Event()
+    entered, stuck = asyncio.Event(), asyncio.Event()
 
     async def never(*args: Any, **kw: Any) -> None:
+        entered.set()
         await stuck.wait()
 
     monkeypatch.setattr(store, "leaderboard", never)
     command = asyncio.create_task(bot.handle(_msg("ann", "top")))
-    await asyncio.sleep(0.01)
+    await asyncio.wait_for(entered.wait(), 5)  # the command is at work, and stuck
     started = time.monotonic()
     await bot.close(grace=0.2)
     assert 0.15 < time.monotonic() - started < 2
@@ -165,7 +164,7 @@ def test_sigterm_mid_hand_exits_cleanly_and_the_hand_resumes_on_restart(tmp_path
     try:
         first.read_until(lambda line: line.startswith("Hand #1:"))
         first.read_until(lambda line: " to act" in line)  # the bots act every 20 ms: timers are firing
-        time.sleep(0.05)
+        time.sleep(0.05)  # a fixed moment on purpose: the stop lands wherever the timers happen to be
         code, err = first.terminate()
     finally:
         if first.proc.poll() is None:
@@ -221,7 +220,7 @@ async def test_telegram_a_stop_during_a_house_bot_turn(tmp_path: Path, caplog: p
             await pass_the_pause()  # the deal, after the table's pause
             await asyncio.wait_for(entered.wait(), 5)
             served.stop.set()  # what SIGTERM does
-            await asyncio.sleep(0.3)
+            await asyncio.sleep(0.3)  # nothing is to happen: the stop waits for the decision held in flight
             assert not served.task.done(), "the stop did not wait for the house bot in flight"
             api.command(tg.GROUP, tg.ANN, "/join")
             await api.wait_for(lambda: any("restarting" in str(c.params.get("text")) for c in api.sent("sendMessage")),

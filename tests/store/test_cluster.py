@@ -236,7 +236,7 @@ async def test_a_command_forwarded_to_a_holder_that_dies_is_played_where_the_tab
     action = next(a.value for a in rt.hand.legal_actions() if a.value != "fold")
     die(a)  # w1 dies holding the table: nobody answers its inbox
     press = asyncio.create_task(b.bot.handle(msg(user, f"{action} @{turn}")))
-    await asyncio.sleep(0.2)
+    await asyncio.sleep(0.2)  # nothing is to happen: nobody answers the inbox
     assert not press.done()  # waiting in the inbox
     await clock.advance(SETTINGS.lease_seconds * 4 / 3 + 0.1)  # w2 takes the table over, and the command
     reply = await asyncio.wait_for(press, 10)

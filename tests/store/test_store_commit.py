@@ -187,7 +187,7 @@ async def test_notify_reaches_listeners(opener: Opener) -> None:
         assert await asyncio.wait_for(heard.get(), 5) == "committed"
         await store.unlisten("tables", heard.put_nowait)
         await store.notify("tables", "9")
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.2)  # nothing is to happen: no notice for a listener gone
         assert heard.empty()
     finally:
         await store.close()
@@ -230,7 +230,7 @@ async def test_two_stores_on_one_postgresql_wait_for_each_others_row_locks(pg_da
         held = asyncio.ensure_future(holder())
         await locked.wait()
         waiting = asyncio.ensure_future(waiter())
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.2)  # nothing is to happen: b waits for a's row lock
         assert not waiting.done()  # b waits for a's row lock
         release.set()
         await asyncio.gather(held, waiting)

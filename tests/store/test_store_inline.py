@@ -51,7 +51,7 @@ async def test_a_store_waits_for_another_writer_without_stopping_the_loop(tmp_pa
 
         running = asyncio.create_task(ticker())
         writing = asyncio.create_task(write())
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.1)  # a fixed time on purpose: the write is not to end, the loop is to run on
         assert not writing.done() and ticks > 20, "the loop stood still while the database was locked"
         other.execute("COMMIT")
         await asyncio.wait_for(writing, 5)

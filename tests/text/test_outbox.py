@@ -1,4 +1,4 @@
-"""The routing and coalescing messengers."""
+"""The routing and coalescing messengers (the Coalescer on a manual clock: time is moved, never slept)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,39 @@ import asyncio
 
 import pytest
 
+from bot.core.clock import ManualClock
 from bot.core.ports import BoardView, TableAddress
 from bot.platform.outbox import Coalescer, Router
 
 T = TableAddress(platform="x", community="c", channel="1")
+
+
+async def idle() -> None:
+    """Let every task that can run, run (a flush started, a send woken), without time moving."""
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+async def run_for(clock: ManualClock, seconds: float) -> None:
+    """``seconds`` pass: each timer fires at its moment, and what it started runs before time moves on."""
+    end = clock.now() + seconds
+    await idle()
+    while due := [when for when in clock.pending if when <= end]:
+        await clock.advance(max(0.0, due[0] - clock.now()))
+        await idle()
+    await clock.advance(end - clock.now())
+    await idle()
+
+
+async def takes(clock: ManualClock, seconds: float) -> None:
+    """A slow call to the platform: it returns ``seconds`` later on ``clock``."""
+    woken = asyncio.Event()
+
+    async def wake() -> None:
+        woken.set()
+
+    clock.call_at(clock.now() + seconds, wake)
+    await woken.wait()
 
 
 class Recorder:
@@ -34,25 +63,25 @@ def view(text: str, *, final: bool = False) -> BoardView:
 
 @pytest.mark.asyncio
 async def test_edits_and_lines_are_coalesced_the_last_board_wins() -> None:
-    inner = Recorder()
-    out = Coalescer(inner, interval=0.2)
+    inner, clock = Recorder(), ManualClock()
+    out = Coalescer(inner, interval=0.2, clock=clock)
     ref = await out.publish_board(table=T, board=view("b0"), ref=None)
     assert ref == "m1"
     for i in range(1, 30):
         await out.announce(table=T, text=f"line {i}")
         assert await out.publish_board(table=T, board=view(f"b{i}"), ref=ref) == ref
-    await asyncio.sleep(0.35)
+    await run_for(clock, 0.35)
     assert inner.calls == [("board", "b0"), ("say", "\n".join(f"line {i}" for i in range(1, 30))), ("board", "b29")]
 
 
 @pytest.mark.asyncio
 async def test_final_board_is_sent_at_once_and_dms_pass_through() -> None:
-    inner = Recorder()
-    out = Coalescer(inner, interval=10)
+    inner, clock = Recorder(), ManualClock()
+    out = Coalescer(inner, interval=10, clock=clock)
     ref = await out.publish_board(table=T, board=view("b0"), ref=None)
     await out.publish_board(table=T, board=view("b1"), ref=ref)
     await out.publish_board(table=T, board=view("end", final=True), ref=ref)
-    await asyncio.sleep(0.01)
+    await run_for(clock, 0.01)
     assert inner.calls[-1] == ("board", "end")
     assert ("board", "b1") not in inner.calls
     assert await out.send_private(platform="x", user="closed", text="hi") is False
@@ -72,36 +101,42 @@ async def test_router_sends_each_platform_to_its_messenger() -> None:
 
 @pytest.mark.asyncio
 async def test_what_arrives_during_a_slow_send_is_sent_after_it() -> None:
+    clock = ManualClock()
+
     class Slow(Recorder):
         async def announce(self, *, table: TableAddress, text: str) -> None:
-            await asyncio.sleep(0.1)
+            await takes(clock, 0.1)
             await super().announce(table=table, text=text)
 
     inner = Slow()
-    out = Coalescer(inner, interval=0.05)
+    out = Coalescer(inner, interval=0.05, clock=clock)
     ref = await out.publish_board(table=T, board=view("b0"), ref=None)
     await out.announce(table=T, text="first")
-    await asyncio.sleep(0.07)  # the flush is now waiting on the slow announce
+    await run_for(clock, 0.07)  # the flush is now waiting on the slow announce
+    assert inner.calls == [("board", "b0")]
     await out.publish_board(table=T, board=view("b1"), ref=ref)
-    await asyncio.sleep(0.4)
+    await run_for(clock, 0.4)
     assert inner.calls[-1] == ("board", "b1")
 
 
 @pytest.mark.asyncio
 async def test_a_final_board_during_a_send_does_not_cancel_it_and_goes_right_after() -> None:
+    clock = ManualClock()
+
     class Slow(Recorder):
         async def publish_board(self, *, table: TableAddress, board: BoardView, ref: str | None) -> str | None:
             if ref is not None:
-                await asyncio.sleep(0.1)
+                await takes(clock, 0.1)
             return await super().publish_board(table=table, board=board, ref=ref)
 
     inner = Slow()
-    out = Coalescer(inner, interval=5)
+    out = Coalescer(inner, interval=5, clock=clock)
     ref = await out.publish_board(table=T, board=view("b0"), ref=None)
     await out.publish_board(table=T, board=view("b1", final=True), ref=ref)  # flushed at once
-    await asyncio.sleep(0.02)  # b1 is being sent
+    await run_for(clock, 0.02)  # b1 is being sent
+    assert inner.calls == [("board", "b0")]
     await out.publish_board(table=T, board=view("b2", final=True), ref=ref)
-    await asyncio.sleep(0.35)
+    await run_for(clock, 0.35)
     assert [c for c in inner.calls if c[0] == "board"] == [("board", "b0"), ("board", "b1"), ("board", "b2")]
 
 
@@ -114,15 +149,15 @@ async def test_drain_at_shutdown_waits_for_a_send_in_flight_and_sends_the_rest()
             await gate.wait()
             await super().announce(table=table, text=text)
 
-    inner = Held()
-    out = Coalescer(inner, interval=10)
+    inner, clock = Held(), ManualClock()
+    out = Coalescer(inner, interval=10, clock=clock)
     ref = await out.publish_board(table=T, board=view("b0"), ref=None)
     await out.announce(table=T, text="first")  # the post just went: it waits its turn
     await out.publish_board(table=T, board=view("end", final=True), ref=ref)  # final: flushed now, held in send
-    await asyncio.sleep(0.01)
+    await run_for(clock, 0.01)
     await out.announce(table=T, text="second")  # arrives while the send is in flight
     draining = asyncio.create_task(out.drain())
-    await asyncio.sleep(0.05)
+    await run_for(clock, 0.05)
     assert not draining.done(), "the drain cut the send in flight off"
     gate.set()
     await asyncio.wait_for(draining, 1)
@@ -143,28 +178,28 @@ class Drawing:
 
 @pytest.mark.asyncio
 async def test_a_deferred_board_is_drawn_once_when_its_flush_sends_it() -> None:
-    inner, drawing = Recorder(), Drawing()
-    out = Coalescer(inner, interval=0.2)
+    inner, drawing, clock = Recorder(), Drawing(), ManualClock()
+    out = Coalescer(inner, interval=0.2, clock=clock)
     ref = await out.publish_board(table=T, board=view("b0"), ref=None)
     for i in range(1, 11):
         drawing.state = i
         await out.announce(table=T, text=f"line {i}")
         assert await out.defer_board(table=T, draw=drawing, ref=ref) == ref
     assert drawing.drawn == []  # ten changes, nothing drawn before the flush
-    await asyncio.sleep(0.35)
+    await run_for(clock, 0.35)
     assert drawing.drawn == [10]  # drawn once, as the table stands when it is sent
     assert inner.calls == [("board", "b0"), ("say", "\n".join(f"line {i}" for i in range(1, 11))), ("board", "b10")]
 
 
 @pytest.mark.asyncio
 async def test_a_final_board_replaces_a_drawing_and_a_post_sends_the_drawing_first() -> None:
-    inner, drawing = Recorder(), Drawing()
-    out = Coalescer(inner, interval=10)
+    inner, drawing, clock = Recorder(), Drawing(), ManualClock()
+    out = Coalescer(inner, interval=10, clock=clock)
     ref = await out.publish_board(table=T, board=view("b0"), ref=None)
     drawing.state = 1
     await out.defer_board(table=T, draw=drawing, ref=ref)
     await out.publish_board(table=T, board=view("end", final=True), ref=ref)  # at once, never drawn over
-    await asyncio.sleep(0.01)
+    await run_for(clock, 0.01)
     assert inner.calls == [("board", "b0"), ("board", "end")] and drawing.drawn == []
     drawing.state = 2
     await out.defer_board(table=T, draw=drawing, ref=ref)
@@ -174,8 +209,8 @@ async def test_a_final_board_replaces_a_drawing_and_a_post_sends_the_drawing_fir
 
 @pytest.mark.asyncio
 async def test_a_drawing_that_fails_is_logged_and_the_lines_still_go(caplog: pytest.LogCaptureFixture) -> None:
-    inner = Recorder()
-    out = Coalescer(inner, interval=0.05)
+    inner, clock = Recorder(), ManualClock()
+    out = Coalescer(inner, interval=0.05, clock=clock)
     ref = await out.publish_board(table=T, board=view("b0"), ref=None)
 
     def broken() -> BoardView:
@@ -183,11 +218,11 @@ async def test_a_drawing_that_fails_is_logged_and_the_lines_still_go(caplog: pyt
 
     await out.announce(table=T, text="ann calls")
     await out.defer_board(table=T, draw=broken, ref=ref)
-    await asyncio.sleep(0.15)
+    await run_for(clock, 0.15)
     assert inner.calls == [("board", "b0"), ("say", "ann calls")]
     assert "drawing the board of x:1 failed" in caplog.text
     await out.defer_board(table=T, draw=lambda: view("b1"), ref=ref)  # the next change draws again
-    await asyncio.sleep(0.15)
+    await run_for(clock, 0.15)
     assert inner.calls[-1] == ("board", "b1")
 
 
@@ -196,7 +231,7 @@ async def test_the_router_defers_to_an_outbox_and_draws_at_once_for_a_messenger_
     plain, held = Recorder(), Recorder()
     router = Router()
     router.register("x", plain)
-    router.register("y", Coalescer(held, interval=10))
+    router.register("y", Coalescer(held, interval=10, clock=ManualClock()))
     drawing = Drawing()
     assert await router.defer_board(table=T, draw=drawing, ref="m0") == "m0"
     assert plain.calls == [("board", "b0")] and drawing.drawn == [0]
@@ -209,36 +244,36 @@ async def test_the_router_defers_to_an_outbox_and_draws_at_once_for_a_messenger_
 
 @pytest.mark.asyncio
 async def test_a_board_drawn_again_unchanged_is_not_sent_unless_lines_go_with_it() -> None:
-    inner = Recorder()
-    out = Coalescer(inner, interval=0.05)
+    inner, clock = Recorder(), ManualClock()
+    out = Coalescer(inner, interval=0.05, clock=clock)
     ref = await out.publish_board(table=T, board=view("b0"), ref=None)
     await out.defer_board(table=T, draw=lambda: view("b0"), ref=ref)  # the table as it was posted
-    await asyncio.sleep(0.12)
+    await run_for(clock, 0.12)
     assert inner.calls == [("board", "b0")]  # an edit that would change nothing: left out
     await out.announce(table=T, text="ann checks")
     await out.defer_board(table=T, draw=lambda: view("b0"), ref=ref)
-    await asyncio.sleep(0.12)
+    await run_for(clock, 0.12)
     assert inner.calls[1:] == [("say", "ann checks"), ("board", "b0")]  # lines go with their board
     await out.defer_board(table=T, draw=lambda: view("b1"), ref=ref)
-    await asyncio.sleep(0.12)
+    await run_for(clock, 0.12)
     assert inner.calls[-1] == ("board", "b1")
 
 
 @pytest.mark.asyncio
 async def test_a_waiting_flush_goes_at_once_for_a_final_board_or_a_drain_and_never_again_after() -> None:
-    inner = Recorder()
-    out = Coalescer(inner, interval=0.2)
+    inner, clock = Recorder(), ManualClock()
+    out = Coalescer(inner, interval=0.2, clock=clock)
     ref = await out.publish_board(table=T, board=view("b0"), ref=None)
     await out.announce(table=T, text="ann calls")  # the post just went: this waits 0.2 s
-    await asyncio.sleep(0.01)
+    await run_for(clock, 0.01)
     assert inner.calls == [("board", "b0")]
     await out.publish_board(table=T, board=view("end", final=True), ref=ref)  # no more waiting
-    await asyncio.sleep(0.01)
+    await run_for(clock, 0.01)
     assert inner.calls == [("board", "b0"), ("say", "ann calls"), ("board", "end")]
     await out.announce(table=T, text="ann wins")  # waits for the interval again
     await out.drain()  # at shutdown: now, not at the end of the wait
     assert inner.calls[3:] == [("say", "ann wins")]
-    await asyncio.sleep(0.3)  # the wait cut short sends nothing more
+    await run_for(clock, 0.3)  # the wait cut short sends nothing more
     assert len(inner.calls) == 4
 
 
@@ -264,17 +299,18 @@ async def test_item15_a_new_message_a_flush_posts_is_told_at_once_and_a_stale_po
     async def told(table: TableAddress, ref: str) -> None:
         moved.append((table.key, ref))
 
-    out = Coalescer(inner, interval=0.05, moved=told)
+    clock = ManualClock()
+    out = Coalescer(inner, interval=0.05, moved=told, clock=clock)
     ref = await out.publish_board(table=T, board=view("b0"), ref=None)
     assert ref == "m1" and moved == []  # a post the core asked for: it has the reference already
     assert await out.publish_board(table=T, board=view("next hand"), ref=ref) == "m1"
-    await asyncio.sleep(0.1)
+    await run_for(clock, 0.1)
     assert moved == [(T.key, "m2")]  # the core stores it now, not at the table's next change
     assert await out.publish_board(table=T, board=view("b1"), ref="m1") == "m2"  # the core lagging: the newest
-    await asyncio.sleep(0.1)
+    await run_for(clock, 0.1)
     assert inner.refs[-1] == "m2"
     # another process showed the table meanwhile (this one lost it, then took it back): the core's newer
     # reference wins over the one this outbox posted long ago
     await out.publish_board(table=T, board=view("b2"), ref="m9")
-    await asyncio.sleep(0.1)
+    await run_for(clock, 0.1)
     assert inner.refs[-1] == "m9"
