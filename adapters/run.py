@@ -84,7 +84,7 @@ async def serve(settings: Settings, *, stop: asyncio.Event | None = None) -> Non
     adapters = build_adapters(settings, bot)
     outboxes = []
     for adapter in adapters:
-        outbox = Coalescer(adapter.messenger, interval=adapter.rate_interval, clock=bot.clock, moved=bot.board_moved)
+        outbox = Coalescer(adapter.messenger, interval=adapter.rate_interval, moved=bot.board_moved)
         adapter.outbox = outbox
         outboxes.append(outbox)
         router.register(adapter.platform, outbox)
