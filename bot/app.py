@@ -151,7 +151,7 @@ class StudBot:
 
     def dropped(self, table_id: int) -> None:
         """A table is held by another process now: the features forget it."""
-        self.tourneys.by_table.pop(table_id, None)
+        self.tourneys.forget(table_id)
 
     def learn_language(self, *, platform: str, user: str, lang: str, chosen: bool) -> None:
         self.output.languages.learn(platform=platform, user=user, lang=lang, chosen=chosen)

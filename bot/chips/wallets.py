@@ -48,6 +48,13 @@ async def buy_in(tx: Tx, *, table_id: int, community: str, user: str, amount: in
     await post(tx, [Transfer("buy-in", source, seat_account(table_id, user), amount)], now=now)
 
 
+async def leave_seat(tx: Tx, *, table_id: int, community: str, seat_no: int, user: str, amount: int, kind: str,
+                     now: float) -> None:
+    """A seat leaves the table: its chips back to their wallet (:func:`cash_out`) and its row removed."""
+    await cash_out(tx, table_id=table_id, community=community, user=user, amount=amount, kind=kind, now=now)
+    await tx.remove_seat(table_id, seat_no)
+
+
 async def cash_out(tx: Tx, *, table_id: int, community: str, user: str, amount: int, kind: str, now: float) -> None:
     """Give a seat's ``amount`` back to the wallet (the seat row is the caller's to remove, after
     this: a house bot's seat, as its row says, goes back to the house's bankroll instead).

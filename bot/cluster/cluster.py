@@ -34,7 +34,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from typing import Final
 
@@ -212,12 +211,7 @@ class Cluster:
 
     def fenced(self, rt: Runtime) -> AbstractContextManager[None]:
         """A timer's or a background step's writes for ``rt``, under its lease."""
-        return self._fenced(rt)
-
-    @contextlib.contextmanager
-    def _fenced(self, rt: Runtime) -> Iterator[None]:
-        with fenced(self.fence_of(rt)):
-            yield
+        return fenced(self.fence_of(rt))
 
     def lost(self, rt: Runtime) -> None:
         """A write for ``rt`` found the lease gone: drop the table."""

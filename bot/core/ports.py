@@ -77,6 +77,11 @@ class Button:
     command: str
 
 
+def channel_key(*, platform: str, channel: str) -> str:
+    """The key of a channel's table among those a process holds: "platform:channel"."""
+    return f"{platform}:{channel}"
+
+
 @dataclass(frozen=True, slots=True)
 class TableAddress:
     platform: str
@@ -85,7 +90,7 @@ class TableAddress:
 
     @property
     def key(self) -> str:
-        return f"{self.platform}:{self.channel}"
+        return channel_key(platform=self.platform, channel=self.channel)
 
 
 @dataclass(frozen=True, slots=True)

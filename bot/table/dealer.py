@@ -38,6 +38,7 @@ from engine.handfile import hand_file_of
 
 log = logging.getLogger(__name__)
 
+
 class Dealer:
     """Hands and timers of the tables held here: deal, take decisions, settle, restore; a collaborator
     of the application (bot/app.py), of the seating and table commands and of the features."""
@@ -238,8 +239,8 @@ class Dealer:
                                    account=lambda player: seat_account(table.id, setup.players[player].user))
         _check_settlement(hand, transfers, setup=setup, table_id=table.id)
         record = rt.fair
-        if record is not None and rt.reveal is None:  # read with the deal's player seeds, if it was dealt here
-            rt.reveal = self.fair.held_reveal_mode(table) or await self.fair.reveal_mode(table.id)
+        if record is not None:  # read with the deal's player seeds, if it was dealt here
+            await self._read_reveal(rt)
         reveal = record is not None and rt.reveal == "hand"
         fair = record if reveal or record is None else record.hidden()
         async with self.store.atomic() as tx:
@@ -249,9 +250,9 @@ class Dealer:
                 await self.fair.mark_revealed(tx, table_id=table.id, hand_no=setup.hand_no)
             await wallets.post(tx, transfers, now=now)
             for seat in gone:
-                await wallets.cash_out(tx, table_id=table.id, community=table.community, user=seat.user,
-                                  amount=seat.stack, kind="kick" if seat.kicked else "cash-out", now=now)
-                await tx.remove_seat(table.id, seat.seat_no)
+                await wallets.leave_seat(tx, table_id=table.id, community=table.community, seat_no=seat.seat_no,
+                                         user=seat.user, amount=seat.stack, kind="kick" if seat.kicked else "cash-out",
+                                         now=now)
                 del table.seats[seat.seat_no]
             for seat in stay:
                 await tx.save_seat(table.id, seat)
@@ -296,9 +297,8 @@ class Dealer:
         table = rt.table
         now = self.clock.now()
         for seat in table.seats.values():
-            await wallets.cash_out(tx, table_id=table.id, community=table.community, user=seat.user, amount=seat.stack,
-                              kind="closed", now=now)
-            await tx.remove_seat(table.id, seat.seat_no)
+            await wallets.leave_seat(tx, table_id=table.id, community=table.community, seat_no=seat.seat_no,
+                                     user=seat.user, amount=seat.stack, kind="closed", now=now)
         await tx.close_table(table.id)
         return await self.fair.reveal_all(tx, table_id=table.id)  # finished hands only
 
@@ -313,8 +313,7 @@ class Dealer:
 
     async def schedule_next(self, rt: Runtime) -> None:
         table = rt.table
-        idle = rt.hand is None or rt.hand.is_over
-        if table.running and idle and table.next_hand_at is None and len(table.ready_seats()) >= 2:
+        if table.running and not rt.playing and table.next_hand_at is None and len(table.ready_seats()) >= 2:
             await self.announce_next(rt)
 
     async def announce_next(self, rt: Runtime) -> None:

@@ -20,7 +20,7 @@ from bot.core.errors import Refusal
 from bot.core.i18n import Translator, language_of, translator
 from bot.core.lifecycle import Work
 from bot.core.model import HandSetup, Seat, Table
-from bot.core.ports import BoardView, Clock, Inbound, Reply, TableAddress, TimerHandle
+from bot.core.ports import BoardView, Clock, Inbound, Reply, TableAddress, TimerHandle, channel_key
 from bot.store import Store, Tx
 from bot.store.fence import TableMoved
 from engine import FairRecord, Hand
@@ -132,8 +132,9 @@ class Runtime:
 
     @property
     def turn(self) -> str | None:
-        if self.hand is None or self.hand.is_over:
+        if not self.playing:
             return None
+        assert self.hand is not None
         return f"{self.table.hand_no}.{len(self.hand.actions)}"
 
 
@@ -310,7 +311,7 @@ class Tables(Mapping[str, Runtime]):
 
     def of(self, msg: Inbound) -> Runtime | None:
         """The table of the message's channel, if held here."""
-        return self._held.get(f"{msg.platform}:{msg.channel}")
+        return self._held.get(channel_key(platform=msg.platform, channel=msg.channel))
 
     def hold(self, table: Table) -> Runtime:
         """Hold an open table read from the database (a start, a takeover)."""
@@ -326,7 +327,7 @@ class Tables(Mapping[str, Runtime]):
                    within: Callable[[Tx, int], Awaitable[int | None]] | None = None) -> Runtime:
         """Open a table in the message's channel (``taken``: the refusal if one is open there): created in
         one transaction with what ``within`` adds to it (a tournament: its id), and held here."""
-        key = f"{msg.platform}:{msg.channel}"
+        key = channel_key(platform=msg.platform, channel=msg.channel)
         community = community_of(msg)
         async with self._opening:
             if key in self._held:

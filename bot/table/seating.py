@@ -122,7 +122,7 @@ class Seating:
                 balance = default
             else:
                 balance = await wallets.ensure_wallet(tx, community=table.community, user=user, name=name,
-                                                 balance=self.settings.starting_balance, now=now)
+                                                      balance=self.settings.starting_balance, now=now)
                 balance = await refilled(tx, community=table.community, user=user, balance=balance, needed=minimum,
                                          starting=self.settings.starting_balance, now=now)
             buy_in = requested if requested is not None else min(balance, default)
@@ -132,7 +132,7 @@ class Seating:
                 raise Refusal("refuse.buy_in_wallet", chips=chips_field(balance))
             seat = Seat(seat_no=seat_no, user=user, name=name, stack=buy_in, is_bot=is_bot)
             await wallets.buy_in(tx, table_id=table.id, community=table.community, user=user, amount=buy_in, now=now,
-                            house=is_bot)
+                                 house=is_bot)
             await tx.save_seat(table.id, seat)
         if key is not None:
             key.marked = True
@@ -189,10 +189,9 @@ class Seating:
                     await self.dealer.apply(rt, hand.default_action(), by_timeout=False)
             return Reply(self.output.tr(msg)("reply.leaving_folded" if folded else "reply.leaving"), private=True)
         async with self.store.atomic() as tx:
-            await wallets.cash_out(tx, table_id=rt.table.id, community=rt.table.community, user=seat.user,
-                                   amount=seat.stack,
-                              kind="kick" if kicked else "cash-out", now=self.clock.now())
-            await tx.remove_seat(rt.table.id, seat.seat_no)
+            await wallets.leave_seat(tx, table_id=rt.table.id, community=rt.table.community, seat_no=seat.seat_no,
+                                     user=seat.user, amount=seat.stack, kind="kick" if kicked else "cash-out",
+                                     now=self.clock.now())
         del rt.table.seats[seat.seat_no]
         await self.output.say(rt, "line.kicked_with" if kicked else "line.leaves_with", name=seat.name,
                               chips=chips_field(seat.stack))

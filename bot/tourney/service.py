@@ -77,6 +77,10 @@ class Tourneys(TableHooks):
         """The tournaments registering or running (before their tables are restored)."""
         self.by_table = {t.table_id: t for t in await self.repo.active()}
 
+    def forget(self, table_id: int) -> None:
+        """The table is held by another process now: its tournament is that process's."""
+        self.by_table.pop(table_id, None)
+
     async def load_table(self, table_id: int) -> None:
         """The tournament of one table (cluster mode: a table taken from another process)."""
         self.by_table.pop(table_id, None)
@@ -203,8 +207,8 @@ class Tourneys(TableHooks):
         async with self.store.atomic() as tx:
             if key is not None and not await updates.mark_applied(tx, key):
                 raise Refusal("refuse.applied_already", code="applied_already")
-            balance = t.buyin if is_bot else await wallets.ensure_wallet(tx,   # a house bot: from the house's bankroll
-                community=t.community, user=user, name=name, balance=self.settings.starting_balance, now=now)
+            balance = t.buyin if is_bot else await wallets.ensure_wallet(  # a house bot: from the house's bankroll
+                tx, community=t.community, user=user, name=name, balance=self.settings.starting_balance, now=now)
             if not is_bot:  # broke: refilled once a day, as for 'join'
                 balance = await refilled(tx, community=t.community, user=user, balance=balance, needed=t.buyin,
                                          starting=self.settings.starting_balance, now=now)
@@ -300,7 +304,7 @@ class Tourneys(TableHooks):
                 await tx.save_seat(table.id, seat)
                 table.seats[seat_no] = seat
             await wallets.post(tx, [Transfer("tourney-chips", chips_account(t.id), seat_account(table.id, u), t.stack,
-                                    memo=f"tournament {t.id}") for u in users], now=now)
+                                             memo=f"tournament {t.id}") for u in users], now=now)
             await self.repo.save(tx, t, now=now)
             await tx.save_table(table)
         await self.output.say(rt, "tourney.starts", id=t.id, count=len(users), stack=t.stack, pool=chips_field(t.pool),
@@ -386,8 +390,7 @@ class Tourneys(TableHooks):
         if seat is not None:
             if seat.stack:
                 await wallets.post(tx, [Transfer("tourney-end", seat_account(table.id, winner.user),
-                                                 chips_account(t.id),
-                                        seat.stack, memo=f"tournament {t.id}")], now=now)
+                                                 chips_account(t.id), seat.stack, memo=f"tournament {t.id}")], now=now)
             await tx.remove_seat(table.id, seat.seat_no)
             del table.seats[seat.seat_no]
         for e in sorted(t.entrants.values(), key=lambda e: (e.place or 0, e.seq)):
