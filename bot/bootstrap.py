@@ -113,7 +113,7 @@ def build_bot(settings: Settings, *, store: Store, messenger: Messenger, clock: 
     hooks += [tourneys, StatsRecorder()]
     bot = StudBot(store=store, clock=clock, settings=settings, fair=fair, output=output, tables=tables,
                   dealer=dealer, guard=guard, seating=seating, commands=commands, tourneys=tourneys,
-                  history=History(store), stats=StatsAnswers(store=store, clock=clock), deliveries=deliveries,
-                  work=work, answers=Answers(store), audit_checks=AUDIT_CHECKS)
+                  history=History(store, tournaments=tourneys), stats=StatsAnswers(store=store, clock=clock),
+                  deliveries=deliveries, work=work, answers=Answers(store), audit_checks=AUDIT_CHECKS)
     guard.bind(bot)  # the one back-reference, typed as a LocalBot
     return bot

@@ -50,7 +50,7 @@ DESCRIPTION_LIMIT: Final = 100
 OPTION_DESCRIPTIONS: Final = family("adapters.option", [
     "join.buy_in", "config.ante", "config.bring_in", "config.small", "config.big", "config.timer", "config.view",
     "config.lang", "kick.name", "history.count", "help.command", "addbot.name", "lang.language", "hand.number",
-    "export.number", "export.last", "act.action",
+    "export.number", "export.last", "export.all", "act.action",
     "tourney.action", "tourney.seats", "tourney.stack", "tourney.buyin", "tourney.levels", "tourney.pace",
     "tourney.payout", "seed.text", "verify.hand", "config.reveal", "stats.player", "top.net", "top.period"])
 """Each option's description, by ``command.option``."""
@@ -244,11 +244,12 @@ async def hand(interaction: discord.Interaction[discord.Client],
     await _run(interaction, command_text("hand", number))
 
 
-@app_commands.describe(number=_option("export.number"), last=_option("export.last"))
+@app_commands.describe(number=_option("export.number"), last=_option("export.last"), everyone=_option("export.all"))
 async def export(interaction: discord.Interaction[discord.Client],
                  number: app_commands.Range[int, 1, 1_000_000_000] | None = None,
-                 last: app_commands.Range[int, 1, MAX_EXPORT] | None = None) -> None:
+                 last: app_commands.Range[int, 1, MAX_EXPORT] | None = None, everyone: bool = False) -> None:
     words = ["export"] + ([str(number)] if number is not None else []) + (["last", str(last)] if last else [])
+    words += ["all"] if everyone else []
     await _run(interaction, " ".join(words))  # both: the grammar answers with the usage
 
 

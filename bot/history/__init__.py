@@ -14,20 +14,21 @@ pots), the story tells the stored settlement, and says so.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Protocol
 
 from bot.core.errors import Refusal
 from bot.core.i18n import Translator
 from bot.core.limits import MAX_EXPORT
 from bot.core.model import HandSetup
 from bot.core.ports import Attachment, Inbound, Reply
-from bot.history.exports import HandMeta, phh_text, pokerstars_text, safe_names
-from bot.store import MAX_INTEGER, Store
+from bot.history.exports import HandMeta, Tournament, phh_text, pokerstars_text, safe_names
+from bot.store import MAX_INTEGER, Row, Store
 from bot.text import render, results
 from bot.text.grammar import Command
-from engine import Hand, HandFile, replay_hand
+from engine import Hand, HandFile, Stakes, replay_hand
 from engine.events import AntePosted, CardDealt, Event, HandShown, PotAwarded, StreetBegan
 
 
@@ -36,6 +37,11 @@ class StoredHand:
     """One finished hand as stored: its number, who sat where, the replayed hand, its settlement."""
 
     number: int
+    """The hand's number at its table (what the board and ``hand N`` say)."""
+    hand_id: int
+    """The hand's number among every hand of the database: an export's hand number, since trackers
+    key a hand by site and number alone (hands of several tables in one tracker must not meet)."""
+    table_id: int
     setup: HandSetup
     hand: Hand
     summary: str
@@ -59,6 +65,20 @@ class StoredHand:
         return tuple(p.seat_no + 1 for p in self.setup.players)
 
 
+_PAGE = 500
+"""Setups read at a time while looking for a player's hands."""
+
+
+class TournamentBook(Protocol):
+    """What an export needs to know of the sit-and-gos (bot.tourney's ``Tourneys`` is one)."""
+
+    async def played_at(self, table_id: int) -> tuple[int, int] | None:
+        """(number, buy-in) of the sit-and-go played at the table; None at a cash table."""
+
+    def level_of(self, stakes: Stakes) -> int | None:
+        """The level of a sit-and-go whose stakes these are."""
+
+
 class HandArchive:
     """The finished hands of a channel's table, read from the store."""
 
@@ -73,24 +93,47 @@ class HandArchive:
         return int(rows[0]["id"]) if rows else None
 
     async def hands(self, *, platform: str, channel: str, number: int | None = None,
-                    last: int = 1) -> list[StoredHand]:
-        """Hand ``number``, or the ``last`` finished hands (oldest first)."""
+                    last: int = 1, player: str | None = None) -> list[StoredHand]:
+        """Hand ``number``, or the ``last`` finished hands (oldest first); with ``player``, only hands
+        that player was dealt into (the last ``last`` of those)."""
         table_id = await self.table_id(platform=platform, channel=channel)
         if table_id is None or (number is not None and not 0 <= number <= MAX_INTEGER):
             return []
-        columns = "hand_no, setup, hand_file, summary, started_at"
+        columns = "id, hand_no, setup, hand_file, summary, started_at"
         if number is not None:
             rows = await self.store.fetch(
                 f"SELECT {columns} FROM hands WHERE table_id = ? AND hand_no = ? AND status = 'done'",
                 (table_id, number))
-        else:
+        elif player is None:
             rows = await self.store.fetch(
                 f"SELECT {columns} FROM hands WHERE table_id = ? AND status = 'done' ORDER BY hand_no DESC LIMIT ?",
                 (table_id, last))
-        stored = [StoredHand(number=int(r["hand_no"]), setup=HandSetup.from_json(json.loads(r["setup"])),
+        else:
+            rows = await self._played(table_id=table_id, player=player, last=last, columns=columns)
+        stored = [StoredHand(number=int(r["hand_no"]), hand_id=int(r["id"]), table_id=table_id,
+                             setup=HandSetup.from_json(json.loads(r["setup"])),
                              hand=replay_hand(HandFile.from_json(r["hand_file"])), summary=str(r["summary"] or ""),
                              started_at=float(r["started_at"]), hand_file=str(r["hand_file"])) for r in rows]
         return sorted(stored, key=lambda s: s.number)
+
+    async def _played(self, *, table_id: int, player: str, last: int, columns: str) -> list[Row]:
+        """The last ``last`` finished hands of the table that ``player`` was dealt into: the setups are read
+        a page at a time, newest first, and only the hands chosen are read whole."""
+        chosen: list[int] = []
+        below = MAX_INTEGER
+        while len(chosen) < last:
+            page = await self.store.fetch(
+                "SELECT id, hand_no, setup FROM hands WHERE table_id = ? AND status = 'done' AND hand_no < ? "
+                "ORDER BY hand_no DESC LIMIT ?", (table_id, below, _PAGE))
+            chosen += [int(r["id"]) for r in page
+                       if any(p.user == player for p in HandSetup.from_json(json.loads(r["setup"])).players)]
+            if len(page) < _PAGE:
+                break
+            below = int(page[-1]["hand_no"])
+        rows: list[Row] = []
+        for hand_id in chosen[:last]:
+            rows += await self.store.fetch(f"SELECT {columns} FROM hands WHERE id = ?", (hand_id,))
+        return rows
 
     async def last_number(self, *, platform: str, channel: str) -> int | None:
         found = await self.hands(platform=platform, channel=channel, last=1)
@@ -98,10 +141,11 @@ class HandArchive:
 
 
 class History:
-    """``hand N`` and ``export [N | last N]``: private answers built from the archive."""
+    """``hand N`` and ``export [N | last N] [all]``: private answers built from the archive."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, tournaments: TournamentBook | None = None) -> None:
         self.archive = HandArchive(store)
+        self.tournaments = tournaments
 
     async def handle(self, msg: Inbound, command: Command, tr: Translator) -> Reply:
         try:
@@ -111,13 +155,17 @@ class History:
         except Refusal as exc:
             return Reply(exc.text(tr), private=True, ok=False)
 
-    async def _find(self, msg: Inbound, *, number: int | None, last: int = 1) -> list[StoredHand]:
-        found = await self.archive.hands(platform=msg.platform, channel=msg.channel, number=number, last=last)
+    async def _find(self, msg: Inbound, *, number: int | None, last: int = 1,
+                    player: str | None = None) -> list[StoredHand]:
+        found = await self.archive.hands(platform=msg.platform, channel=msg.channel, number=number, last=last,
+                                         player=player)
         if found:
             return found
         latest = await self.archive.last_number(platform=msg.platform, channel=msg.channel)
         if latest is None:
             raise Refusal("refuse.no_hands_here")
+        if player is not None:
+            raise Refusal("refuse.export_not_dealt", last=latest)
         raise Refusal("refuse.no_such_hand", no=number, last=latest)
 
     async def _hand(self, msg: Inbound, command: Command, tr: Translator) -> Reply:
@@ -126,10 +174,18 @@ class History:
         return Reply(story(stored, viewer=msg.user, tr=tr), private=True)
 
     async def _export(self, msg: Inbound, command: Command, tr: Translator) -> Reply:
+        """A hand asked for by number is exported whoever played it; otherwise the asker's own last hands
+        (a hand history without its hero means nothing to a tracker), or everyone's with ``all``."""
         last = int(command.options.get("last", 1))
         number = int(command.args[0]) if command.args else None
-        found = await self._find(msg, number=number, last=min(last, MAX_EXPORT))
-        files = export_files(found, viewer=msg.user, table=f"Stud {msg.platform} {msg.channel}")
+        mine = None if number is not None or command.options.get("all") else msg.user
+        found = await self._find(msg, number=number, last=min(last, MAX_EXPORT), player=mine)
+        tournament = None
+        if self.tournaments is not None:
+            tournament = await self.tournaments.played_at(found[0].table_id)
+        levels = self.tournaments.level_of if self.tournaments is not None else None
+        files = export_files(found, viewer=msg.user, table=f"Stud {msg.platform} {msg.channel}",
+                             tournament=tournament, level_of=levels)
         first, final = found[0].number, found[-1].number
         text = tr("reply.exported_many" if len(found) > 1 else "reply.exported_one" if found[0].revealed
                   else "reply.exported_one_hidden", no=first, first=first, last=final, count=len(found))
@@ -217,18 +273,27 @@ def _nets(hand: Hand, summary: str | None) -> list[int]:
 # ------------------------------------------------------------------ exports
 
 
-def export_files(found: Sequence[StoredHand], *, viewer: str, table: str) -> tuple[Attachment, ...]:
+def export_files(found: Sequence[StoredHand], *, viewer: str, table: str, tournament: tuple[int, int] | None = None,
+                 level_of: Callable[[Stakes], int | None] | None = None) -> tuple[Attachment, ...]:
     """PokerStars text and PHH of ``found`` (oldest first) from ``viewer``'s seat: one safe name per
-    player across every hand of the export, each player at their real table seat; and for one hand,
-    its hand file (JSON, HAND_FORMAT.md) with its ``fair`` record, for ``python -m engine.verify``, once its
-    server seed is revealed (before, the file would show the cards the seed still hides)."""
+    player across every hand of the export, each player at their real table seat, each hand numbered
+    by its number in the database; and for one hand, its hand file (JSON, HAND_FORMAT.md) with its
+    ``fair`` record, for ``python -m engine.verify``, once its server seed is revealed (before, the
+    file would show the cards the seed still hides).
+
+    ``tournament``: (number, buy-in) of the sit-and-go the hands were played in, whose level each
+    hand's stakes tell (``level_of``); its hands are written as tournament hands."""
     names = safe_names(name for stored in found for name in stored.hand.names)
     stars, phh = [], []
     for stored in found:
         me = stored.engine_seat(viewer)
-        meta = HandMeta(number=stored.number, table=table, played_at=datetime.fromtimestamp(stored.started_at, UTC),
+        played_in = None
+        if tournament is not None:
+            level = level_of(stored.setup.stakes) if level_of is not None else None
+            played_in = Tournament(number=tournament[0], buyin=tournament[1], level=level or 1)
+        meta = HandMeta(number=stored.hand_id, table=table, played_at=datetime.fromtimestamp(stored.started_at, UTC),
                         viewer=stored.hand.names[me] if me is not None else None, names=names,
-                        seats=stored.seat_numbers)
+                        seats=stored.seat_numbers, table_id=stored.table_id, tournament=played_in)
         stars.append(pokerstars_text(stored.hand, meta))
         phh.append(phh_text(stored.hand, meta))
     first, last = found[0].number, found[-1].number

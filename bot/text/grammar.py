@@ -235,21 +235,29 @@ limit on converting very long digit strings): each is refused for what it is, to
 
 
 def _hand_command(name: str, rest: list[str], usage: Callable[[Translator], str]) -> Command:
-    """'hand [N]' (the last hand without N); 'export [N | last N]', N of last in 1..MAX_EXPORT.
+    """'hand [N]' (the last hand without N); 'export [N | last N] [all]', N of last in 1..MAX_EXPORT.
+
+    An export without a number is of the asker's own hands; ``all`` takes every hand.
 
     >>> parse("hand 12").args, parse("export").args, parse("export last 5").options
     ((12,), (), {'last': 5})
+    >>> parse("export last 5 all").options, parse("export all").options
+    ({'last': 5, 'all': 1}, {'all': 1})
     """
+    options: dict[str, int | str] = {}
+    if name == "export" and rest and rest[-1].lower() == "all":
+        options["all"] = 1
+        rest = rest[:-1]
     if name == "export" and rest and rest[0].lower() == "last":
         if len(rest) != 2:
             raise UsageError("usage.only", usage=usage)
         count = _positive_int(rest[1], usage)
         if count > MAX_EXPORT:
             raise UsageError("usage.export_max", most=MAX_EXPORT, usage=usage)
-        return Command(name=name, options={"last": count})
-    if len(rest) > 1:
+        return Command(name=name, options={"last": count} | options)
+    if len(rest) > 1 or (rest and options):
         raise UsageError("usage.only", usage=usage)
-    return Command(name=name, args=(_positive_int(rest[0], usage),) if rest else ())
+    return Command(name=name, args=(_positive_int(rest[0], usage),) if rest else (), options=options)
 
 
 TOURNEY_SUBCOMMANDS: Final = ("status", "new", "register", "unregister", "start", "cancel", "levels", "results")

@@ -58,6 +58,19 @@ def level_stakes(level: int) -> Stakes:
     return Stakes(ante=ante, bring_in=bring_in, small_bet=small, big_bet=big)
 
 
+def level_of(stakes: Stakes) -> int | None:
+    """The level whose stakes these are (None: no level's), for a hand history's ``Level`` field.
+
+    >>> level_of(level_stakes(4)), level_of(level_stakes(len(LEVELS) + 3)), level_of(Stakes(ante=1, bring_in=2, \
+small_bet=7, big_bet=14))
+    (4, 17, None)
+    """
+    level = 1
+    while (found := level_stakes(level)).big_bet < stakes.big_bet:
+        level += 1
+    return level if found == stakes else None
+
+
 @dataclass(frozen=True, slots=True)
 class Clocking:
     """When levels change: every ``length`` hands, or every ``length`` minutes of play."""

@@ -38,8 +38,18 @@ from bot.table.runtime import Runtime, TableHooks, Tables, community_of, require
 from bot.table.seating import refilled
 from bot.text.grammar import Command
 from bot.text.render import chips, chips_field, seconds_text
-from bot.tourney.schedule import DEFAULT_STACK, LEVELS, Clocking, level_stakes, place_out, places_paid, prizes
+from bot.tourney.schedule import (
+    DEFAULT_STACK,
+    LEVELS,
+    Clocking,
+    level_of,
+    level_stakes,
+    place_out,
+    places_paid,
+    prizes,
+)
 from bot.tourney.store import Entrant, Tournament, TourneyRepo, chips_account
+from engine import Stakes
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +75,18 @@ class Tourneys(TableHooks):
         """The draw of the seats."""
         self.repo = TourneyRepo(store)
         self.by_table: dict[int, Tournament] = {}
+
+    async def played_at(self, table_id: int) -> tuple[int, int] | None:
+        """(number, buy-in) of the sit-and-go played at the table, None at a cash table: what a hand
+        history of the table's hands names (bot.history's ``TournamentBook``)."""
+        rows = await self.store.fetch("SELECT id, buyin FROM tournaments WHERE table_id = ? ORDER BY id LIMIT 1",
+                                      (table_id,))
+        return (int(rows[0]["id"]), int(rows[0]["buyin"])) if rows else None
+
+    @staticmethod
+    def level_of(stakes: Stakes) -> int | None:
+        """The level a hand at these stakes was dealt at (None: no level has them)."""
+        return level_of(stakes)
 
     def routes(self) -> Mapping[str, Route]:
         """'tourney' (at the channel's table's process), and the cash-table commands that mean something

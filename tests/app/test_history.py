@@ -239,7 +239,7 @@ async def test_item12_a_user_named_dot_dot_exports_inside_exports(tmp_path: Path
         exports = (tmp_path / "exports").resolve()
         folders = {}
         for user in ("..", ".", "../..", "a/b", "a%2Fb", "a_b", "bob"):
-            paths = saved(await chat.say(user, "export"), user)
+            paths = saved(await chat.say(user, "export all"), user)  # they did not play: 'all' (issue 25)
             assert [p.name for p in paths] == ["stud-hand-1.txt", "stud-hand-1.phh", "stud-hand-1.json"], user
             assert all(p.is_file() and p.resolve().parent.parent == exports for p in paths), (user, paths)
             folders[user] = paths[0].parent
@@ -289,7 +289,8 @@ async def test_bad_requests_are_answered_and_change_nothing(tmp_path: Path) -> N
         await chat.start()
         await chat.play_hand()
         before = await _snapshot(chat.db, chat.exports)
-        usage = "export [hand number | last N]: the hand history as files for poker trackers (PokerStars text and PHH)"
+        usage = ("export [hand number | last N] [all]: the hand history as files for poker trackers (PokerStars text"
+                 " and PHH)")
         answers = {
             "hand 7": "There is no finished hand #7 at this table; the last one is #1.",
             "export 7": "There is no finished hand #7 at this table; the last one is #1.",

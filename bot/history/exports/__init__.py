@@ -4,8 +4,8 @@ Pure functions of an :class:`engine.Hand` and a :class:`HandMeta` (hand number, 
 time, viewer, names): standard library and ``engine`` only, no I/O.
 """
 
-from bot.history.exports.common import ExportError, HandMeta, safe_name, safe_names
+from bot.history.exports.common import ExportError, HandMeta, Tournament, safe_name, safe_names
 from bot.history.exports.phh import phh_text
 from bot.history.exports.pokerstars import pokerstars_text
 
-__all__ = ["ExportError", "HandMeta", "phh_text", "pokerstars_text", "safe_name", "safe_names"]
+__all__ = ["ExportError", "HandMeta", "Tournament", "phh_text", "pokerstars_text", "safe_name", "safe_names"]

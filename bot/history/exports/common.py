@@ -56,6 +56,27 @@ def safe_names(names: Iterable[str]) -> dict[str, str]:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Tournament:
+    """The sit-and-go a hand was played in, as a tournament hand history names it.
+
+    >>> Tournament(number=12, buyin=0, level=9)
+    Tournament(number=12, buyin=0, level=9, table_no=1)
+    """
+
+    number: int
+    """The tournament's number, unique among the tournaments of the export's database."""
+    buyin: int
+    """What entering cost in chips; 0 is a freeroll."""
+    level: int
+    """The level the hand was dealt at, from 1."""
+    table_no: int = 1
+
+    def __post_init__(self) -> None:
+        if self.number < 0 or self.buyin < 0 or self.level < 1 or self.table_no < 1:
+            raise ExportError(f"{self!r}: numbers must not be negative, the level and table count from 1")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HandMeta:
     """Who, where and when, for one exported hand.
 
@@ -63,6 +84,9 @@ class HandMeta:
     player whose down cards the export shows (None: nobody's); ``names`` maps engine names to
     the names written (made safe by :func:`safe_names` if a name is missing or unsafe);
     ``seats`` the table's seat number of each player in seat order (empty: 1, 2, 3 ...).
+    ``number`` is the hand's number among every hand of the database (trackers key a hand by
+    site and number alone); ``table_id`` the table's own number (0: none); ``tournament`` the
+    sit-and-go the hand was played in (None: a cash table).
     """
 
     number: int
@@ -71,14 +95,16 @@ class HandMeta:
     viewer: str | None = None
     names: Mapping[str, str] = field(default_factory=dict)
     seats: tuple[int, ...] = ()
+    table_id: int = 0
+    tournament: Tournament | None = None
 
     def __post_init__(self) -> None:
         if any(b <= a for a, b in zip(self.seats, self.seats[1:])) or any(s < 1 for s in self.seats):
             raise ExportError(f"seat numbers {self.seats} must rise from 1 in seat order")
         if self.played_at.tzinfo is None or self.played_at.utcoffset() is None:
             raise ExportError("played_at must be an aware datetime (UTC)")
-        if self.number < 0:
-            raise ExportError(f"hand number {self.number} must not be negative")
+        if self.number < 0 or self.table_id < 0:
+            raise ExportError(f"hand number {self.number} and table {self.table_id} must not be negative")
 
 
 def written_names(hand: Hand, meta: HandMeta) -> list[str]:

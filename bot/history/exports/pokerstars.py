@@ -44,10 +44,19 @@ Seat 2: bob folded on the 3rd Street
 
 from __future__ import annotations
 
+from typing import Final
 from zoneinfo import ZoneInfo
 
-from bot.history.exports.common import HandMeta, check_finished, seat_numbers, viewer_seat, written_names
-from engine import Action, Card, Hand, ShortAllIn
+from bot.history.exports.common import (
+    ExportError,
+    HandMeta,
+    Tournament,
+    check_finished,
+    seat_numbers,
+    viewer_seat,
+    written_names,
+)
+from engine import Action, Card, Hand, ShortAllIn, Stakes
 from engine.evaluate import HandCategory, HighHand, LowHand, best_high, best_low
 from engine.events import (
     ActionTaken,
@@ -123,6 +132,74 @@ def pot_labels(count: int) -> list[str]:
     return ["main pot", *(f"side pot-{i}" for i in range(1, count))]
 
 
+RING_BIG_BETS: Final = frozenset({1, 2, 4, 6, 8, 10, 16, 20, 30, 40, 50, 60, 80, 100, 150, 200, 400, 500, 600, 800,
+                                  1000, 2000, 4000, 10000, 20000, 40000})
+"""The big bets of PokerStars' own fixed-limit ring stakes in whole chips: the only ring stakes fpdb,
+the one tracker that imports stud, reads (its converter looks a ring game's limit up in this list
+and skips the hand otherwise)."""
+CASH_TOURNAMENT_BASE: Final = 10 ** 9
+"""A cash table at a stake outside :data:`RING_BIG_BETS` is written as a home-game tournament
+numbered this plus the table's number: above every sit-and-go's number, so the two never meet."""
+
+
+def roman(number: int) -> str:
+    """A level as PokerStars numbers it.
+
+    >>> roman(1), roman(9), roman(14), roman(40)
+    ('I', 'IX', 'XIV', 'XL')
+    """
+    if number < 1:
+        raise ExportError(f"no roman numeral for {number}")
+    out = []
+    for value, letters in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
+                           (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        count, number = divmod(number, value)
+        out.append(letters * count)
+    return "".join(out)
+
+
+def header_lines(stakes: Stakes, meta: HandMeta) -> list[str]:
+    """The first two lines: the hand's header and its table, in the form fpdb reads for the case.
+
+    A cash table at one of PokerStars' stakes is a play-money ring game; a sit-and-go hand is a
+    tournament hand (number, buy-in, level), its table ``'<tournament> <table>'``; a cash table at
+    any other stake is a home-game freeroll at level I named after the table (fpdb reads a
+    tournament at any stakes, a ring game only at PokerStars' own).
+
+    >>> from datetime import datetime, timezone
+    >>> at = datetime(2026, 1, 5, 3, 4, 5, tzinfo=timezone.utc)
+    >>> from engine import Stakes
+    >>> print(*header_lines(Stakes(), HandMeta(number=30, table="Stud discord 42", played_at=at)), sep="\\n")
+    PokerStars Hand #30:  7 Card Stud Hi/Lo Limit (5/10) - 2026/01/04 22:04:05 ET
+    Table 'Stud discord 42' 8-max (Play Money)
+    >>> odd = Stakes(ante=1, bring_in=2, small_bet=7, big_bet=14)
+    >>> header, table = header_lines(odd, HandMeta(number=31, table="Stud discord 42", played_at=at, table_id=5))
+    >>> print(*header.split(" - "), table, sep="\\n")
+    PokerStars Home Game Hand #31: {Stud discord 42} Tournament #1000000005, Freeroll  7 Card Stud Hi/Lo Limit
+    Level I (7/14)
+    2026/01/04 22:04:05 ET
+    Table '1000000005 1' 8-max
+    >>> tourney = Tournament(number=12, buyin=100, level=9)
+    >>> print(*header_lines(odd, HandMeta(number=32, table="x", played_at=at, tournament=tourney))[0].split(" - "))
+    PokerStars Hand #32: Tournament #12, 100+0 7 Card Stud Hi/Lo Limit Level IX (7/14) 2026/01/04 22:04:05 ET
+    """
+    when = eastern_time(meta)
+    limits = f"({stakes.small_bet}/{stakes.big_bet})"
+    tournament, home = meta.tournament, ""
+    if tournament is None:
+        if stakes.big_bet in RING_BIG_BETS:
+            table = " ".join(meta.table.replace("'", "").split()) or "Table"
+            return [f"PokerStars Hand #{meta.number}:  7 Card Stud Hi/Lo Limit {limits} - {when}",
+                    f"Table '{table}' 8-max (Play Money)"]
+        tournament = Tournament(number=CASH_TOURNAMENT_BASE + meta.table_id, buyin=0, level=1)
+        club = " ".join(meta.table.replace("{", "").replace("}", "").split()) or "Home"
+        home = f" Home Game Hand #{meta.number}: {{{club}}}"
+    entry = "Freeroll " if tournament.buyin == 0 else f"{tournament.buyin}+0"
+    return [f"PokerStars{home or f' Hand #{meta.number}:'} Tournament #{tournament.number}, {entry} 7 Card Stud Hi/Lo"
+            f" Limit - Level {roman(tournament.level)} {limits} - {when}",
+            f"Table '{tournament.number} {tournament.table_no}' 8-max"]
+
+
 def pokerstars_text(hand: Hand, meta: HandMeta) -> str:
     """The hand history of one finished hand, lines joined by newlines (no trailing newline)."""
     return "\n".join(_Writer(hand, meta).lines())
@@ -147,11 +224,7 @@ class _Writer:
 
     def lines(self) -> list[str]:
         hand, meta, out = self.hand, self.meta, self.out
-        stakes = hand.stakes
-        out.append(f"PokerStars Hand #{meta.number}:  7 Card Stud Hi/Lo Limit ({stakes.small_bet}/{stakes.big_bet})"
-                   f" - {eastern_time(meta)}")
-        table = " ".join(meta.table.replace("'", "").split()) or "Table"
-        out.append(f"Table '{table}' 8-max (Play Money)")
+        out += header_lines(hand.stakes, meta)
         for seat, name in enumerate(self.names):
             out.append(f"Seat {self.seats[seat]}: {name} ({hand.starting_stacks[seat]} in chips)")
         shown: list[HandShown] = []
