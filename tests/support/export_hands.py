@@ -17,10 +17,10 @@ ODD_NAMES = ("ann", "b:ob", "[cat]", " dan ", "eve", "ann ", "fay#1", "gus")
 
 
 def random_hand(rng: random.Random, *, options: Options | None = None, players: int | None = None,
-                fold_weight: float = 0.25) -> Hand:
-    """One hand played to its end with random legal decisions."""
+                fold_weight: float = 0.25, stakes: Stakes | None = None) -> Hand:
+    """One hand played to its end with random legal decisions (at ``stakes``, else one of :data:`STAKES`)."""
     n = players or rng.randint(2, 8)
-    stakes = rng.choice(STAKES)
+    stakes = stakes or rng.choice(STAKES)
     stacks = [rng.choice([1, 2, 3, 4, 6, 9, 14, 20, 33, 60, 120]) if rng.random() < 0.6 else rng.randint(1, 300)
               for _ in range(n)]
     if options is None:

@@ -28,18 +28,29 @@ ALL_IN = r"( and is all-in)?"
 STREETS = {"3rd STREET": 3, "4th STREET": 4, "5th STREET": 5, "6th STREET": 6, "RIVER": 7}
 FOLD_STREETS = {"3rd Street": 3, "4th Street": 4, "5th Street": 5, "6th Street": 6, "River": 7}
 
-HEADERS = [
-    re.compile(rf"PokerStars (?:Hand|Game) #(?P<number>\d+): +7 Card Stud Hi/Lo Limit \((?P<small>{AMOUNT})/"
-               rf"(?P<big>{AMOUNT})(?: USD)?\) - (?P<date>\d{{4}}/\d\d/\d\d \d{{1,2}}:\d\d:\d\d) ET"),
+DATE = r"(?P<date>\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d) ET"
+LEVEL = r"(?:Level|LEVEL) (?P<level>[IVXLC]+)"
+TOURNAMENT = (r"(?:Tournament|TOURNAMENT) #(?P<tournament>\d+), (?:Freeroll  ?|(?P<buyin>\$?\d+(?:\.\d\d)?)"
+              r"\+(?P<fee>\$?\d+(?:\.\d\d)?)(?: USD)? )")
+STUD8 = r"(?:7 Card Stud Hi/Lo Limit|7 CARD STUD HI/LO LIMIT)"
+HEADERS = [  # ring games, then tournaments; every form fpdb's PokerStars converter reads
+    re.compile(rf"PokerStars (?:Hand|Game) #(?P<number>\d+): +{STUD8} \((?P<small>{AMOUNT})/"
+               rf"(?P<big>{AMOUNT})(?: USD)?\) - {DATE}"),
     re.compile(rf"PokerStars (?:Hand|Game) #(?P<number>\d+): +8-Game \(7 Card Stud Hi/Lo Limit, (?P<small>{AMOUNT})/"
-               rf"(?P<big>{AMOUNT})(?: USD)?\) - (?P<date>\d{{4}}/\d\d/\d\d \d{{1,2}}:\d\d:\d\d) ET"),
-    re.compile(rf"PokerStars Home Game Hand #(?P<number>\d+): \{{[^}}]*\}} Tournament #\d+, \d+\+\d+ 8-Game "
-               rf"\(7 Card Stud Hi/Lo Limit\) - Match Round [IVXL]+, Level [IVXL]+ \((?P<small>{AMOUNT})/"
-               rf"(?P<big>{AMOUNT})\) - (?P<date>\d{{4}}/\d\d/\d\d \d{{1,2}}:\d\d:\d\d) ET"),
-    re.compile(rf"PokerStars (?:Hand|Game) #(?P<number>\d+): TOURNAMENT #\d+, \$\d+\+\$\d+ 7 CARD STUD HI/LO LIMIT"
-               rf" - LEVEL [IVXL]+ \((?P<small>{AMOUNT})/(?P<big>{AMOUNT})\)"
-               rf" - (?P<date>\d{{4}}/\d\d/\d\d \d{{1,2}}:\d\d:\d\d) ET"),
+               rf"(?P<big>{AMOUNT})(?: USD)?\) - {DATE}"),
+    re.compile(rf"PokerStars (?:Home Game )?(?:Hand|Game) #(?P<number>\d+): (?:\{{(?P<club>[^}}]*)\}} )?{TOURNAMENT}"
+               rf"(?:8-Game \({STUD8}\)|{STUD8}) - (?:Match Round [IVXL]+, )?{LEVEL} \((?P<small>{AMOUNT})/"
+               rf"(?P<big>{AMOUNT})\) - {DATE}"),
 ]
+RING_BIG_BETS = frozenset({
+    "0.04", "0.08", "0.10", "0.20", "0.40", "0.50", "1.00", "1", "2.00", "2", "4.00", "4", "6.00", "6", "8.00", "8",
+    "10.00", "10", "16.00", "16", "20.00", "20", "30.00", "30", "40.00", "40", "50.00", "50", "60.00", "60", "80.00",
+    "80", "100.00", "100", "150.00", "150", "200.00", "200", "400.00", "400", "500.00", "500", "600.00", "600",
+    "800.00", "800", "1000.00", "1000", "2000.00", "2000", "4000.00", "4000", "10000.00", "10000", "20000.00",
+    "20000", "40000.00", "40000"})
+"""The big bets of the fixed-limit ring games fpdb reads: the keys of ``lim_blinds`` in fpdb's
+PokerStarsToFpdb.py (jejellyroll-fr/fpdb-3, commit 73e75ffe); a ring hand at any other limit is
+skipped there ("Lim_Blinds has no lookup")."""
 RULES: dict[str, re.Pattern[str]] = {
     name: re.compile(pattern)
     for name, pattern in {
@@ -113,6 +124,12 @@ class ReadHand:
     big: int
     date: str
     scale: int
+    tournament: int | None = None
+    buyin: tuple[int, int] | None = None
+    """(buy-in, fee) of a tournament hand, in whole units; None for a freeroll or a ring game."""
+    level: str | None = None
+    club: str | None = None
+    """A home game's club (the name in braces)."""
     table: str = ""
     play_money: bool = False
     seats: list[tuple[int, str, int]] = field(default_factory=list)
@@ -179,14 +196,33 @@ def read_file(text: str) -> list[ReadHand]:
     return [read_hand(lines) for lines in split_hands(text)]
 
 
+def check_numbers(hands: list[ReadHand]) -> None:
+    """Hand numbers are unique among all the hands given (fpdb keys a hand by site and number alone:
+    a second hand with a number it has is dropped as a duplicate)."""
+    seen: dict[int, int] = {}
+    for i, hand in enumerate(hands):
+        if hand.number in seen:
+            raise ReadError(f"hand #{hand.number} twice (hands {seen[hand.number] + 1} and {i + 1})")
+        seen[hand.number] = i
+
+
 def read_hand(lines: list[str]) -> ReadHand:
     header = lines[0]
     match = next((m for h in HEADERS if (m := h.fullmatch(header))), None)
     if match is None:
         raise ReadError(f"not a 7 Card Stud Hi/Lo header: {header!r}")
     scale = 100 if match["small"].startswith("$") else 1
+    get = match.groupdict()
+    tournament = int(get["tournament"]) if get.get("tournament") else None
+    if tournament is None and match["big"].lstrip("$") not in RING_BIG_BETS:
+        raise ReadError(f"a ring game at a limit fpdb does not know: {header!r}")
+    buyin = None
+    if get.get("buyin"):
+        buyin = (_amount(get["buyin"], 100 if "$" in get["buyin"] else 1),
+                 _amount(get["fee"], 100 if "$" in get["fee"] else 1))
     hand = ReadHand(number=int(match["number"]), small=_amount(match["small"], scale),
-                    big=_amount(match["big"], scale), date=match["date"], scale=scale)
+                    big=_amount(match["big"], scale), date=match["date"], scale=scale, tournament=tournament,
+                    buyin=buyin, level=get.get("level"), club=get.get("club"))
     street = 0
     in_round: dict[str, int] = {}
     section = "seats"
@@ -202,6 +238,10 @@ def read_hand(lines: list[str]) -> ReadHand:
             hand.chatter += 1
         elif rule == "table":
             hand.table, hand.play_money = get["table"], bool(get["play"])
+            number, _, table_no = hand.table.partition(" ")
+            if hand.tournament is not None and (number != str(hand.tournament) or not table_no.isdigit()
+                                                or hand.play_money):
+                raise ReadError(f"hand #{hand.number}: a tournament's table is '<tournament> <table>', not {line!r}")
         elif rule == "seat":
             hand.seats.append((int(get["seat"]), get["name"], _amount(get["chips"], scale)))
         elif rule == "ante":
