@@ -50,14 +50,14 @@ DESCRIPTION_LIMIT: Final = 100
 OPTION_DESCRIPTIONS: Final = family("adapters.option", [
     "join.buy_in", "config.ante", "config.bring_in", "config.small", "config.big", "config.timer", "config.view",
     "config.lang", "kick.name", "history.count", "help.command", "addbot.name", "lang.language", "hand.number",
-    "export.number", "export.last", "export.all", "act.action",
+    "export.number", "export.last", "export.everyone", "act.action",
     "tourney.action", "tourney.seats", "tourney.stack", "tourney.buyin", "tourney.levels", "tourney.pace",
     "tourney.payout", "seed.text", "verify.hand", "config.reveal", "stats.player", "top.net", "top.period"])
 """Each option's description, by ``command.option``."""
 OPTION_NAMES: Final = family("adapters.option_name", [
     "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "lang", "name", "count", "command", "language",
     "number", "last", "action", "seats", "stack", "buyin", "levels", "pace", "payout", "text", "hand", "reveal",
-    "player", "net", "period"])
+    "player", "net", "period", "everyone"])
 VIEW_CHOICES: Final = family("adapters.view", WORD_KEYS["view"])
 REVEAL_CHOICES: Final = family("adapters.reveal", WORD_KEYS["reveal"])
 PERIOD_CHOICES: Final = family("adapters.period", PERIODS)
@@ -244,7 +244,8 @@ async def hand(interaction: discord.Interaction[discord.Client],
     await _run(interaction, command_text("hand", number))
 
 
-@app_commands.describe(number=_option("export.number"), last=_option("export.last"), everyone=_option("export.all"))
+@app_commands.describe(number=_option("export.number"), last=_option("export.last"),
+                       everyone=_option("export.everyone"))
 async def export(interaction: discord.Interaction[discord.Client],
                  number: app_commands.Range[int, 1, 1_000_000_000] | None = None,
                  last: app_commands.Range[int, 1, MAX_EXPORT] | None = None, everyone: bool = False) -> None:

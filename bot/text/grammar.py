@@ -254,7 +254,8 @@ def _hand_command(name: str, rest: list[str], usage: Callable[[Translator], str]
         count = _positive_int(rest[1], usage)
         if count > MAX_EXPORT:
             raise UsageError("usage.export_max", most=MAX_EXPORT, usage=usage)
-        return Command(name=name, options={"last": count} | options)
+        last: dict[str, int | str] = {"last": count}
+        return Command(name=name, options=last | options)
     if len(rest) > 1 or (rest and options):
         raise UsageError("usage.only", usage=usage)
     return Command(name=name, args=(_positive_int(rest[0], usage),) if rest else (), options=options)

@@ -61,9 +61,10 @@ def level_stakes(level: int) -> Stakes:
 def level_of(stakes: Stakes) -> int | None:
     """The level whose stakes these are (None: no level's), for a hand history's ``Level`` field.
 
-    >>> level_of(level_stakes(4)), level_of(level_stakes(len(LEVELS) + 3)), level_of(Stakes(ante=1, bring_in=2, \
-small_bet=7, big_bet=14))
-    (4, 17, None)
+    >>> level_of(level_stakes(4)), level_of(level_stakes(len(LEVELS) + 3))
+    (4, 21)
+    >>> level_of(Stakes(ante=1, bring_in=2, small_bet=7, big_bet=14)) is None
+    True
     """
     level = 1
     while (found := level_stakes(level)).big_bet < stakes.big_bet:

@@ -187,7 +187,8 @@ def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
     assert options["kick"]["name"].required
     assert [c.value for c in options["help"]["command"].choices] == SUBCOMMANDS[:-1]
     assert [c.value for c in options["act"]["action"].choices] == list(ACTIONS) and options["act"]["action"].required
-    assert set(options["export"]) == {"number", "last"} and options["export"]["last"].max_value == 100
+    assert set(options["export"]) == {"number", "last", "everyone"} and options["export"]["last"].max_value == 100
+    assert options["export"]["everyone"].type is discord.AppCommandOptionType.boolean  # 'export ... all' (issue 25)
     assert set(options["hand"]) == {"number"} and not options["hand"]["number"].required
 
 
