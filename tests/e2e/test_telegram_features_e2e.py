@@ -146,7 +146,7 @@ async def test_hand_and_export_go_to_the_private_chat(fake: FakeBotAPI, tmp_path
         assert any(t.startswith("Hand #1: PokerStars text and PHH") for t in fake.private_texts(ANN))
         assert len(fake.group_texts(GROUP)) == in_group  # nothing of it in the group
         # Dan never opened the private chat: no file anywhere, and the group tells him how to open it
-        await say(fake, DAN, "/export")
+        await say(fake, DAN, "/export 1")  # hand 1 by number: Dan did not play it (issue 25)
         await fake.wait_for(lambda: len(fake.group_texts(GROUP)) > in_group, what="the answer to Dan")
         assert len(fake.documents) == 3
         answer = fake.sent("sendMessage", chat_id=GROUP)[-1]
