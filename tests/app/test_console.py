@@ -31,7 +31,9 @@ from bot.schema import MIGRATIONS
 from bot.store import Store, open_sqlite
 
 pytestmark = pytest.mark.usefixtures("store_backend")
-SETTINGS = replace(Settings(), bot_delay=0.0, next_hand_delay=5.0, turn_timer=60, starting_balance=1000)
+SETTINGS = replace(Settings(), bot_delay=0.0, next_hand_delay=5.0, turn_timer=60, starting_balance=1000,
+                   time_bank=0)
+"""The turn timer alone: the time bank's own tests (test_timebank.py) give it seconds."""
 
 
 class Table:
