@@ -83,6 +83,8 @@ class HostClocks:
             if clocks.timebank != rt.clocks.timebank:
                 await timebank.fill_banks(tx, rt.table.id)
         rt.clocks = clocks
+        if rt.playing:  # a bank running now runs on with what the new size leaves of it
+            self.dealer.arm_turn(rt)
         if clocks.timebank:
             await self.output.say(rt, "timebank.line_config", seconds=clocks.timebank, refill=clocks.refill_seconds,
                                   hands=clocks.refill_hands)

@@ -74,7 +74,7 @@ async def test_the_bank_runs_when_the_timer_runs_out_is_spent_by_the_time_used_t
         await t.say(slow, "call")  # 12 s of the bank used: 18 left, stored with the call
         assert await banks(t) == {slow: 18.0} and t.runtime.clocks.banks == {slow: 18.0}
         await turn_of(t, slow)
-        assert f"their time bank runs (18 s left)" in await t.wait(60)
+        assert f"{slow}'s time is up: their time bank runs (18 s left)" in await t.wait(60)
         assert "ran out of time" not in await t.wait(17.9)
         out = await t.wait(0.1)  # 60 + 18 s: the bank is empty, and the player is acted for as today
         assert f"[table] {slow} ran out of time." in out and f"{slow} checks" in out
@@ -243,3 +243,18 @@ async def test_the_time_bank_settings_are_checked_and_a_sit_and_go_has_neither(t
         await t.say("ann", "tourney new seats=2 buyin=10")
         assert "A sit-and-go has no pause and no time bank" in await t.say("ann", "pause")
         assert "A sit-and-go has no pause and no time bank" in await t.say("ann", "config timebank_refill=5/10")
+
+
+@pytest.mark.asyncio
+async def test_a_new_bank_size_during_a_running_bank_counts_what_the_turn_used(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db", settings=BANKED) as t:
+        await two_players(t)
+        await t.start()
+        slow, _ = to_act(t)
+        assert f"{slow}'s time is up: their time bank runs (30 s left)." in await t.wait(60)
+        await t.wait(10)
+        out = await t.say("ann", "config timebank=60")  # every bank full again: 60 s, 10 of them used already
+        assert f"{slow}'s time is up: their time bank runs (50 s left)." in out
+        assert "ran out of time" not in await t.wait(49.9)
+        assert f"{slow} ran out of time." in await t.wait(0.1)
+        assert (await banks(t))[slow] == 0.0
