@@ -31,6 +31,7 @@ from bot.core.limits import (
     MAX_HISTORY,
     MAX_SEATS,
     MAX_STACK,
+    MAX_TIMEBANK,
     MAX_TIMER,
     MIN_SEATS,
     MIN_STACK,
@@ -52,12 +53,13 @@ OPTION_DESCRIPTIONS: Final = family("adapters.option", [
     "config.lang", "kick.name", "history.count", "help.command", "addbot.name", "lang.language", "hand.number",
     "export.number", "export.last", "export.everyone", "act.action",
     "tourney.action", "tourney.seats", "tourney.stack", "tourney.buyin", "tourney.levels", "tourney.pace",
-    "tourney.payout", "seed.text", "verify.hand", "config.reveal", "stats.player", "top.net", "top.period"])
+    "tourney.payout", "seed.text", "verify.hand", "config.reveal", "stats.player", "top.net", "top.period",
+    "config.timebank", "config.timebank_refill", "pause.resume"])
 """Each option's description, by ``command.option``."""
 OPTION_NAMES: Final = family("adapters.option_name", [
     "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "lang", "name", "count", "command", "language",
     "number", "last", "action", "seats", "stack", "buyin", "levels", "pace", "payout", "text", "hand", "reveal",
-    "player", "net", "period", "everyone"])
+    "player", "net", "period", "everyone", "timebank", "timebank_refill", "resume"])
 VIEW_CHOICES: Final = family("adapters.view", WORD_KEYS["view"])
 REVEAL_CHOICES: Final = family("adapters.reveal", WORD_KEYS["reveal"])
 PERIOD_CHOICES: Final = family("adapters.period", PERIODS)
@@ -174,7 +176,8 @@ async def join(interaction: discord.Interaction[discord.Client],
 
 @app_commands.describe(ante=_option("config.ante"), bring_in=_option("config.bring_in"),
                        small=_option("config.small"), big=_option("config.big"), timer=_option("config.timer"),
-                       view=_option("config.view"), lang=_option("config.lang"), reveal=_option("config.reveal"))
+                       view=_option("config.view"), lang=_option("config.lang"), reveal=_option("config.reveal"),
+                       timebank=_option("config.timebank"), timebank_refill=_option("config.timebank_refill"))
 @app_commands.choices(view=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["view"]],
                       lang=_LANGUAGE_CHOICES,
                       reveal=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["reveal"]])
@@ -184,9 +187,22 @@ async def config(interaction: discord.Interaction[discord.Client],
                  small: app_commands.Range[int, 1, STAKE_LIMIT] | None = None,
                  big: app_commands.Range[int, 1, STAKE_LIMIT] | None = None,
                  timer: app_commands.Range[int, MIN_TIMER, MAX_TIMER] | None = None,
-                 view: str | None = None, lang: str | None = None, reveal: str | None = None) -> None:
+                 view: str | None = None, lang: str | None = None, reveal: str | None = None,
+                 timebank: app_commands.Range[int, 0, MAX_TIMEBANK] | None = None,
+                 timebank_refill: app_commands.Range[str, 3, 9] | None = None) -> None:
     await _run(interaction, command_text("config", ante=ante, bring_in=bring_in, small=small, big=big, timer=timer,
-                                         view=view, lang=lang, reveal=reveal))
+                                         view=view, lang=lang, reveal=reveal, timebank=timebank,
+                                         timebank_refill=timebank_refill))
+
+
+MERGED: Final = {"resume": "pause"}
+"""Commands that are an option of another's subcommand (Discord allows 25 subcommands): ``/stud pause resume:True``."""
+
+
+@app_commands.describe(resume=_option("pause.resume"))
+async def pause(interaction: discord.Interaction[discord.Client], resume: bool | None = None) -> None:
+    """The host's clocks: ``pause``, or ``resume`` with the option."""
+    await _run(interaction, "resume" if resume else "pause")
 
 
 @app_commands.describe(name=_option("kick.name"))
@@ -301,7 +317,7 @@ async def top(interaction: discord.Interaction[discord.Client], net: bool | None
     await _run(interaction, command_text("top", "net", period or "all") if net or period else "top")
 
 
-_WITH_OPTIONS: dict[str, Callback] = {"join": join, "config": config, "kick": kick, "history": history,
+_WITH_OPTIONS: dict[str, Callback] = {"join": join, "config": config, "pause": pause, "kick": kick, "history": history,
                                       "help": help_, "addbot": addbot, "lang": lang, "hand": hand, "export": export,
                                       "tourney": tourney, "seed": seed, "verify": verify, "stats": stats, "top": top}
 
@@ -310,7 +326,7 @@ def stud_group() -> app_commands.Group:
     """``/stud <command>`` for every command of the grammar but the actions, and ``/stud act <action>``."""
     group = app_commands.Group(name="stud", description=EN("adapters.stud_description"), guild_only=True)
     for name in COMMANDS:
-        if name in ACTIONS:
+        if name in ACTIONS or name in MERGED:
             continue
         callback = _WITH_OPTIONS.get(name) or _plain(name)
         group.add_command(app_commands.Command(name=name, description=description(EN, name), callback=callback))

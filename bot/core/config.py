@@ -23,6 +23,7 @@ from urllib.parse import quote, unquote, urlsplit
 from dotenv.parser import parse_stream
 
 from bot.core.i18n import LANGUAGES
+from bot.core.limits import DEFAULT_TIMEBANK, MAX_TIMEBANK
 
 
 class ConfigError(ValueError):
@@ -36,6 +37,8 @@ class Settings:
     turn_timer: int = 60
     next_hand_delay: float = 5.0
     bot_delay: float = 1.0
+    time_bank: int = DEFAULT_TIMEBANK
+    """A new cash table's time bank in seconds (STUDBOT_TIME_BANK, 0 to 300; ``config timebank=N`` per table)."""
     discord_token: str | None = field(default=None, repr=False)
     discord_guild_id: int | None = None
     discord_api_base: str | None = None
@@ -111,6 +114,7 @@ class Settings:
             turn_timer=number("STUDBOT_TURN_TIMER", 60, 5, 3600, "seconds"),
             next_hand_delay=number("STUDBOT_NEXT_HAND_DELAY", 5, 0, 600, "seconds"),
             bot_delay=number("STUDBOT_BOT_DELAY_MS", 1000, 0, 60000, "milliseconds") / 1000,
+            time_bank=number("STUDBOT_TIME_BANK", DEFAULT_TIMEBANK, 0, MAX_TIMEBANK, "seconds"),
             discord_token=_token("DISCORD_TOKEN", text("DISCORD_TOKEN")),
             discord_guild_id=int(guild) if guild else None,
             discord_api_base=text("DISCORD_API_BASE"),

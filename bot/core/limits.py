@@ -19,6 +19,15 @@ VIEWS: Final = ("image", "text")
 """The ways a table's board may be shown (``config view=...``)."""
 REVEALS: Final = ("hand", "stop")
 """When a table reveals its server seeds (``config reveal=...``): after each hand, or when it stops."""
+MAX_TIMEBANK: Final = 300
+"""The largest time bank, in seconds (``config timebank=N``, 0 to this; 0: none)."""
+DEFAULT_TIMEBANK: Final = 30
+"""A new table's time bank, in seconds (``STUDBOT_TIME_BANK`` may set another)."""
+DEFAULT_REFILL_SECONDS: Final = 5
+DEFAULT_REFILL_HANDS: Final = 10
+"""A new table's time bank refill: so many seconds every so many hands (``config timebank_refill=S/H``)."""
+MAX_REFILL_HANDS: Final = 1000
+"""The most hands between two refills (``timebank_refill=S/H``: S up to :data:`MAX_TIMEBANK`, H from 1 to this)."""
 MAX_SEATS: Final = 8
 """Seats at a table, and so players in a sit-and-go (it plays at one table)."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from bot.core.limits import MAX_SEATS
+from bot.core.limits import DEFAULT_REFILL_HANDS, DEFAULT_REFILL_SECONDS, MAX_SEATS
 from bot.core.names import plain
 from engine import Stakes
 
@@ -68,6 +68,31 @@ class Table:
         return [s for _, s in sorted(self.seats.items())
                 if s.stack > 0 and (not s.sitting_out or self.tournament is not None)
                 and not (s.leaving or s.kicked)]
+
+
+@dataclass
+class TableClocks:
+    """A cash table's time bank and pause (bot/table/timebank.py): stored, and held with the table."""
+
+    timebank: int
+    """Each player's bank, in seconds (``config timebank=N``; 0: none)."""
+    refill_seconds: int = DEFAULT_REFILL_SECONDS
+    refill_hands: int = DEFAULT_REFILL_HANDS
+    """Every ``refill_hands`` hands each bank gets ``refill_seconds`` back, up to :attr:`timebank`."""
+    banks: dict[str, float] = field(default_factory=dict)
+    """Seconds left in each player's bank, by user; a player not listed has a full bank."""
+    paused_by: str | None = None
+    """The name of who paused the table (``pause``), while it is paused."""
+    paused_at: float | None = None
+    """When the table was paused: every clock of the table stands still since then."""
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_at is not None
+
+    def bank(self, user: str) -> float:
+        """Seconds left in ``user``'s bank."""
+        return max(0.0, min(self.banks.get(user, float(self.timebank)), float(self.timebank)))
 
 
 class UserLanguage(NamedTuple):

@@ -15,6 +15,7 @@ from bot.store import Store
 from bot.table.dealer import Dealer, cancel_timers
 from bot.table.fairness import Fairness
 from bot.table.output import TableOutput
+from bot.table.pause import TIMEBANK_OPTIONS, HostClocks
 from bot.table.routes import Route
 from bot.table.runtime import Runtime, require_owner, seated
 from bot.text import render, results
@@ -39,13 +40,15 @@ class TableCommands:
         self.fair = fair
         self.store = store
         self.settings = settings
+        self.clocks = HostClocks(dealer=dealer, output=output, store=store)
+        """'pause', 'resume' and the time bank's options of 'config'."""
 
     def routes(self) -> Mapping[str, Route]:
         routes = {"start": Route(at_table=self.start), "stop": Route(at_table=self.stop),
                   "config": Route(at_table=self.config), "cards": Route(at_table=self.cards),
                   "board": Route(at_table=self.board), "history": Route(at_table=self.recent),
                   "seed": Route(at_table=self.seed)}
-        return routes | {name: Route(at_table=self.action) for name in ACTIONS}
+        return routes | dict(self.clocks.routes()) | {name: Route(at_table=self.action) for name in ACTIONS}
 
     async def start(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         if rt.table.closing:  # stopped during this hand: a stop is final, as it always was
@@ -84,7 +87,7 @@ class TableCommands:
     async def config(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         require_owner(rt, msg)
         table = rt.table
-        o = {k: v for k, v in command.options.items() if isinstance(v, int)}
+        o = {k: v for k, v in command.options.items() if isinstance(v, int) and k not in TIMEBANK_OPTIONS}
         for key, (low, high) in STAKE_RANGES.items():
             if key in o and not low <= o[key] <= high:
                 raise Refusal("refuse.stake_range", key=key, low=low, high=high)
@@ -104,6 +107,7 @@ class TableCommands:
         timer = o.get("timer", table.timer)
         if not MIN_TIMER <= timer <= MAX_TIMER:
             raise Refusal("refuse.timer", low=MIN_TIMER, high=MAX_TIMER)
+        clocks = await self.clocks.configure(rt, command.options)  # checked with the rest, before any change
         reveal = command.options.get("reveal")
         if isinstance(reveal, str) and reveal != await self.fair.reveal_mode(table.id):
             await self.fair.set_reveal_mode(table_id=table.id, reveal=reveal)
@@ -121,6 +125,8 @@ class TableCommands:
                                   stakes=lambda tr: render.stakes_text(table, tr))
         if changed_view:
             await self.output.say(rt, "line.view_image" if table.view == "image" else "line.view_text")
+        if clocks is not None:
+            await self.clocks.save(rt, clocks)
         await self.output.publish(rt)
         return Reply(self.output.tr(msg)("reply.done"))
 

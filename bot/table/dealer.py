@@ -25,7 +25,7 @@ from bot.core.ports import Clock, TimerHandle
 from bot.platform import updates
 from bot.store import Store, Tx
 from bot.store.fence import LeaseLost, TableMoved
-from bot.table import delivery
+from bot.table import delivery, timebank
 from bot.table.fairness import Fairness, Revealed, revealed_seeds, short_hex
 from bot.table.housebot import choose_action
 from bot.table.output import TableOutput
@@ -145,12 +145,14 @@ class Dealer:
         player = hand.actor
         seat = rt.seat_in_hand(player)
         now = self.clock.now()
-        deadline = now + table.timer
+        deadline = timebank.clock_now(rt, now) + table.timer  # a pause: the next turn's clock starts at resume
         seq, seat_no = len(hand.actions), rt.seat_no(player)
         timeouts = (seat.timeouts + 1 if by_timeout else 0) if seat is not None else 0
+        used = timebank.spent(rt, seat, now)  # of the player's time bank, this turn
+        bank = round(max(0.0, rt.clocks.bank(seat.user) - used), 3) if seat is not None and used > 0 else None
         # the platform update that brought it, unless an earlier effect of the same command marked it
         key = None if by_timeout else updates.pending()
-        if key is not None or (seat is not None and timeouts != seat.timeouts):
+        if key is not None or bank is not None or (seat is not None and timeouts != seat.timeouts):
             async with self.store.atomic() as tx:
                 # the update's done mark commits with its action: a retry of it finds it done
                 if key is not None and not await updates.mark_applied(tx, key):
@@ -160,8 +162,12 @@ class Dealer:
                 if seat is not None and timeouts != seat.timeouts:
                     await tx.save_seat(table.id, replace(seat, timeouts=timeouts,
                                                          sitting_out=seat.sitting_out or timeouts >= 2))
+                if seat is not None and bank is not None:  # the bank spent, with the action that ends the turn
+                    await timebank.save_bank(tx, table.id, seat.user, bank)
             if key is not None:
                 key.marked = True
+            if seat is not None and bank is not None:
+                rt.clocks.banks[seat.user] = bank
             if seat is not None and timeouts != seat.timeouts:
                 seat.timeouts = timeouts
                 if timeouts >= 2:
@@ -260,7 +266,7 @@ class Dealer:
             afters = [after for hook in self.hooks  # the stats rows; a tournament's places and prizes
                       if (after := await hook.settled(rt, tx, setup=setup, stacks=hand.stacks, now=now)) is not None]
             if table.running and len(table.ready_seats()) >= 2 and not closing:
-                table.next_hand_at = now + self.settings.next_hand_delay
+                table.next_hand_at = timebank.clock_now(rt, now) + self.settings.next_hand_delay
             await tx.save_table(table)
             revealed = await self.close_table(tx, rt) if closing else []
             # The next hand's seed, committed now and shown on this result's board, if a next hand is coming
@@ -324,7 +330,7 @@ class Dealer:
         table = rt.table
         await self._read_reveal(rt)
         committed = await self.fair.commit_next(table)  # stored before it is shown
-        table.next_hand_at = self.clock.now() + self.settings.next_hand_delay
+        table.next_hand_at = timebank.clock_now(rt, self.clock.now()) + self.settings.next_hand_delay
         async with self.store.atomic() as tx:
             await tx.save_table(table)
         rt.committed, rt.commitment = committed.hand_no, committed.commitment
@@ -349,7 +355,8 @@ class Dealer:
 
     async def restore(self, rt: Runtime) -> None:
         """The table as a crash or a stop left it: what it had not said yet, its hand in progress
-        (the deck again from its fair record), and its timers."""
+        (the deck again from its fair record), and its timers (none while it is paused)."""
+        rt.clocks = await timebank.load(self.store, rt.table.id, default=rt.clocks)
         for past in await delivery.unannounced_finished(self.store, rt.table.id):
             await self._announce_again(rt, past)
         playing = await self.store.playing_hand(rt.table.id)
@@ -404,10 +411,14 @@ class Dealer:
         seat = rt.seat_in_hand(hand.actor)
         token = rt.turn
         now = self.clock.now()
+        leaving = seat is None or seat.leaving or (seat.sitting_out and rt.table.tournament is not None)
+        if rt.clocks.paused and not leaving:  # every clock stands still; 'resume' arms the turn again
+            rt.turn_timer = _cancelled(rt.turn_timer)
+            return
         if seat is not None and seat.is_bot:
             rt.turn_timer = _cancelled(rt.turn_timer)
             rt.turn_timer = self._call_at(rt, now + self.settings.bot_delay, lambda: self._bot_turn(rt, token))
-        elif seat is None or seat.leaving or (seat.sitting_out and rt.table.tournament is not None):
+        elif leaving:
             rt.turn_timer = _cancelled(rt.turn_timer)
             rt.turn_timer = self._call_at(rt, now, lambda: self._timeout(rt, token, leaving=True))
         else:
@@ -420,8 +431,8 @@ class Dealer:
             rt.turn_timer = self._arm_deadline(rt, _TurnTimer(when=when, token=token))
 
     def _arm_deadline(self, rt: Runtime, timer: _TurnTimer) -> _TurnTimer:
-        """Set ``timer``'s clock timer for its deadline: then the player to act times out (rule 5),
-        unless the deadline moved on meanwhile, and then it is set again for the new one."""
+        """Set ``timer``'s clock timer for its deadline: then the player to act uses their time bank, or
+        times out (rule 5), unless the deadline moved on meanwhile, and then it is set again for the new one."""
 
         async def due() -> None:
             timer.live = False  # from here on a new turn arms a timer of its own
@@ -429,7 +440,7 @@ class Dealer:
                 if rt.turn_timer is timer:
                     self._arm_deadline(rt, timer)
                 return
-            await self._timeout(rt, timer.token, leaving=False)
+            await self._deadline_passed(rt, timer.token)
 
         timer.due, timer.live = timer.when, True
         timer.handle = self._call_at(rt, timer.when, due)
@@ -455,16 +466,34 @@ class Dealer:
         hand over, or the turn taken meanwhile: ``token`` is the turn it was armed for)."""
         return self.stopping or rt.closed or not rt.playing or rt.turn != token
 
+    async def _deadline_passed(self, rt: Runtime, token: str | None) -> None:
+        """The turn timer ran out: the player's time bank runs for what is left in it (said, and shown on
+        the board), then they time out; with nothing left in it, at once."""
+        async with rt.lock:
+            if self._turn_gone(rt, token) or rt.clocks.paused:
+                return
+            assert rt.hand is not None and rt.hand.actor is not None
+            seat = rt.seat_in_hand(rt.hand.actor)
+            rest = timebank.left(rt, seat, self.clock.now())
+            if seat is None or rest < 0.001:
+                await self.apply(rt, rt.hand.default_action(), by_timeout=True)
+                return
+            rt.turn_timer = _cancelled(rt.turn_timer)
+            rt.turn_timer = self._call_at(rt, self.clock.now() + rest,
+                                          lambda: self._timeout(rt, token, leaving=False))
+            await self.output.say(rt, "timebank.line_running", name=seat.name, seconds=round(rest))
+            await self.output.publish(rt)
+
     async def _bot_turn(self, rt: Runtime, token: str | None) -> None:
         async with rt.lock:
-            if self._turn_gone(rt, token):
+            if self._turn_gone(rt, token) or rt.clocks.paused:
                 return
             assert rt.hand is not None
             await self.apply(rt, choose_action(rt.hand, rng=self.rng), by_timeout=False)
 
     async def _timeout(self, rt: Runtime, token: str | None, *, leaving: bool) -> None:
         async with rt.lock:
-            if self._turn_gone(rt, token):
+            if self._turn_gone(rt, token) or (rt.clocks.paused and not leaving):
                 return
             assert rt.hand is not None
             await self.apply(rt, rt.hand.default_action(), by_timeout=not leaving)
@@ -474,11 +503,49 @@ class Dealer:
 
         async def deal() -> None:
             async with rt.lock:
-                if self.stopping or rt.closed or rt.playing or not rt.table.running:
+                if self.stopping or rt.closed or rt.playing or not rt.table.running or rt.clocks.paused:
                     return
                 await self.start_hand(rt)
 
         rt.next_timer = self._call_at(rt, when, deal)
+
+    # ------------------------------------------------------------------ pause
+
+    async def pause(self, rt: Runtime, *, by: str) -> None:
+        """Every clock of the table stops (stored first): the turn's, the time bank's, the house bots', the
+        next deal's. Actions typed meanwhile are still taken."""
+        clocks = replace(rt.clocks, paused_by=by, paused_at=self.clock.now())
+        async with self.store.atomic() as tx:
+            await timebank.save_clocks(tx, rt.table.id, clocks)
+        rt.clocks = clocks
+        cancel_timers(rt)
+
+    async def resume(self, rt: Runtime) -> None:
+        """The clocks go on where they stood: the turn's deadline and the next deal move on by the pause
+        (stored with it), and their timers are armed again."""
+        clocks, table = rt.clocks, rt.table
+        assert clocks.paused_at is not None
+        shift = self.clock.now() - clocks.paused_at  # what each clock had left at the pause, it has again
+        hand = rt.hand
+        deadline = rt.deadline + shift if rt.playing and rt.deadline is not None else None
+        next_at = table.next_hand_at + shift if table.next_hand_at is not None else None
+        running = replace(clocks, paused_by=None, paused_at=None)
+        async with self.store.atomic() as tx:
+            await timebank.save_clocks(tx, table.id, running)
+            if deadline is not None and hand is not None and rt.hand_id is not None:
+                await timebank.move_deadline(tx, hand_id=rt.hand_id, actions=len(hand.actions), deadline=deadline)
+            if next_at is not None:
+                await tx.save_table(replace(table, next_hand_at=next_at))
+        rt.clocks = running
+        if deadline is not None:
+            rt.deadline = deadline
+        table.next_hand_at = next_at
+        if rt.playing:
+            self.arm_turn(rt)
+        elif table.running and next_at is not None:
+            self._arm_next_hand(rt, next_at)
+        else:
+            await self.schedule_next(rt)
 
     def fenced(self, rt: Runtime) -> AbstractContextManager[None]:
         """Writes for ``rt`` in the block commit only while this process holds it (cluster mode)."""

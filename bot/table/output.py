@@ -5,6 +5,7 @@ failure is logged and the table goes on."""
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 
 from bot.core.config import Settings
@@ -13,6 +14,7 @@ from bot.core.model import Seat, UserLanguage
 from bot.core.ports import BoardView, Clock, Inbound, Messenger, deferring
 from bot.store import Store
 from bot.store.fence import LeaseLost
+from bot.table import timebank
 from bot.table.fairness import deck_line
 from bot.table.runtime import Runtime, TableHooks
 from bot.text import images, render
@@ -133,11 +135,19 @@ class TableOutput:
             if lobby is not None:
                 return lobby
         hand = rt.hand
-        seconds = None
-        if hand is not None and rt.deadline is not None and hand.actor is not None:
-            seconds = max(0, round(rt.deadline - self.clock.now()))
+        seconds = bank = None
+        now = timebank.clock_now(rt, self.clock.now())  # a paused table's clocks stand still
+        if hand is not None and rt.deadline is not None and hand.actor is not None and not hand.is_over:
+            seconds = max(0, round(rt.deadline - now))
+            seat = rt.seat_in_hand(hand.actor)
+            if now >= rt.deadline and timebank.has_bank(rt, seat):  # the turn timer ran out: the bank runs
+                bank = max(0, round(timebank.left(rt, seat, now)))
+        clocks = rt.clocks
+        paused = None if clocks.paused_at is None else rt.tr(
+            "timebank.board_paused", name=clocks.paused_by or "?",
+            since=time.strftime("%H:%M", time.gmtime(clocks.paused_at)))
         text, buttons = render.board(rt.table, hand, names=rt.names, turn=rt.turn, seconds_left=seconds,
-                                     tr=rt.tr)
+                                     tr=rt.tr, bank_left=bank, paused=paused)
         return BoardView(text=text, buttons=buttons, hand_no=rt.table.hand_no,
                          final=hand is not None and hand.is_over, image=self._board_image(rt), deck=_deck(rt))
 

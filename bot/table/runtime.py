@@ -19,7 +19,8 @@ from bot.core.config import Settings
 from bot.core.errors import Refusal
 from bot.core.i18n import Translator, language_of, translator
 from bot.core.lifecycle import Work
-from bot.core.model import HandSetup, Seat, Table
+from bot.core.limits import DEFAULT_TIMEBANK
+from bot.core.model import HandSetup, Seat, Table, TableClocks
 from bot.core.ports import BoardView, Clock, Inbound, Reply, TableAddress, TimerHandle, channel_key
 from bot.store import Store, Tx
 from bot.store.fence import TableMoved
@@ -63,6 +64,8 @@ class Runtime:
     closed: bool = False
     moved: bool = False
     """Cluster mode: another process took the table (it was dropped from this one)."""
+    clocks: TableClocks = field(default_factory=lambda: TableClocks(timebank=DEFAULT_TIMEBANK))
+    """The time bank and the pause (bot/table/timebank.py): read from the database when the table is restored."""
     _players_of: _Cast | None = field(default=None, init=False, repr=False,
                                                                         compare=False)
     """(the players list they were made from, names, user -> engine seat): asked for several times an action;
@@ -315,7 +318,7 @@ class Tables(Mapping[str, Runtime]):
 
     def hold(self, table: Table) -> Runtime:
         """Hold an open table read from the database (a start, a takeover)."""
-        rt = Runtime(table=table)
+        rt = Runtime(table=table, clocks=TableClocks(timebank=self.settings.time_bank))
         self._held[rt.key] = rt
         return rt
 

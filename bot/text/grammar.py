@@ -62,13 +62,15 @@ CONFIG_KEYS: Final = {
     "ante": "ante", "bring_in": "bring_in", "bringin": "bring_in", "bring-in": "bring_in",
     "small": "small", "small_bet": "small", "big": "big", "big_bet": "big", "timer": "timer", "view": "view",
     "lang": "lang", "language": "lang", "reveal": "reveal",
+    "timebank": "timebank", "time_bank": "timebank", "timebank_refill": "timebank_refill",
+    "time_bank_refill": "timebank_refill",
 }
 WORD_KEYS: Final = {"view": VIEWS, "reveal": REVEALS}
 """Config keys whose values are words, and the words they take."""
 
-COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
-                   "top", "stats", "history", "hand", "export", "seed", "verify", "rules", "help", "lang", "addbot",
-                   "tourney", "fold", "check", "call", "bet", "raise", "complete", "bring-in")
+COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "pause", "resume", "config", "kick",
+                   "cards", "board", "top", "stats", "history", "hand", "export", "seed", "verify", "rules", "help",
+                   "lang", "addbot", "tourney", "fold", "check", "call", "bet", "raise", "complete", "bring-in")
 """Every command, in the order help lists them."""
 _USAGE = family("usage", COMMANDS)
 _WORD = family("cmd", COMMANDS)
@@ -147,7 +149,8 @@ def parse(text: str) -> Command:
     usage = _USAGE_OF[name]
     if name == "tourney":  # sit-and-go tournaments
         return _tourney_command(rest, usage)
-    if name in ACTIONS or name in ("new", "leave", "sitout", "back", "start", "stop", "cards", "board", "rules"):
+    if name in ACTIONS or name in ("new", "leave", "sitout", "back", "start", "stop", "cards", "board", "rules",
+                                   "pause", "resume"):
         if rest:
             raise UsageError("usage.no_arguments", name=name, usage=usage)
         return Command(name=name, turn=turn)
@@ -224,9 +227,17 @@ def parse(text: str) -> Command:
                 raise UsageError("usage.choices", key=canon, choices=_either(choices), value=repr(value),
                                  usage=usage)
             options[canon] = value.lower()
+        elif canon == "timebank_refill":  # 'S/H': S seconds every H hands
+            if not _REFILL.fullmatch(value):
+                raise UsageError("timebank.usage_refill", value=repr(value), usage=usage)
+            options[canon] = value
         else:
             options[canon] = _int(value, usage)
     return Command(name=name, options=options)
+
+
+_REFILL = re.compile(r"[0-9]{1,4}/[0-9]{1,4}")
+"""``config timebank_refill=S/H`` (its ranges are checked by the table: bot/table/commands.py)."""
 
 
 HUGE: Final = 10 ** 30

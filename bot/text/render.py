@@ -162,20 +162,23 @@ def action_options(hand: Hand, tr: Translator = EN) -> list[tuple[Action, str]]:
 
 
 def board(table: Table, hand: Hand | None, *, names: Sequence[str], turn: str | None,
-          seconds_left: int | None, tr: Translator = EN) -> tuple[str, tuple[Button, ...]]:
-    """The public board and its buttons. ``names`` are the hand's players in seat order."""
+          seconds_left: int | None, tr: Translator = EN, bank_left: int | None = None,
+          paused: str | None = None) -> tuple[str, tuple[Button, ...]]:
+    """The public board and its buttons. ``names`` are the hand's players in seat order; ``bank_left``:
+    the seconds left in the time bank of the player to act, once it runs; ``paused``: the line that says
+    who paused the table and since when (its clocks stand still, ``seconds_left`` with them)."""
     stakes = stakes_text(table, tr)
     words = _words(tr)
     join = words.join
     if hand is None:
-        lines = [tr("board.title_idle", stakes=stakes)]
+        lines = [tr("board.title_idle", stakes=stakes)] + ([paused] if paused else [])
         seated = ", ".join(tr("board.seat_out" if s.sitting_out else "board.seat", name=s.name, stack=s.stack)
                            for _, s in sorted(table.seats.items())) or tr("board.nobody")
         lines.append(tr("board.seats", seats=seated))
         lines.append(tr("board.hint_running" if table.running else "board.hint_idle"))
         return "\n".join(lines), (join,)
     street = street_name(tr, "showdown" if hand.is_over else hand.street)
-    lines = [_title(tr, table.hand_no, street, stakes), pots_text(hand, tr)]
+    lines = [_title(tr, table.hand_no, street, stakes)] + ([paused] if paused else []) + [pots_text(hand, tr)]
     column = max(map(width, names))  # columns on screen: emoji are two, marks and controls none
     folded, bets, stacks, over, actor = hand.folded, hand.round_bets, hand.stacks, hand.is_over, hand.actor
     for seat, name in enumerate(names):
@@ -192,7 +195,12 @@ def board(table: Table, hand: Hand | None, *, names: Sequence[str], turn: str | 
     if hand.actor is not None and turn is not None:
         options = action_options(hand, tr)
         listed = " · ".join(label.lower() for _, label in options)
-        if seconds_left is not None:
+        if bank_left is not None:
+            lines.append(tr("timebank.board_to_act", name=names[hand.actor], seconds=bank_left, options=listed))
+        elif seconds_left is not None and paused:
+            lines.append(tr("timebank.board_to_act_paused", name=names[hand.actor], seconds=seconds_left,
+                            options=listed))
+        elif seconds_left is not None:
             lines.append(tr("board.to_act_clock", name=names[hand.actor], seconds=seconds_left, options=listed))
         else:
             lines.append(tr("board.to_act", name=names[hand.actor], options=listed))

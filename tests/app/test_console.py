@@ -31,7 +31,9 @@ from bot.schema import MIGRATIONS
 from bot.store import Store, open_sqlite
 
 pytestmark = pytest.mark.usefixtures("store_backend")
-SETTINGS = replace(Settings(), bot_delay=0.0, next_hand_delay=5.0, turn_timer=60, starting_balance=1000)
+SETTINGS = replace(Settings(), bot_delay=0.0, next_hand_delay=5.0, turn_timer=60, starting_balance=1000,
+                   time_bank=0)
+"""The turn timer alone: the time bank's own tests (test_timebank.py) give it seconds."""
 
 
 class Table:
@@ -643,11 +645,11 @@ async def test_redteam_a_broke_player_who_registers_for_a_sit_and_go_is_refilled
 async def test_schema_is_versioned_and_reopens(tmp_path: Path) -> None:
     store = await open_sqlite(str(tmp_path / "s.db"), schema=MIGRATIONS)
     rows = await store.fetch("PRAGMA user_version")
-    assert rows[0][0] == store.schema_version == 14
+    assert rows[0][0] == store.schema_version == len(MIGRATIONS)
     assert (await store.fetch("PRAGMA journal_mode"))[0][0] == "wal"
     await store.close()
     store = await open_sqlite(str(tmp_path / "s.db"), schema=MIGRATIONS)  # migrations run once
-    assert (await store.fetch("PRAGMA user_version"))[0][0] == 14
+    assert (await store.fetch("PRAGMA user_version"))[0][0] == len(MIGRATIONS)
     await store.close()
 
 

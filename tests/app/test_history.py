@@ -29,7 +29,8 @@ from bot.store import open_sqlite
 from engine import Action, Hand, HandFile, replay_hand
 from engine.events import ActionTaken, CardDealt, HandShown
 
-SETTINGS = replace(Settings(), bot_delay=0.0, next_hand_delay=5.0, turn_timer=60, starting_balance=1000)
+SETTINGS = replace(Settings(), bot_delay=0.0, next_hand_delay=5.0, turn_timer=60, starting_balance=1000,
+                   time_bank=0)
 pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("store_backend")]
 SAVED = re.compile(r"^\[dm (\S+)\] File saved: (.+)$")
 

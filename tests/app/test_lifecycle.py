@@ -38,7 +38,8 @@ from bot.store import Store, open_sqlite
 pytestmark = pytest.mark.usefixtures("store_backend")
 
 ROOT = Path(__file__).resolve().parents[2]
-SETTINGS = replace(Settings(), bot_delay=0.01, next_hand_delay=0.0, turn_timer=5, starting_balance=1000)
+SETTINGS = replace(Settings(), bot_delay=0.01, next_hand_delay=0.0, turn_timer=5, starting_balance=1000,
+                   time_bank=0)
 
 
 def _msg(user: str, text: str) -> Inbound:
@@ -143,7 +144,7 @@ class Console(test_crash.Process):
 
     def __init__(self, db: Path, cwd: Path, backend: Backend) -> None:
         env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN")}
-        env.update(PYTHONUNBUFFERED="1", STUDBOT_BOT_DELAY_MS="20", STUDBOT_TURN_TIMER="5",
+        env.update(PYTHONUNBUFFERED="1", STUDBOT_BOT_DELAY_MS="20", STUDBOT_TURN_TIMER="5", STUDBOT_TIME_BANK="0",
                    STUDBOT_NEXT_HAND_DELAY="0", LOG_LEVEL="INFO", **backend.env(db))
         self.proc = subprocess.Popen([sys.executable, "-m", "adapters.run", "--user", "ann"], cwd=cwd, env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -60,7 +60,7 @@ async def test_one_process_serves_discord_and_telegram(fakes: tuple[FakeDiscord,
     monkeypatch.setattr(run_module, "RealClock", SkipClock)  # the test moves it to the deals after 'start'
     db = tmp_path / "both.db"
     settings = replace(
-        Settings(), db_path=str(db), bot_delay=0.0, next_hand_delay=600.0, turn_timer=120,
+        Settings(), db_path=str(db), bot_delay=0.0, next_hand_delay=600.0, turn_timer=120, time_bank=0,
         discord_token="fake-token", discord_guild_id=GUILD_ID, discord_api_base=discord.api_base,
         discord_gateway_url=discord.gateway_url,
         telegram_token=telegram.token, telegram_base_url=telegram.base_url,

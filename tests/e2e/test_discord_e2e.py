@@ -330,6 +330,25 @@ async def test_options_become_grammar_commands(fake: FakeDiscord, tmp_path: Path
         await bot.stop()
 
 
+async def test_the_time_bank_options_and_pause_resume(fake: FakeDiscord, tmp_path: Path, fast: None) -> None:
+    """Issue 22 on Discord: /stud config timebank= timebank_refill= and /stud pause (resume:True to resume)."""
+    bot = await start_bot(fake, tmp_path / "stud.db")
+    try:
+        assert "Table open" in await say(fake, ANN, "new")
+        assert await say(fake, ANN, "config", timebank=20, timebank_refill="3/5") == "Done."
+        await until(lambda: "Time bank: 20 s for each player, 3 s back every 5 hands (every bank is full now)."
+                    in fake.lines(), what="the time bank line")
+        assert "Only the table's creator or an admin" in await say(fake, BOB, "pause")
+        assert "Paused." in await say(fake, ANN, "pause")
+        await until(lambda: "Ann paused the table" in fake.lines(), what="the pause")
+        assert "already" in await say(fake, ANN, "pause")
+        assert "Resumed." in await say(fake, CAT, "pause", resume=True, admin=True)  # a server admin may
+        assert "The table is not paused." in await say(fake, ANN, "pause", resume=True)
+        await until(lambda: "Cat resumed the table" in fake.lines(), what="the resume")
+    finally:
+        await bot.stop()
+
+
 async def test_a_russian_user_is_answered_in_russian(fake: FakeDiscord, tmp_path: Path, fast: None,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     adapters: list[DiscordAdapter] = []

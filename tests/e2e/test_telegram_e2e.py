@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from fakes.telegram_server import NOT_MODIFIED, FakeBotAPI, text_of, text_of_call
 from PIL import Image
+from skip_clock import pass_the_pause
 from telegram_harness import (
     ANN,
     BOB,
@@ -47,6 +48,7 @@ from telegram_harness import (
     press,
     say,
     start_and_deal,
+    turn_of,
 )
 from telegram_harness import fake as fake  # the fixture
 
@@ -399,6 +401,33 @@ async def test_owner_commands_ask_telegram_who_is_admin(fake: FakeBotAPI, tmp_pa
                                               if "the table is closed" in c.params["text"].lower()],
                                      what="the closing line")
         assert "<pre>" not in closed[0].params["text"]
+
+
+@pytest.mark.asyncio
+async def test_the_host_pauses_and_resumes_with_slash_commands(fake: FakeBotAPI, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: /pause and /resume are owner commands (Telegram is asked who is an admin); a paused
+    table's board says so, and no timer runs; /resume starts the clocks again."""
+    async with Served(fake, tmp_path / "t.db", monkeypatch) as served:
+        assert {c["command"] for c in fake.commands} >= {"pause", "resume"}
+        await open_table(fake, (ANN, BOB))
+        await say(fake, ANN, "/join 200")
+        await say(fake, BOB, "/join 200")
+        await start_and_deal(fake)
+        turn = turn_of(fake.board(GROUP))
+        await say(fake, BOB, "/pause")
+        assert "creator or an admin" in fake.sent("sendMessage", chat_id=GROUP)[-1].params["text"]
+        await say(fake, ANN, "/pause@studbot_test")
+        await fake.wait_for(lambda: "⏸ Paused by Ann since" in text_of(fake.board(GROUP)), what="the paused board")
+        assert "(paused, " in text_of(fake.board(GROUP)) and served.runtime().clocks.paused
+        await pass_the_pause()  # no clock of the table is waiting: nothing happens
+        await asyncio.sleep(0.3)
+        assert turn_of(fake.board(GROUP)) == turn and "ran out of time" not in "\n".join(fake.group_texts(GROUP))
+        fake.admins.add((GROUP, BOB))
+        await say(fake, BOB, "/resume")
+        await fake.wait_for(lambda: "Paused by" not in text_of(fake.board(GROUP)), what="the board running again")
+        assert not served.runtime().clocks.paused and turn_of(fake.board(GROUP)) == turn
+        assert any("resumed the table" in t for t in fake.group_texts(GROUP))
 
 
 @pytest.mark.asyncio

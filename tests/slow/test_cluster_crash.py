@@ -76,7 +76,7 @@ class Db:
 class Worker:
     def __init__(self, db: Db, name: str, log_dir: Path, n: int) -> None:
         env = {**os.environ, **db.env, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT), "STUDBOT_INSTANCE": name,
-               "STUDBOT_LEASE_SECONDS": str(int(LEASE)), "STUDBOT_TURN_TIMER": str(TURN),
+               "STUDBOT_LEASE_SECONDS": str(int(LEASE)), "STUDBOT_TURN_TIMER": str(TURN), "STUDBOT_TIME_BANK": "0",
                "STUDBOT_BOT_DELAY_MS": "150", "STUDBOT_NEXT_HAND_DELAY": "1", "STUDBOT_STARTING_BALANCE": "1000"}
         self.name = name
         self.log = log_dir / f"{name}-{n}.log"

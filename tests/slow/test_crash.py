@@ -324,3 +324,42 @@ def test_item3_a_pending_kick_and_stop_survive_kill_9(tmp_path: Path, store_back
     [(kicks,)] = rows_now(db, "SELECT COUNT(*) FROM ledger_transfers WHERE kind = 'kick'")
     assert kicks == 1 or f"{kicked} leaves the table, out of chips" in said
     assert chip_surplus(db) == 0 and asyncio.run(audit_file(str(db))).ok
+
+
+def test_a_pause_is_frozen_across_kill_9(tmp_path: Path, store_backend: Backend) -> None:
+    """Issue 22: a pause is stored before it is acknowledged; after a SIGKILL and a restart the table is
+    still paused (no timeout, no deal however long it waits), its board says so with the turn's time left
+    as it stood, and 'resume' gives the turn exactly that time, then the player's time bank."""
+    db = tmp_path / "paused.db"
+    prompt = re.compile(r"^\[table\] (\S+) to act \((\d+s|paused, \d+s left)\): ")
+
+    def run(line: str) -> str:
+        proc.send(line)
+        return "\n".join(proc.read_until(lambda s: s in (f"[ok] {line.split(':')[0]}", f"[ok] {line}")))
+
+    proc = Process(db, store_backend)
+    proc.read_until(lambda s: s == "[ready]")
+    for line in ("ann: new", "ann: join 300", "bob: join 300", "ann: start"):
+        run(line)
+    dealt = run("/sleep 5")
+    [(player, clock)] = [m.groups() for line in dealt.splitlines() if (m := prompt.match(line))]
+    assert clock == "60s"
+    run("/sleep 20")
+    assert "[table] ⏸ ann paused the table" in run("ann: pause")
+    assert rows_now(db, "SELECT paused_by FROM table_clocks") == [("ann",)]
+    proc.kill()
+    assert asyncio.run(audit_file(str(db))).ok
+    proc = Process(db, store_backend)
+    restored = proc.read_until(lambda s: s == "[ready]")
+    assert "audit passed" in proc.started_audited()
+    assert f"[table] {player} to act (paused, 40s left)" in "\n".join(restored), restored
+    waited = run("/sleep 600")
+    assert "ran out of time" not in waited and "time bank" not in waited and "Hand #2" not in waited
+    assert "The table is paused already (ann paused it)" in run("ann: pause")
+    resumed = run("ann: resume")
+    assert f"[table] {player} to act (40s): " in resumed
+    assert "time bank" not in run("/sleep 39")
+    assert f"[table] ⏳ {player}'s time is up: their time bank runs (30 s left)." in run("/sleep 1")
+    proc.close()
+    [(actions,)] = rows_now(db, "SELECT COUNT(*) FROM actions")
+    assert actions == 0 and chip_surplus(db) == 0 and asyncio.run(audit_file(str(db))).ok

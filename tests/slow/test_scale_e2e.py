@@ -50,7 +50,7 @@ pytestmark = pytest.mark.asyncio
 
 FAST_BOT = ROOT / "tests" / "support" / "procs" / "fast_bot.py"
 GAME = {"STUDBOT_BOT_DELAY_MS": "0", "STUDBOT_NEXT_HAND_DELAY": "5", "STUDBOT_TURN_TIMER": "120",
-        "LOG_LEVEL": "INFO"}
+        "STUDBOT_TIME_BANK": "0", "LOG_LEVEL": "INFO"}
 """The first hand is dealt after the table's pause (its commitment shown first): 5 s in these processes,
 whose clock no test can move; a second hand would come as long after the first one's end."""
 
@@ -215,6 +215,7 @@ async def test_a_killed_processes_table_goes_on_in_the_other_and_its_shard_comes
     and the hand ends there."""
     discord = {"DISCORD_TOKEN": "fake-token", "DISCORD_API_BASE": fake.api_base,
                "DISCORD_GATEWAY_URL": fake.gateway_url, "DISCORD_SHARD_COUNT": "2", "STUDBOT_TURN_TIMER": "5",
+               "STUDBOT_TIME_BANK": "0",
                # 8 s, not 5: the test asserts the live holder never loses the table, and a machine loaded by
                # other work once delayed its lease renewal past 5 s (a CI run); the takeover still comes in time
                "STUDBOT_LEASE_SECONDS": "8", **database.env}

@@ -17,7 +17,8 @@ from bot.core.clock import ManualClock
 from bot.core.config import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
-SETTINGS = replace(Settings(), bot_delay=0.0, next_hand_delay=5.0, turn_timer=60, starting_balance=10**9)
+SETTINGS = replace(Settings(), bot_delay=0.0, next_hand_delay=5.0, turn_timer=60, starting_balance=10**9,
+                   time_bank=0)
 
 
 async def _play(session: ScriptSession, hands: int) -> None:

@@ -19,7 +19,7 @@ START = 1_800_000_000.0
 SEED = 7
 KEY = "console:main"
 SETTINGS = replace(Settings(), bot_delay=0.0, next_hand_delay=5.0, turn_timer=60, starting_balance=1000,
-                   lease_seconds=6.0)
+                   lease_seconds=6.0, time_bank=0)
 HUMANS = ("ann", "bob", "cat")
 SETUP = [("ann", "new"), ("ann", "join 300"), ("bob", "join 300"), ("cat", "join 300"), ("ann", "addbot Robo"),
          ("ann", "start")]

@@ -63,7 +63,7 @@ class Running:
 
 
 async def start_bot(fake: FakeDiscord, db: Path, **overrides: object) -> Running:
-    values: dict[str, object] = {"bot_delay": 0.0, "next_hand_delay": 600.0, "turn_timer": 120,
+    values: dict[str, object] = {"bot_delay": 0.0, "next_hand_delay": 600.0, "turn_timer": 120, "time_bank": 0,
                                  "discord_guild_id": GUILD_ID, **overrides}
     settings = replace(Settings(), db_path=str(db), discord_token="fake-token",
                        discord_api_base=fake.api_base, discord_gateway_url=fake.gateway_url,

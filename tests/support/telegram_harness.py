@@ -67,7 +67,8 @@ class Served:
                                 telegram_base_url=fake.base_url, telegram_webhook_url=webhook,
                                 telegram_webhook_listen="127.0.0.1", telegram_webhook_port=webhook_port,
                                 telegram_webhook_register=webhook_register,
-                                next_hand_delay=next_hand_delay, bot_delay=0.0, turn_timer=60, **settings)
+                                next_hand_delay=next_hand_delay, bot_delay=0.0, turn_timer=60,
+                                **{"time_bank": 0, **settings})
         monkeypatch.setattr(TelegramAdapter, "rate_interval", interval)
         monkeypatch.setattr(TelegramAdapter, "group_rate", group_rate)
         monkeypatch.setattr(TelegramAdapter, "poll_timeout", 1)

@@ -54,7 +54,7 @@ class Worker:
             "TELEGRAM_WEBHOOK_LISTEN": "127.0.0.1", "TELEGRAM_WEBHOOK_PORT": str(self.port),
             "TELEGRAM_WEBHOOK_REGISTER": "1" if register else "0",
             "STUDBOT_DATABASE_URL": dsn, "STUDBOT_INSTANCE": name, "STUDBOT_LEASE_SECONDS": str(LEASE),
-            "STUDBOT_TURN_TIMER": str(turn_timer), "STUDBOT_BOT_DELAY_MS": "0",
+            "STUDBOT_TURN_TIMER": str(turn_timer), "STUDBOT_TIME_BANK": "0", "STUDBOT_BOT_DELAY_MS": "0",
             "STUDBOT_NEXT_HAND_DELAY": str(next_hand_delay), "STUDBOT_STARTING_BALANCE": "1000",
         })
         if kill_at is not None:

@@ -19,7 +19,7 @@ from adapters.discord import messenger as messenger_module
 from adapters.discord import render
 from adapters.discord.adapter import DiscordAdapter
 from adapters.discord.buttons import StudButton
-from adapters.discord.commands import stud_group
+from adapters.discord.commands import MERGED, stud_group
 from adapters.discord.messenger import DiscordMessenger, Window, board_view
 from bot.core.config import Settings
 from bot.core.ports import BoardView, Button, TableAddress
@@ -165,8 +165,9 @@ def test_a_long_private_answer_goes_on_in_ephemeral_follow_ups() -> None:
     assert "\n".join(texts) == render.public_text(story)
 
 
-SUBCOMMANDS = [c for c in COMMANDS if c not in ACTIONS] + ["act"]
-"""Every command but the actions has its own subcommand; the actions are ``/stud act`` (Discord allows 25)."""
+SUBCOMMANDS = [c for c in COMMANDS if c not in ACTIONS and c not in MERGED] + ["act"]
+"""Every command but the actions has its own subcommand; the actions are ``/stud act``, and 'resume' is
+``/stud pause resume:True`` (Discord allows 25)."""
 
 
 def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
@@ -176,7 +177,10 @@ def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
     options = {c.name: {p.name: p for p in c.parameters} for c in group.commands}  # type: ignore[union-attr]
     assert options["join"]["buy_in"].type is discord.AppCommandOptionType.integer
     assert not options["join"]["buy_in"].required and options["join"]["buy_in"].min_value == 1
-    assert set(options["config"]) == {"ante", "bring_in", "small", "big", "timer", "view", "lang", "reveal"}
+    assert set(options["config"]) == {"ante", "bring_in", "small", "big", "timer", "view", "lang", "reveal",
+                                      "timebank", "timebank_refill"}
+    assert options["config"]["timebank"].min_value == 0 and options["config"]["timebank"].max_value == 300
+    assert set(options["pause"]) == {"resume"} and not options["pause"]["resume"].required
     assert [c.value for c in options["config"]["reveal"].choices] == ["hand", "stop"]
     assert options["seed"]["text"].max_value == 64 and not options["seed"]["text"].required
     assert options["verify"]["hand"].required and options["verify"]["hand"].min_value == 1
@@ -185,7 +189,7 @@ def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
     assert [c.value for c in options["config"]["view"].choices] == ["image", "text"]
     assert options["config"]["timer"].min_value == 10 and options["config"]["timer"].max_value == 600
     assert options["kick"]["name"].required
-    assert [c.value for c in options["help"]["command"].choices] == SUBCOMMANDS[:-1]
+    assert [c.value for c in options["help"]["command"].choices] == [c for c in COMMANDS if c not in ACTIONS]
     assert [c.value for c in options["act"]["action"].choices] == list(ACTIONS) and options["act"]["action"].required
     assert set(options["export"]) == {"number", "last", "everyone"} and options["export"]["last"].max_value == 100
     assert options["export"]["everyone"].type is discord.AppCommandOptionType.boolean  # 'export ... all' (issue 25)
