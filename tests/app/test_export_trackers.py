@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from backends import rows
 from pokerstars_reader import ReadHand, check_numbers, read_file
+from tourney_script import next_line
 
 from adapters.console.app import ScriptSession
 from bot.core.config import Settings
@@ -27,7 +28,6 @@ from bot.tourney.schedule import level_of
 from engine import HandFile
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("store_backend")]
-PROMPT = re.compile(r"^\[table\] (\S+) to act \(\d+s\): (.*) \[turn (\S+)\]$")
 SAVED = re.compile(r"^\[dm (\S+)\] File saved: (.+)$")
 ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10, "XI": 11,
          "XII": 12, "XIII": 13, "XIV": 14, "XV": 15, "XVI": 16, "XVII": 17, "XVIII": 18, "XIX": 19, "XX": 20}
@@ -56,14 +56,7 @@ class Night:
             rt = next(iter(tables.values()), None)
             if until_hand is not None and rt is not None and rt.table.hand_no > until_hand:  # the next is dealt
                 return
-            prompt = next((m for line in reversed(self.lines) if (m := PROMPT.match(line))), None)
-            if prompt is not None and prompt.group(1) == human and prompt.group(3) not in answered:
-                answered.add(prompt.group(3))
-                options = [o.split(" ")[0] for o in prompt.group(2).split(" · ")]
-                choice = "check" if "check" in options else "call" if "call" in options else options[0]
-                await self.say(f"{human}: {choice} @{prompt.group(3)}")
-            else:
-                await self.say("/sleep 5")
+            await self.say(next_line(self.lines, human=human, answered=answered))
         raise AssertionError("the table did not get there")
 
     async def export(self, user: str, text: str) -> str:
