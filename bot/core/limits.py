@@ -19,6 +19,10 @@ VIEWS: Final = ("image", "text")
 """The ways a table's board may be shown (``config view=...``)."""
 REVEALS: Final = ("hand", "stop")
 """When a table reveals its server seeds (``config reveal=...``): after each hand, or when it stops."""
+BUY_IN_BIG_BETS: Final = 20
+"""A buy-in without an amount: this many big bets (at most the wallet); a rebuy without one tops up to it."""
+MAX_BUY_IN_BIG_BETS: Final = 100
+"""The most big bets a seat may hold after a rebuy (the table's maximum buy-in)."""
 MAX_SEATS: Final = 8
 """Seats at a table, and so players in a sit-and-go (it plays at one table)."""
 

@@ -61,14 +61,15 @@ ALIASES: Final = {"bringin": "bring-in", "bring_in": "bring-in", "c": "call", "k
 CONFIG_KEYS: Final = {
     "ante": "ante", "bring_in": "bring_in", "bringin": "bring_in", "bring-in": "bring_in",
     "small": "small", "small_bet": "small", "big": "big", "big_bet": "big", "timer": "timer", "view": "view",
-    "lang": "lang", "language": "lang", "reveal": "reveal",
+    "lang": "lang", "language": "lang", "reveal": "reveal", "approve": "approve",
 }
-WORD_KEYS: Final = {"view": VIEWS, "reveal": REVEALS}
+WORD_KEYS: Final = {"view": VIEWS, "reveal": REVEALS, "approve": ("on", "off")}
 """Config keys whose values are words, and the words they take."""
 
 COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
                    "top", "stats", "history", "hand", "export", "seed", "verify", "rules", "help", "lang", "addbot",
-                   "tourney", "fold", "check", "call", "bet", "raise", "complete", "bring-in")
+                   "tourney", "rebuy", "approve", "deny", "fold", "check", "call", "bet", "raise", "complete",
+                   "bring-in")
 """Every command, in the order help lists them."""
 _USAGE = family("usage", COMMANDS)
 _WORD = family("cmd", COMMANDS)
@@ -147,7 +148,7 @@ def parse(text: str) -> Command:
     usage = _USAGE_OF[name]
     if name == "tourney":  # sit-and-go tournaments
         return _tourney_command(rest, usage)
-    if name in ACTIONS or name in ("new", "leave", "sitout", "back", "start", "stop", "cards", "board", "rules"):
+    if name in ACTIONS or name in ("new", "leave", "back", "start", "stop", "cards", "board", "rules"):
         if rest:
             raise UsageError("usage.no_arguments", name=name, usage=usage)
         return Command(name=name, turn=turn)
@@ -155,7 +156,7 @@ def parse(text: str) -> Command:
         if len(rest) > 1 or (rest and language_word(rest[0]) is None):
             raise UsageError("usage.only", usage=usage)
         return Command(name=name, args=(language_word(rest[0]) or "",) if rest else ())
-    if name == "join":
+    if name in ("join", "rebuy"):
         if len(rest) > 1:
             raise UsageError("usage.only", usage=usage)
         if rest:
@@ -191,10 +192,12 @@ def parse(text: str) -> Command:
         if len(" ".join(rest)) > 64 or any(unicodedata.category(ch) in ("Cc", "Cs") for word in rest for ch in word):
             raise UsageError("usage.only", usage=usage)
         return Command(name=name, args=(" ".join(rest),) if rest else ())
-    if name == "kick":  # the rest of the line: display names may hold spaces
+    if name in ("kick", "approve", "deny"):  # the rest of the line: display names may hold spaces
         if not rest:
             raise UsageError("usage.only", usage=usage)
         return Command(name=name, args=(" ".join(rest),))
+    if name == "sitout":  # 'sitout' for oneself; 'sitout NAME' (the host) for another
+        return Command(name=name, args=(" ".join(rest),) if rest else (), turn=turn)
     if name == "addbot":
         if len(rest) > 1 or (rest and not _NAME.match(rest[0])):
             raise UsageError("usage.only", usage=usage)
