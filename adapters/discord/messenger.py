@@ -28,7 +28,7 @@ import discord
 
 from adapters.discord import render
 from adapters.discord.buttons import StudButton
-from bot.core.ports import BoardView, TableAddress
+from bot.core.ports import BoardView, Button, TableAddress
 from bot.platform.outbox import Tally
 
 log = logging.getLogger(__name__)
@@ -69,6 +69,8 @@ class _Job:
     done: asyncio.Future[str | None] | None = None
     lines: int = 0
     """Announcements this message completes (the channel's :class:`~bot.platform.outbox.Tally` counts them)."""
+    buttons: tuple[Button, ...] = ()
+    """A 'say' with buttons of its own (a request to the host): never joined with other lines."""
 
 
 @dataclass
@@ -114,7 +116,8 @@ class DiscordMessenger:
         job: _Job | None = None
         for chunk in render.chunks(render.public_text(text)):
             last = channel.jobs[-1] if channel.jobs else None
-            if last is not None and last.kind == "say" and len(last.text) + 1 + len(chunk) <= render.MESSAGE_LIMIT:
+            if last is not None and last.kind == "say" and not last.buttons \
+                    and len(last.text) + 1 + len(chunk) <= render.MESSAGE_LIMIT:
                 last.text += "\n" + chunk  # lines still waiting go out as one message
                 job = last
             else:
@@ -124,6 +127,11 @@ class DiscordMessenger:
             channel.tally.done(1, ok=True)  # nothing to say
         else:
             job.lines += 1
+
+    async def post_prompt(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> None:
+        """A message with buttons of its own, in the channel's queue (:class:`~bot.core.ports.Prompting`)."""
+        self._enqueue(self._channel(table), _Job("say", text=render.chunks(render.public_text(text))[0],
+                                                 buttons=buttons))
 
     async def delivered(self, *, table: TableAddress) -> bool:
         """Wait until the lines announced so far in the channel are sent (:class:`~bot.core.ports.Confirming`)."""
@@ -228,7 +236,13 @@ class DiscordMessenger:
         target = self.client.get_partial_messageable(channel.id)
         if job.kind == "say":
             channel.window.note()
-            await target.send(job.text, allowed_mentions=discord.AllowedMentions.none())
+            if job.buttons:
+                view = discord.ui.View(timeout=None)
+                for button in job.buttons:
+                    view.add_item(StudButton(button.command, label=button.label))
+                await target.send(job.text, view=view, allowed_mentions=discord.AllowedMentions.none())
+            else:
+                await target.send(job.text, allowed_mentions=discord.AllowedMentions.none())
             return None
         assert job.board is not None
         embed, view = render.board_embed(job.board), board_view(job.board)

@@ -226,6 +226,15 @@ class TelegramMessenger:
         if task is None or task.done():
             self._tasks[table.key] = asyncio.get_running_loop().create_task(self._post_lines(table))
 
+    async def post_prompt(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> None:
+        """A message with buttons of its own, after the lines waiting (:class:`~bot.core.ports.Prompting`)."""
+        task = self._tasks.pop(table.key, None)
+        if task is not None:
+            task.cancel()
+        await self._post_lines(table, wait=False)
+        chat_id, thread_id = parse_channel(table.channel)
+        await self.post(chat_id, thread_id, text, markup=InlineKeyboardMarkup([[_button(b) for b in buttons]]))
+
     async def delivered(self, *, table: TableAddress) -> bool:
         """Wait until the lines announced so far for the table are out (see :class:`~bot.core.ports.Confirming`)."""
         return await self._tally(table.key).wait()

@@ -165,8 +165,9 @@ def test_a_long_private_answer_goes_on_in_ephemeral_follow_ups() -> None:
     assert "\n".join(texts) == render.public_text(story)
 
 
-SUBCOMMANDS = [c for c in COMMANDS if c not in ACTIONS] + ["act"]
-"""Every command but the actions has its own subcommand; the actions are ``/stud act`` (Discord allows 25)."""
+SUBCOMMANDS = [c for c in COMMANDS if c not in ACTIONS and c not in ("approve", "deny")] + ["act"]
+"""Every command but the actions has its own subcommand; the actions are ``/stud act`` (Discord allows 25);
+a host answers a request (approve, deny) with the buttons under it."""
 
 
 def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
@@ -176,7 +177,8 @@ def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
     options = {c.name: {p.name: p for p in c.parameters} for c in group.commands}  # type: ignore[union-attr]
     assert options["join"]["buy_in"].type is discord.AppCommandOptionType.integer
     assert not options["join"]["buy_in"].required and options["join"]["buy_in"].min_value == 1
-    assert set(options["config"]) == {"ante", "bring_in", "small", "big", "timer", "view", "lang", "reveal"}
+    assert set(options["config"]) == {"ante", "bring_in", "small", "big", "timer", "view", "lang", "reveal", "approve"}
+    assert options["rebuy"]["chips"].min_value == 1 and not options["rebuy"]["chips"].required
     assert [c.value for c in options["config"]["reveal"].choices] == ["hand", "stop"]
     assert options["seed"]["text"].max_value == 64 and not options["seed"]["text"].required
     assert options["verify"]["hand"].required and options["verify"]["hand"].min_value == 1
