@@ -58,6 +58,8 @@ class Hosting:
         if rt.table.tournament is not None:
             raise Refusal("rebuy.refuse_tourney")
         seat = seated(rt, msg)
+        if rt.table.closing:  # stopped during this hand: it closes with the settlement
+            raise Refusal("refuse.closing")
         amount = await self._checked(rt, seat, int(command.args[0]) if command.args else None)
         if not (msg.admin or msg.user == rt.table.creator) and await rebuys.approving(self.store, rt):
             if await rebuys.open_request_of(self.store, table_id=rt.table.id, user=msg.user) is not None:
