@@ -199,7 +199,7 @@ async def request_by_id(store: Store, *, table_id: int, request_id: int) -> Requ
 async def latest_request_named(store: Store, *, table_id: int, name: str) -> Request | None:
     """The newest request of the table by a player of that name (open ones first)."""
     rows = await store.fetch(f"SELECT {_COLUMNS} FROM seat_requests WHERE table_id = ? ORDER BY "
-                             "CASE WHEN status = 'open' THEN 0 ELSE 1 END, id DESC", (table_id,))
+                             "CASE WHEN status = 'open' THEN 0 ELSE 1 END, id DESC LIMIT 500", (table_id,))
     wanted = plain(name).lstrip("@").lower()
     for row in rows:
         if plain(row["name"]).lower() == wanted or row["user_id"] == name:

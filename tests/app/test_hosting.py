@@ -16,6 +16,8 @@ from bot.core.clock import ManualClock
 
 pytestmark = pytest.mark.usefixtures("store_backend")
 COMMUNITY = "console:local"
+BROKE_SEED = 3
+"""A deck on which bob, all in with 10 chips against ann's bets, loses."""
 
 
 async def _two_players(t: Table) -> None:
@@ -195,3 +197,36 @@ async def test_the_host_sits_a_player_out_until_they_say_back(tmp_path: Path) ->
         await t.call_down()
         assert "bob is back." in await t.say("bob", "back")
         assert "Hand #2: ann, bob, cat." in await t.wait(5)
+
+
+async def _ann_presses(t: Table) -> None:
+    """Play the hand out, ann betting and raising what she can, everyone else calling."""
+    for _ in range(80):
+        hand = t.runtime.hand
+        if hand is None or hand.is_over:
+            return
+        player, legal, _ = t.to_act()
+        words = ("complete", "bet", "raise", "call", "check") if player == "ann" else \
+            ("bring-in", "call", "check")
+        await t.say(player, next(w for w in words if w in legal))
+    raise AssertionError("the hand does not end")
+
+
+@pytest.mark.asyncio
+async def test_a_player_who_goes_broke_with_a_rebuy_waiting_keeps_the_seat(tmp_path: Path) -> None:
+    """Broke at the hand's end (all in, and lost): the rebuy waiting keeps them seated, with its chips."""
+    async with Table(tmp_path / "t.db", seed=BROKE_SEED) as t:
+        await t.say("ann", "new")
+        await t.say("ann", "join 500")
+        await t.say("bob", "join 10")
+        await t.start()
+        await t.say("bob", "rebuy 100")
+        await _ann_presses(t)
+        hand = t.runtime.hand
+        assert hand is not None and hand.stacks[t.runtime.engine_seat("bob") or 0] == 0  # bob lost it all
+        assert "[table] bob leaves the table, out of chips." not in t.out
+        seat = t.runtime.table.seat_of("bob")
+        assert seat is not None and seat.stack == 100 and await _stack(t, "bob") == 100
+        assert await _rebuys(t, "bob") == [100]
+        assert (await audit(t.store, checks=AUDIT_CHECKS, replay=True)).ok
+        assert "Hand #2: ann, bob." in await t.wait(5)
