@@ -53,7 +53,7 @@ OPTION_DESCRIPTIONS: Final = family("adapters.option", [
     "export.number", "export.last", "act.action",
     "tourney.action", "tourney.seats", "tourney.stack", "tourney.buyin", "tourney.levels", "tourney.pace",
     "tourney.payout", "seed.text", "verify.hand", "config.reveal", "stats.player", "top.net", "top.period",
-    "rebuy.chips", "config.approve"])
+    "rebuy.chips", "config.approve", "sitout.name"])
 """Each option's description, by ``command.option``."""
 OPTION_NAMES: Final = family("adapters.option_name", [
     "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "lang", "name", "count", "command", "language",
@@ -204,6 +204,12 @@ async def kick(interaction: discord.Interaction[discord.Client],
     await _run(interaction, command_text("kick", name))
 
 
+@app_commands.describe(name=_option("sitout.name"))
+async def sitout(interaction: discord.Interaction[discord.Client],
+                 name: app_commands.Range[str, 1, 32] | None = None) -> None:
+    await _run(interaction, command_text("sitout", name))
+
+
 @app_commands.describe(chips=_option("rebuy.chips"))
 async def rebuy(interaction: discord.Interaction[discord.Client],
                 chips: app_commands.Range[int, 1, 1_000_000_000] | None = None) -> None:
@@ -315,7 +321,8 @@ async def top(interaction: discord.Interaction[discord.Client], net: bool | None
     await _run(interaction, command_text("top", "net", period or "all") if net or period else "top")
 
 
-_WITH_OPTIONS: dict[str, Callback] = {"join": join, "rebuy": rebuy, "config": config, "kick": kick, "history": history,
+_WITH_OPTIONS: dict[str, Callback] = {"join": join, "config": config, "kick": kick, "history": history,
+                                      "rebuy": rebuy, "sitout": sitout,
                                       "help": help_, "addbot": addbot, "lang": lang, "hand": hand, "export": export,
                                       "tourney": tourney, "seed": seed, "verify": verify, "stats": stats, "top": top}
 

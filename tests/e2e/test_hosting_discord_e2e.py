@@ -55,5 +55,11 @@ async def test_requests_carry_approve_and_deny_buttons_only_the_host_may_press(
         assert "Denied: Cat is told." in await pressed.answer()
         await until(lambda: any("denied your request" in t for t in fake.dms.get(CAT, [])), what="Cat's DM")
         assert rt.table.seat_of(str(CAT)) is None
+        # the host puts Bob out with /stud sitout name:Bob; Bob comes back himself
+        assert "creator or an admin" in await say(fake, CAT, "sitout", name="Bob")
+        assert "Done: Bob sits out until they say back." in await say(fake, ANN, "sitout", name="Bob")
+        assert rt.table.seat_of(str(BOB)).sitting_out
+        await until(lambda: any("The host put you out" in t for t in fake.dms.get(BOB, [])), what="Bob's DM")
+        assert "You play from the next hand" in await say(fake, BOB, "back")
     finally:
         await running.stop()

@@ -179,6 +179,7 @@ def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
     assert not options["join"]["buy_in"].required and options["join"]["buy_in"].min_value == 1
     assert set(options["config"]) == {"ante", "bring_in", "small", "big", "timer", "view", "lang", "reveal", "approve"}
     assert options["rebuy"]["chips"].min_value == 1 and not options["rebuy"]["chips"].required
+    assert not options["sitout"]["name"].required  # yourself; a name: the host puts that player out
     assert [c.value for c in options["config"]["reveal"].choices] == ["hand", "stop"]
     assert options["seed"]["text"].max_value == 64 and not options["seed"]["text"].required
     assert options["verify"]["hand"].required and options["verify"]["hand"].min_value == 1
