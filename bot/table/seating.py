@@ -1,6 +1,8 @@
 """Seats: sitting down (``join``, ``addbot``: the owner's) with the buy-in and the daily refill,
 getting up (``leave``, ``kick``; mid-hand the seat is cashed out when the hand settles, and a
-player kicked mid-hand plays it out first), and sitting out and coming back (``sitout``, ``back``).
+player kicked mid-hand plays it out first), and sitting out and coming back (``sitout``, ``back``;
+``sitout NAME``: the host puts a player out). Under ``config approve=on`` a ``join`` is a request
+the host answers (:mod:`bot.table.hosting`).
 
 The application (bot/app.py) holds a :class:`Seating` and routes these commands here (its
 :meth:`Seating.routes`), the table's lock held; every change is committed before it is announced.
@@ -33,7 +35,6 @@ from bot.text.grammar import Command
 from bot.text.render import chips_field
 
 log = logging.getLogger(__name__)
-
 
 
 class Seating:
