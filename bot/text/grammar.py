@@ -12,6 +12,10 @@ Command(name='raise', args=(), options={}, turn=None)
 '12.7'
 >>> parse("пас").name, parse("lang pl").args, parse("config lang=ru").options
 ('fold', ('pl',), {'lang': 'ru'})
+>>> parse("rebuy 50").args, parse("approve Bob Smith").args, parse("deny #3").args, parse("sitout bob").args
+((50,), ('Bob Smith',), ('#3',), ('bob',))
+>>> parse("sitout").args, parse("config approve=on").options
+((), {'approve': 'on'})
 >>> parse("jion")
 Traceback (most recent call last):
 ...
