@@ -62,7 +62,7 @@ class Window:
 
 @dataclass
 class _Job:
-    kind: Literal["post", "edit", "say"]
+    kind: Literal["post", "edit", "say", "amend"]
     board: BoardView | None = None
     text: str = ""
     ref: str | None = None
@@ -128,10 +128,17 @@ class DiscordMessenger:
         else:
             job.lines += 1
 
-    async def post_prompt(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> None:
-        """A message with buttons of its own, in the channel's queue (:class:`~bot.core.ports.Prompting`)."""
+    async def post_prompt(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> str | None:
+        """A message with buttons of its own, in the channel's queue (:class:`~bot.core.ports.Prompting`):
+        waits for its id, as a board's post does."""
+        done: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
         self._enqueue(self._channel(table), _Job("say", text=render.chunks(render.public_text(text))[0],
-                                                 buttons=buttons))
+                                                 buttons=buttons, done=done))
+        return await done
+
+    async def close_prompt(self, *, table: TableAddress, ref: str, text: str) -> None:
+        """The prompt ``ref`` edited to ``text``, its buttons removed (queued)."""
+        self._enqueue(self._channel(table), _Job("amend", text=render.chunks(render.public_text(text))[0], ref=ref))
 
     async def delivered(self, *, table: TableAddress) -> bool:
         """Wait until the lines announced so far in the channel are sent (:class:`~bot.core.ports.Confirming`)."""
@@ -240,10 +247,18 @@ class DiscordMessenger:
                 view = discord.ui.View(timeout=None)
                 for button in job.buttons:
                     view.add_item(StudButton(button.command, label=button.label))
-                await target.send(job.text, view=view, allowed_mentions=discord.AllowedMentions.none())
-            else:
-                await target.send(job.text, allowed_mentions=discord.AllowedMentions.none())
+                sent = await target.send(job.text, view=view, allowed_mentions=discord.AllowedMentions.none())
+                return str(sent.id)
+            await target.send(job.text, allowed_mentions=discord.AllowedMentions.none())
             return None
+        if job.kind == "amend":
+            assert job.ref is not None
+            channel.window.note()
+            try:
+                await target.get_partial_message(int(job.ref)).edit(content=job.text, view=None)
+            except (discord.NotFound, ValueError):
+                log.info("prompt %s in %s is gone; not edited", job.ref, channel.id)
+            return job.ref
         assert job.board is not None
         embed, view = render.board_embed(job.board), board_view(job.board)
         if job.kind == "edit" and job.ref is not None:

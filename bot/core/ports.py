@@ -167,8 +167,12 @@ class Prompting(Protocol):
     """A messenger that can post a message with buttons of its own in a table's channel (a request
     to the host with Approve and Deny): each button sends its command when pressed."""
 
-    async def post_prompt(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> None:
-        """Post ``text`` with ``buttons`` under it (a messenger without buttons posts the text alone)."""
+    async def post_prompt(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> str | None:
+        """Post ``text`` with ``buttons`` under it; the message's reference (for :meth:`close_prompt`), or None."""
+        ...
+
+    async def close_prompt(self, *, table: TableAddress, ref: str, text: str) -> None:
+        """The message ``ref`` (a prompt) now says ``text``, its buttons gone (it is answered)."""
         ...
 
 

@@ -78,12 +78,17 @@ class Router:
         inner = self.get(table.platform)
         return await inner.delivered(table=table) if confirming(inner) else True
 
-    async def post_prompt(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> None:
+    async def post_prompt(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> str | None:
         inner = self.get(table.platform)
         if prompting(inner):
-            await inner.post_prompt(table=table, text=text, buttons=buttons)
-        else:
-            await inner.announce(table=table, text=text)
+            return await inner.post_prompt(table=table, text=text, buttons=buttons)
+        await inner.announce(table=table, text=text)
+        return None
+
+    async def close_prompt(self, *, table: TableAddress, ref: str, text: str) -> None:
+        inner = self.get(table.platform)
+        if prompting(inner):
+            await inner.close_prompt(table=table, ref=ref, text=text)
 
 
 class Tally:
@@ -211,12 +216,16 @@ class Coalescer:
     async def send_private(self, *, platform: str, user: str, text: str, image: bytes | None = None) -> bool:
         return await self.inner.send_private(platform=platform, user=user, text=text, image=image)
 
-    async def post_prompt(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> None:
+    async def post_prompt(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> str | None:
         """Straight to the messenger behind (a request is rare, and its buttons are its own message)."""
         if prompting(self.inner):
-            await self.inner.post_prompt(table=table, text=text, buttons=buttons)
-        else:
-            await self.announce(table=table, text=text)
+            return await self.inner.post_prompt(table=table, text=text, buttons=buttons)
+        await self.announce(table=table, text=text)
+        return None
+
+    async def close_prompt(self, *, table: TableAddress, ref: str, text: str) -> None:
+        if prompting(self.inner):
+            await self.inner.close_prompt(table=table, ref=ref, text=text)
 
     def _schedule(self, state: _Pending, *, now: bool) -> None:
         task = state.task

@@ -32,6 +32,8 @@ _REQUEST_ID = re.compile(r"^#(\d{1,12})$")
 """What a request's buttons send after 'approve' or 'deny': its id."""
 _ANSWERED = family("approval.refuse", ("approved", "denied", "gone"))
 """A request answered already, by what became of it."""
+_CLOSED = family("approval.closed", ("approved", "denied", "gone"))
+"""What the request's message says once answered (its buttons gone)."""
 _TOLD = family("approval.dm", ("denied_join", "denied_rebuy", "approved_next", "approved_now"))
 """What the requester is told privately."""
 
@@ -67,8 +69,8 @@ class Hosting:
             async with self.store.atomic() as tx:
                 request_id = await rebuys.add_request(tx, table_id=rt.table.id, user=msg.user, name=seat.name,
                                                       kind="rebuy", amount=amount, now=self.clock.now())
-            await rebuys.post_request(self.output.messenger, rt=rt, request_id=request_id, name=seat.name,
-                                      kind="rebuy", amount=amount)
+            await rebuys.post_request(self.output.messenger, self.store, rt=rt, request_id=request_id,
+                                      name=seat.name, kind="rebuy", amount=amount)
             return Reply(self.output.tr(msg)("approval.reply_asked"), private=True)
         later = await self._rebuy(rt, seat, amount)
         tr = self.output.tr(msg)
@@ -162,6 +164,7 @@ class Hosting:
         if gone:  # seated meanwhile (a join), or left (a rebuy): nothing to answer any more
             async with self.store.atomic() as tx:
                 await mark("gone")(tx)
+            await self._close(rt, request, "gone", by=msg.name)
             raise Refusal(_ANSWERED["gone"], name=request.name)
         tr = self.output.tr(msg)
         told = self.output.translator_for(platform=table.platform, user=request.user)
@@ -169,6 +172,7 @@ class Hosting:
             async with self.store.atomic() as tx:
                 await mark("denied")(tx)
             await self.output.say(rt, "approval.line_denied", name=request.name)
+            await self._close(rt, request, "denied", by=msg.name)
             await self._tell(rt, request.user, told(_TOLD[f"denied_{request.kind}"]))
             return Reply(tr("approval.reply_denied", name=request.name), private=True)
         if request.kind == "join":
@@ -179,13 +183,20 @@ class Hosting:
                 raise Refusal("refuse.full")
             await self.seating.seat_and_welcome(rt, user=request.user, name=request.name, requested=request.amount,
                                                 tr=told, seat_no=seat_no, within=mark("approved"))
+            await self._close(rt, request, "approved", by=msg.name)
             return Reply(tr("approval.reply_approved", name=request.name), private=True)
         assert seat is not None and request.amount is not None
         amount = await self._checked(rt, seat, request.amount)
         later = await self._rebuy(rt, seat, amount, within=mark("approved"))
+        await self._close(rt, request, "approved", by=msg.name)
         await self._tell(rt, request.user, told(_TOLD["approved_next" if later else "approved_now"],
                                                 chips=render.chips(amount, told)))
         return Reply(tr("approval.reply_approved", name=request.name), private=True)
+
+    async def _close(self, rt: Runtime, request: rebuys.Request, status: str, *, by: str) -> None:
+        """The request's message says how it was answered, in the table's language; its buttons go."""
+        await rebuys.close_request(self.output.messenger, rt=rt, request=request,
+                                   text=rt.tr(_CLOSED[status], name=request.name, by=by))
 
     async def _tell(self, rt: Runtime, user: str, text: str) -> None:
         """A private message to the requester (output never stops the table: the table was told)."""

@@ -45,7 +45,7 @@ CREATE TABLE seat_requests (
     id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL REFERENCES tables (id), user_id TEXT NOT NULL,
     name TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('join', 'rebuy')), amount INTEGER,
     status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'approved', 'denied', 'gone')),
-    at REAL NOT NULL, answered_by TEXT, answered_at REAL
+    at REAL NOT NULL, answered_by TEXT, answered_at REAL, message_ref TEXT
 );
 CREATE INDEX seat_requests_open ON seat_requests (table_id, user_id) WHERE status = 'open'
 """
@@ -173,15 +173,17 @@ class Request:
     amount: int | None
     status: str
     """'open', 'approved', 'denied' or 'gone' (the requester left first)."""
+    message_ref: str | None = None
+    """The request's message with its buttons (closed when it is answered), where the platform has one."""
 
 
-_COLUMNS = "id, table_id, user_id, name, kind, amount, status"
+_COLUMNS = "id, table_id, user_id, name, kind, amount, status, message_ref"
 
 
 def _request(r: Row) -> Request:
     return Request(id=int(r["id"]), table_id=int(r["table_id"]), user=str(r["user_id"]), name=str(r["name"]),
                    kind=str(r["kind"]), amount=None if r["amount"] is None else int(r["amount"]),
-                   status=str(r["status"]))
+                   status=str(r["status"]), message_ref=None if r["message_ref"] is None else str(r["message_ref"]))
 
 
 async def open_request_of(store: Store, *, table_id: int, user: str) -> Request | None:
@@ -226,11 +228,12 @@ async def drop_requests(tx: Tx, *, table_id: int, user: str, now: float) -> None
                      "AND status = 'open'", (now, table_id, user))
 
 
-async def post_request(messenger: Messenger, *, rt: Runtime, request_id: int, name: str, kind: str,
+async def post_request(messenger: Messenger, store: Store, *, rt: Runtime, request_id: int, name: str, kind: str,
                        amount: int | None) -> None:
     """The request's message in the table's language, with its Approve and Deny buttons where the platform
-    shows buttons (:class:`~bot.core.ports.Prompting`; each sends ``approve #id`` or ``deny #id``); a public
-    line elsewhere (the console: answered by typing ``approve NAME``)."""
+    shows buttons (:class:`~bot.core.ports.Prompting`; each sends ``approve #id`` or ``deny #id``; the
+    message's reference is stored, to close it once answered); a public line elsewhere (the console:
+    answered by typing ``approve NAME``)."""
     tr = rt.tr
     chips = render.chips(amount, tr) if amount else tr("approval.default_chips")
     text = tr("approval.line_join" if kind == "join" else "approval.line_rebuy", name=name, chips=chips)
@@ -238,8 +241,21 @@ async def post_request(messenger: Messenger, *, rt: Runtime, request_id: int, na
                Button(tr("approval.button_deny"), f"deny #{request_id}"))
     try:
         if prompting(messenger):
-            await messenger.post_prompt(table=rt.address, text=text, buttons=buttons)
+            ref = await messenger.post_prompt(table=rt.address, text=text, buttons=buttons)
+            if ref is not None:
+                async with store.atomic() as tx:
+                    await tx.execute("UPDATE seat_requests SET message_ref = ? WHERE id = ?", (ref, request_id))
         else:
             await messenger.announce(table=rt.address, text=text)
     except Exception:  # output never stops the table: the request is stored, 'approve NAME' answers it
         log.exception("table %s: posting a request failed", rt.table.id)
+
+
+async def close_request(messenger: Messenger, *, rt: Runtime, request: Request, text: str) -> None:
+    """The request's message, if it has one, says how it was answered (``text``), its buttons gone."""
+    if request.message_ref is None or not prompting(messenger):
+        return
+    try:
+        await messenger.close_prompt(table=rt.address, ref=request.message_ref, text=text)
+    except Exception:  # output never stops the table: a press on a button left is answered as answered
+        log.exception("table %s: closing request %s failed", rt.table.id, request.id)

@@ -105,8 +105,8 @@ class Seating:
         async with self.store.atomic() as tx:
             request_id = await rebuys.add_request(tx, table_id=table.id, user=msg.user, name=name, kind="join",
                                                   amount=requested, now=self.clock.now())
-        await rebuys.post_request(self.output.messenger, rt=rt, request_id=request_id, name=name, kind="join",
-                                  amount=requested)
+        await rebuys.post_request(self.output.messenger, self.store, rt=rt, request_id=request_id, name=name,
+                                  kind="join", amount=requested)
         return Reply(self.output.tr(msg)("approval.reply_asked"), private=True)
 
     async def seat_and_welcome(self, rt: Runtime, *, user: str, name: str, requested: int | None, tr: Translator,

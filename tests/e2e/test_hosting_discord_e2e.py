@@ -44,7 +44,11 @@ async def test_requests_carry_approve_and_deny_buttons_only_the_host_may_press(
         assert "Approved: Bob is told." in await pressed.answer()
         assert rt.table.seat_of(str(BOB)).stack == 150
         await until(lambda: any("approved your rebuy" in t for t in fake.dms.get(BOB, [])), what="Bob's DM")
-        pressed = await fake.press(ANN, "stud:deny#1", message_id=request.message_id)
+        await until(lambda: any(p.message_id == request.message_id and p.kind == "edit" for p in fake.posted),
+                    what="the request's message closed")
+        closed = [p for p in fake.posted if p.message_id == request.message_id][-1]
+        assert closed.content == "Bob's request: approved by Ann." and not closed.custom_ids
+        pressed = await fake.press(ANN, "stud:deny#1", version=request)  # a press on the buttons it had
         assert "approved already" in await pressed.answer()
         # a join asked for, denied by the host's button: Cat is told in a DM and stays out
         assert "Asked" in await say(fake, CAT, "join")

@@ -52,8 +52,10 @@ async def test_a_join_request_is_answered_by_the_hosts_button_and_told_privately
         assert seat is not None and seat.stack == 100
         await fake.wait_for(lambda: any("You are seated" in t for t in fake.private_texts(BOB)),
                             what="Bob told privately")
-        # a second press on the same request: answered already
-        answer = await press(fake, ANN, "Deny", message_id=request["message_id"])
+        # the request's message says so, its buttons gone; a press on an old copy of them: answered already
+        closed = fake.messages[(GROUP, request["message_id"])]
+        assert closed["text"] == "Bob's request: approved by Ann." and "reply_markup" not in closed
+        answer = await fake.answer(fake.press(GROUP, request["message_id"], ANN, data="s|deny|#1"))
         assert "approved already" in answer.get("text", "")
         # Cat asks and is denied by the host's Deny button, told privately
         await say(fake, CAT, "/join")
