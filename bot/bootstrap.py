@@ -27,6 +27,7 @@ from bot.table import delivery
 from bot.table.commands import TableCommands
 from bot.table.dealer import Dealer
 from bot.table.fairness import Fairness
+from bot.table.hosting import Hosting
 from bot.table.output import Languages, TableOutput
 from bot.table.runtime import NoGuard, TableHooks, Tables
 from bot.table.seating import Seating
@@ -115,6 +116,7 @@ def build_bot(settings: Settings, *, store: Store, messenger: Messenger, clock: 
     bot = StudBot(store=store, clock=clock, settings=settings, fair=fair, output=output, tables=tables,
                   dealer=dealer, guard=guard, seating=seating, commands=commands, tourneys=tourneys,
                   history=History(store, tournaments=tourneys), stats=StatsAnswers(store=store, clock=clock),
-                  deliveries=deliveries, work=work, answers=Answers(store), audit_checks=AUDIT_CHECKS)
+                  deliveries=deliveries, work=work, answers=Answers(store), audit_checks=AUDIT_CHECKS,
+                  handlers=[Hosting(dealer=dealer, seating=seating, output=output, store=store, clock=clock)])
     guard.bind(bot)  # the one back-reference, typed as a LocalBot
     return bot

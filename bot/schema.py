@@ -13,7 +13,7 @@ from bot.cluster import leases
 from bot.platform import updates
 from bot.stats import rows as stats_rows
 from bot.store.base import Migration
-from bot.table import fairness, timebank
+from bot.table import fairness, rebuys, timebank
 from bot.tourney.store import TOURNEY_MIGRATION
 
 RELEASED_SCHEMA = 9
@@ -117,4 +117,6 @@ MIGRATIONS: list[Migration] = [
     """,
     # 15: a cash table's time bank and pause (bot/table/timebank.py), kept across a restart.
     timebank.MIGRATION,
+    # 16: rebuys waiting for the hand to end, host approvals of joins and rebuys (bot/table/rebuys.py).
+    rebuys.MIGRATION,
 ]

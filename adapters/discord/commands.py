@@ -54,14 +54,19 @@ OPTION_DESCRIPTIONS: Final = family("adapters.option", [
     "export.number", "export.last", "export.everyone", "act.action",
     "tourney.action", "tourney.seats", "tourney.stack", "tourney.buyin", "tourney.levels", "tourney.pace",
     "tourney.payout", "seed.text", "verify.hand", "config.reveal", "stats.player", "top.net", "top.period",
-    "config.timebank", "config.timebank_refill", "pause.resume"])
+    "config.timebank", "config.timebank_refill", "pause.resume", "rebuy.chips", "config.approve", "sitout.name",
+    "sitout.back"])
 """Each option's description, by ``command.option``."""
 OPTION_NAMES: Final = family("adapters.option_name", [
     "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "lang", "name", "count", "command", "language",
     "number", "last", "action", "seats", "stack", "buyin", "levels", "pace", "payout", "text", "hand", "reveal",
-    "player", "net", "period", "everyone", "timebank", "timebank_refill", "resume"])
+    "player", "net", "period", "everyone", "timebank", "timebank_refill", "resume", "chips",
+    "approve", "back"])
+BUTTONS_ONLY: Final = frozenset({"approve", "deny"})
+"""Commands with no subcommand (Discord allows 25): a host answers a request with the buttons under it."""
 VIEW_CHOICES: Final = family("adapters.view", WORD_KEYS["view"])
 REVEAL_CHOICES: Final = family("adapters.reveal", WORD_KEYS["reveal"])
+APPROVE_CHOICES: Final = family("adapters.approve", WORD_KEYS["approve"])
 PERIOD_CHOICES: Final = family("adapters.period", PERIODS)
 TOURNEY_CHOICES: Final = {**family("adapters.tourney_action", TOURNEY_SUBCOMMANDS), **family("adapters.pace", PACES),
                           **{p: k for p, k in zip(PAYOUTS, family("adapters.payout", [p.replace("/", "-")
@@ -140,6 +145,8 @@ def localized(tr: Translator, where: Where, data: Any) -> str | None:
             return _clip(tr(TOURNEY_CHOICES[value]))
         if value in REVEAL_CHOICES:
             return _clip(tr(REVEAL_CHOICES[value]))
+        if value in APPROVE_CHOICES:
+            return _clip(tr(APPROVE_CHOICES[value]))
         if value in PERIOD_CHOICES:
             return _clip(tr(PERIOD_CHOICES[value]))
         if value in USAGE:
@@ -177,10 +184,12 @@ async def join(interaction: discord.Interaction[discord.Client],
 @app_commands.describe(ante=_option("config.ante"), bring_in=_option("config.bring_in"),
                        small=_option("config.small"), big=_option("config.big"), timer=_option("config.timer"),
                        view=_option("config.view"), lang=_option("config.lang"), reveal=_option("config.reveal"),
-                       timebank=_option("config.timebank"), timebank_refill=_option("config.timebank_refill"))
+                       timebank=_option("config.timebank"), timebank_refill=_option("config.timebank_refill"),
+                       approve=_option("config.approve"))
 @app_commands.choices(view=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["view"]],
                       lang=_LANGUAGE_CHOICES,
-                      reveal=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["reveal"]])
+                      reveal=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["reveal"]],
+                      approve=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["approve"]])
 async def config(interaction: discord.Interaction[discord.Client],
                  ante: app_commands.Range[int, 0, STAKE_LIMIT] | None = None,
                  bring_in: app_commands.Range[int, 0, STAKE_LIMIT] | None = None,
@@ -189,14 +198,15 @@ async def config(interaction: discord.Interaction[discord.Client],
                  timer: app_commands.Range[int, MIN_TIMER, MAX_TIMER] | None = None,
                  view: str | None = None, lang: str | None = None, reveal: str | None = None,
                  timebank: app_commands.Range[int, 0, MAX_TIMEBANK] | None = None,
-                 timebank_refill: app_commands.Range[str, 3, 9] | None = None) -> None:
+                 timebank_refill: app_commands.Range[str, 3, 9] | None = None, approve: str | None = None) -> None:
     await _run(interaction, command_text("config", ante=ante, bring_in=bring_in, small=small, big=big, timer=timer,
                                          view=view, lang=lang, reveal=reveal, timebank=timebank,
-                                         timebank_refill=timebank_refill))
+                                         timebank_refill=timebank_refill, approve=approve))
 
 
-MERGED: Final = {"resume": "pause"}
-"""Commands that are an option of another's subcommand (Discord allows 25 subcommands): ``/stud pause resume:True``."""
+MERGED: Final = {"resume": "pause", "back": "sitout", "rules": "help"}
+"""Commands that are an option of another's subcommand (Discord allows 25 subcommands): ``/stud pause resume:True``,
+``/stud sitout back:True``, ``/stud help command:rules`` (the rules themselves)."""
 
 
 @app_commands.describe(resume=_option("pause.resume"))
@@ -211,6 +221,19 @@ async def kick(interaction: discord.Interaction[discord.Client],
     await _run(interaction, command_text("kick", name))
 
 
+@app_commands.describe(name=_option("sitout.name"), back=_option("sitout.back"))
+async def sitout(interaction: discord.Interaction[discord.Client],
+                 name: app_commands.Range[str, 1, 32] | None = None, back: bool | None = None) -> None:
+    """Sit out (yourself, or the player named, by the host), or ``back`` with the option."""
+    await _run(interaction, "back" if back else command_text("sitout", name))
+
+
+@app_commands.describe(chips=_option("rebuy.chips"))
+async def rebuy(interaction: discord.Interaction[discord.Client],
+                chips: app_commands.Range[int, 1, 1_000_000_000] | None = None) -> None:
+    await _run(interaction, command_text("rebuy", chips))
+
+
 @app_commands.describe(count=_option("history.count"))
 async def history(interaction: discord.Interaction[discord.Client],
                   count: app_commands.Range[int, 1, MAX_HISTORY] | None = None) -> None:
@@ -218,9 +241,11 @@ async def history(interaction: discord.Interaction[discord.Client],
 
 
 @app_commands.describe(command=_option("help.command"))
-@app_commands.choices(command=[app_commands.Choice(name=c, value=c) for c in COMMANDS if c not in ACTIONS])
+@app_commands.choices(command=[app_commands.Choice(name=c, value=c) for c in COMMANDS
+                              if c not in ACTIONS and c not in BUTTONS_ONLY and (c not in MERGED or c == "rules")])
 async def help_(interaction: discord.Interaction[discord.Client], command: str | None = None) -> None:
-    await _run(interaction, command_text("help", command))
+    """One command's usage; ``rules``: the rules themselves (``/stud rules`` would be a 26th subcommand)."""
+    await _run(interaction, "rules" if command == "rules" else command_text("help", command))
 
 
 @app_commands.describe(language=_option("lang.language"))
@@ -318,6 +343,7 @@ async def top(interaction: discord.Interaction[discord.Client], net: bool | None
 
 
 _WITH_OPTIONS: dict[str, Callback] = {"join": join, "config": config, "pause": pause, "kick": kick, "history": history,
+                                      "rebuy": rebuy, "sitout": sitout,
                                       "help": help_, "addbot": addbot, "lang": lang, "hand": hand, "export": export,
                                       "tourney": tourney, "seed": seed, "verify": verify, "stats": stats, "top": top}
 
@@ -326,7 +352,7 @@ def stud_group() -> app_commands.Group:
     """``/stud <command>`` for every command of the grammar but the actions, and ``/stud act <action>``."""
     group = app_commands.Group(name="stud", description=EN("adapters.stud_description"), guild_only=True)
     for name in COMMANDS:
-        if name in ACTIONS or name in MERGED:
+        if name in ACTIONS or name in MERGED or name in BUTTONS_ONLY:
             continue
         callback = _WITH_OPTIONS.get(name) or _plain(name)
         group.add_command(app_commands.Command(name=name, description=description(EN, name), callback=callback))

@@ -28,7 +28,7 @@ import discord
 
 from adapters.discord import render
 from adapters.discord.buttons import StudButton
-from bot.core.ports import BoardView, TableAddress
+from bot.core.ports import BoardView, Button, TableAddress
 from bot.platform.outbox import Tally
 
 log = logging.getLogger(__name__)
@@ -62,13 +62,15 @@ class Window:
 
 @dataclass
 class _Job:
-    kind: Literal["post", "edit", "say"]
+    kind: Literal["post", "edit", "say", "amend"]
     board: BoardView | None = None
     text: str = ""
     ref: str | None = None
     done: asyncio.Future[str | None] | None = None
     lines: int = 0
     """Announcements this message completes (the channel's :class:`~bot.platform.outbox.Tally` counts them)."""
+    buttons: tuple[Button, ...] = ()
+    """A 'say' with buttons of its own (a request to the host): never joined with other lines."""
 
 
 @dataclass
@@ -114,7 +116,8 @@ class DiscordMessenger:
         job: _Job | None = None
         for chunk in render.chunks(render.public_text(text)):
             last = channel.jobs[-1] if channel.jobs else None
-            if last is not None and last.kind == "say" and len(last.text) + 1 + len(chunk) <= render.MESSAGE_LIMIT:
+            if last is not None and last.kind == "say" and not last.buttons \
+                    and len(last.text) + 1 + len(chunk) <= render.MESSAGE_LIMIT:
                 last.text += "\n" + chunk  # lines still waiting go out as one message
                 job = last
             else:
@@ -124,6 +127,18 @@ class DiscordMessenger:
             channel.tally.done(1, ok=True)  # nothing to say
         else:
             job.lines += 1
+
+    async def post_prompt(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> str | None:
+        """A message with buttons of its own, in the channel's queue (:class:`~bot.core.ports.Prompting`):
+        waits for its id, as a board's post does."""
+        done: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+        self._enqueue(self._channel(table), _Job("say", text=render.chunks(render.public_text(text))[0],
+                                                 buttons=buttons, done=done))
+        return await done
+
+    async def close_prompt(self, *, table: TableAddress, ref: str, text: str) -> None:
+        """The prompt ``ref`` edited to ``text``, its buttons removed (queued)."""
+        self._enqueue(self._channel(table), _Job("amend", text=render.chunks(render.public_text(text))[0], ref=ref))
 
     async def delivered(self, *, table: TableAddress) -> bool:
         """Wait until the lines announced so far in the channel are sent (:class:`~bot.core.ports.Confirming`)."""
@@ -228,8 +243,22 @@ class DiscordMessenger:
         target = self.client.get_partial_messageable(channel.id)
         if job.kind == "say":
             channel.window.note()
+            if job.buttons:
+                view = discord.ui.View(timeout=None)
+                for button in job.buttons:
+                    view.add_item(StudButton(button.command, label=button.label))
+                sent = await target.send(job.text, view=view, allowed_mentions=discord.AllowedMentions.none())
+                return str(sent.id)
             await target.send(job.text, allowed_mentions=discord.AllowedMentions.none())
             return None
+        if job.kind == "amend":
+            assert job.ref is not None
+            channel.window.note()
+            try:
+                await target.get_partial_message(int(job.ref)).edit(content=job.text, view=None)
+            except (discord.NotFound, ValueError):
+                log.info("prompt %s in %s is gone; not edited", job.ref, channel.id)
+            return job.ref
         assert job.board is not None
         embed, view = render.board_embed(job.board), board_view(job.board)
         if job.kind == "edit" and job.ref is not None:

@@ -14,8 +14,10 @@ from bot.core.ports import BoardView, Button
 from bot.text.grammar import ACTIONS
 
 PREFIX: Final = "stud:"
-TEMPLATE: Final = re.compile(r"stud:(?P<command>[a-z][a-z-]{0,19})(?:@(?P<turn>\d{1,9}\.\d{1,9}))?")
-"""A button's custom_id: ``stud:join``, ``stud:call@12.7`` (the command and the turn it answers)."""
+TEMPLATE: Final = re.compile(
+    r"stud:(?P<command>[a-z][a-z-]{0,19})(?:@(?P<turn>\d{1,9}\.\d{1,9})|#(?P<request>\d{1,12}))?")
+"""A button's custom_id: ``stud:join``, ``stud:call@12.7`` (the command and the turn it answers),
+``stud:approve#12`` (a host's answer to request 12)."""
 
 MESSAGE_LIMIT: Final = 2000
 EMBED_TITLE_LIMIT: Final = 256
@@ -33,13 +35,20 @@ _STYLES: Final = {
     "raise": discord.ButtonStyle.primary,
     "complete": discord.ButtonStyle.primary,
     "bring-in": discord.ButtonStyle.primary,
+    "approve": discord.ButtonStyle.success,
+    "deny": discord.ButtonStyle.danger,
 }
 
 
 def custom_id_of(command: str) -> str:
-    """``'call @12.7'`` -> ``'stud:call@12.7'``; ``'join'`` -> ``'stud:join'``."""
-    name, _, turn = command.strip().partition("@")
-    custom_id = PREFIX + name.strip() + (f"@{turn.strip()}" if turn else "")
+    """``'call @12.7'`` -> ``'stud:call@12.7'``; ``'join'`` -> ``'stud:join'``;
+    ``'approve #12'`` -> ``'stud:approve#12'``."""
+    name, _, request = command.strip().partition("#")
+    if request:
+        custom_id = PREFIX + name.strip() + f"#{request.strip()}"
+    else:
+        name, _, turn = command.strip().partition("@")
+        custom_id = PREFIX + name.strip() + (f"@{turn.strip()}" if turn else "")
     if not TEMPLATE.fullmatch(custom_id):
         raise ValueError(f"cannot put {command!r} on a button")
     return custom_id
@@ -47,6 +56,8 @@ def custom_id_of(command: str) -> str:
 
 BUTTON_COMMANDS: Final = frozenset({"join", "cards", "register"})
 """What the board's buttons send besides the actions (which carry their turn)."""
+REQUEST_COMMANDS: Final = frozenset({"approve", "deny"})
+"""What the buttons under a request to the host send, with the request's id."""
 
 
 def command_of(custom_id: str) -> str | None:
@@ -57,18 +68,21 @@ def command_of(custom_id: str) -> str | None:
     ('join', None, None, 'fold @1.2')
     >>> command_of("stud:stop@1.2"), command_of("stud:join@1.2")
     (None, None)
+    >>> command_of("stud:approve#12"), command_of("stud:stop#12"), command_of("stud:approve")
+    ('approve #12', None, None)
     """
     match = TEMPLATE.fullmatch(custom_id)
     if match is None:
         return None
-    if match["command"] not in (BUTTON_COMMANDS if match["turn"] is None else ACTIONS):
+    allowed = REQUEST_COMMANDS if match["request"] else BUTTON_COMMANDS if match["turn"] is None else ACTIONS
+    if match["command"] not in allowed:
         return None
     return command_from_match(match)
 
 
 def command_from_match(match: re.Match[str]) -> str:
-    command, turn = match["command"], match["turn"]
-    return f"{command} @{turn}" if turn else command
+    command, turn, request = match["command"], match["turn"], match["request"]
+    return f"{command} @{turn}" if turn else f"{command} #{request}" if request else command
 
 
 def button_style(command: str) -> discord.ButtonStyle:

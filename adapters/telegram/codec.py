@@ -34,6 +34,9 @@ MAX_ALERT = 200
 _COMMAND = re.compile(r"^[a-z-]{1,16}$")
 BUTTON_COMMANDS = frozenset({"join", "cards", "register"})
 """What the boards' buttons send besides the actions (which carry their turn): a sit-and-go's board has register."""
+REQUEST_COMMANDS = frozenset({"approve", "deny"})
+"""What the buttons under a request to the host send, with the request's id ('s|approve|#12')."""
+_REQUEST = re.compile(r"^#\d{1,12}$")
 _TURN = re.compile(r"^\d{1,9}\.\d{1,6}$")
 _CARDS_LINE = re.compile(r"^[^\d:\[]*?(\d+)[^\d:\[]*:\s*(\S.*)$")
 """A private view's first line: words, the hand's number, words, a colon, the cards."""
@@ -48,6 +51,12 @@ def encode_callback(command: str) -> str:
     The table is the chat (and topic) the button lives in, so only the command and
     its turn token (hand number and decision) travel; always within 64 bytes.
     """
+    name, _, request = command.partition(" #")
+    if request:
+        data = f"{PREFIX}|{name}|#{request}"
+        if name not in REQUEST_COMMANDS or not _REQUEST.match(f"#{request}"):
+            raise ValueError(f"cannot encode button command {command!r}")
+        return data
     name, _, turn = command.partition(" @")
     data = f"{PREFIX}|{name}" + (f"|{turn}" if turn else "")
     if len(data.encode()) > MAX_CALLBACK_BYTES or not _COMMAND.match(name) or (turn and not _TURN.match(turn)):
@@ -61,12 +70,16 @@ def decode_callback(data: str | None) -> str | None:
 
     >>> [decode_callback(d) for d in ("s|stop", "s|stop|1.2", "s|fold", "s|join|1.2")]
     [None, None, None, None]
+    >>> [decode_callback(d) for d in ("s|approve|#12", "s|deny|#3", "s|stop|#12", "s|approve")]
+    ['approve #12', 'deny #3', None, None]
     """
     if not data:
         return None
     parts = data.split("|")
     if parts[0] != PREFIX or len(parts) not in (2, 3) or not _COMMAND.match(parts[1]):
         return None
+    if len(parts) == 3 and parts[1] in REQUEST_COMMANDS:
+        return f"{parts[1]} {parts[2]}" if _REQUEST.match(parts[2]) else None
     if len(parts) == 3:
         if parts[1] not in ACTIONS or not _TURN.match(parts[2]):
             return None

@@ -131,7 +131,9 @@ class TelegramInbound:
             else:
                 await _answer(query, fit_alert(reply.text), show_alert=True)
             return
-        reply = await self.bot.handle(self._inbound(chat_id, channel, user, command, update_id=self._key(update)))
+        admin = await self._is_admin(chat_id, user.id) if command.split()[0] in OWNER_COMMANDS else False
+        reply = await self.bot.handle(self._inbound(chat_id, channel, user, command, admin=admin,
+                                                    update_id=self._key(update)))
         if reply.code == "turn_over" and isinstance(message, Message):  # maybe an old board's button: retire it
             await self.messenger.retire_old(chat_id, message.message_id, board_ref=await self.bot.answers.board_ref_of(
                 platform=PLATFORM, channel=channel))

@@ -226,6 +226,25 @@ class TelegramMessenger:
         if task is None or task.done():
             self._tasks[table.key] = asyncio.get_running_loop().create_task(self._post_lines(table))
 
+    async def post_prompt(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> str | None:
+        """A message with buttons of its own, after the lines waiting (:class:`~bot.core.ports.Prompting`)."""
+        task = self._tasks.pop(table.key, None)
+        if task is not None:
+            task.cancel()
+        await self._post_lines(table, wait=False)
+        chat_id, thread_id = parse_channel(table.channel)
+        sent = await self.post(chat_id, thread_id, text,
+                               markup=InlineKeyboardMarkup([[_button(b) for b in buttons]]))
+        return None if sent is None else str(sent.message_id)
+
+    async def close_prompt(self, *, table: TableAddress, ref: str, text: str) -> None:
+        """The prompt ``ref`` edited to ``text``: its keyboard goes with the edit."""
+        chat_id, _ = parse_channel(table.channel)
+        try:
+            await self.tg.edit_message_text(chat_id=chat_id, message_id=int(ref), text=clip(text, 4096))
+        except (TelegramError, ValueError) as exc:
+            log.warning("editing prompt %s in %s failed: %s", ref, chat_id, exc)
+
     async def delivered(self, *, table: TableAddress) -> bool:
         """Wait until the lines announced so far for the table are out (see :class:`~bot.core.ports.Confirming`)."""
         return await self._tally(table.key).wait()

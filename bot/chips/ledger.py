@@ -134,7 +134,8 @@ class Transfer:
     """``amount`` chips (> 0) from ``source`` to ``dest``."""
 
     kind: str
-    """'grant' (a new wallet), 'refill', 'buy-in', 'cash-out', 'kick', 'closed' (table stopped),
+    """'grant' (a new wallet), 'refill', 'buy-in', 'rebuy' (more chips to a seat, bot/table/rebuys.py),
+    'cash-out', 'kick', 'closed' (table stopped),
     'ante' and the actions ('bring-in', 'complete', 'bet', 'raise', 'call'), 'uncalled', 'win';
     'bot-wallet' (schema 12: a house bot's wallet closed into the house bots' bankroll)."""
     source: str

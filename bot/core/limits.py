@@ -28,6 +28,10 @@ DEFAULT_REFILL_HANDS: Final = 10
 """A new table's time bank refill: so many seconds every so many hands (``config timebank_refill=S/H``)."""
 MAX_REFILL_HANDS: Final = 1000
 """The most hands between two refills (``timebank_refill=S/H``: S up to :data:`MAX_TIMEBANK`, H from 1 to this)."""
+BUY_IN_BIG_BETS: Final = 20
+"""A buy-in without an amount: this many big bets (at most the wallet); a rebuy without one tops up to it."""
+MAX_BUY_IN_BIG_BETS: Final = 100
+"""The most big bets a seat may hold after a rebuy (the table's maximum buy-in)."""
 MAX_SEATS: Final = 8
 """Seats at a table, and so players in a sit-and-go (it plays at one table)."""
 

@@ -162,6 +162,25 @@ class Deferring(Protocol):
         ...
 
 
+@runtime_checkable
+class Prompting(Protocol):
+    """A messenger that can post a message with buttons of its own in a table's channel (a request
+    to the host with Approve and Deny): each button sends its command when pressed."""
+
+    async def post_prompt(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> str | None:
+        """Post ``text`` with ``buttons`` under it; the message's reference (for :meth:`close_prompt`), or None."""
+        ...
+
+    async def close_prompt(self, *, table: TableAddress, ref: str, text: str) -> None:
+        """The message ``ref`` (a prompt) now says ``text``, its buttons gone (it is answered)."""
+        ...
+
+
+def prompting(messenger: object) -> TypeGuard[Prompting]:
+    """``isinstance(messenger, Prompting)``, answered once per class."""
+    return _implements(type(messenger), Prompting)
+
+
 def confirming(messenger: object) -> TypeGuard[Confirming]:
     """``isinstance(messenger, Confirming)``, answered once per class (a protocol check is slow)."""
     return _implements(type(messenger), Confirming)

@@ -28,7 +28,17 @@ from dataclasses import dataclass, field
 
 from bot.core import killpoints
 from bot.core.clock import RealClock
-from bot.core.ports import BoardView, Clock, Messenger, TableAddress, TimerHandle, confirming, deferring
+from bot.core.ports import (
+    BoardView,
+    Button,
+    Clock,
+    Messenger,
+    TableAddress,
+    TimerHandle,
+    confirming,
+    deferring,
+    prompting,
+)
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +77,18 @@ class Router:
     async def delivered(self, *, table: TableAddress) -> bool:
         inner = self.get(table.platform)
         return await inner.delivered(table=table) if confirming(inner) else True
+
+    async def post_prompt(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> str | None:
+        inner = self.get(table.platform)
+        if prompting(inner):
+            return await inner.post_prompt(table=table, text=text, buttons=buttons)
+        await inner.announce(table=table, text=text)
+        return None
+
+    async def close_prompt(self, *, table: TableAddress, ref: str, text: str) -> None:
+        inner = self.get(table.platform)
+        if prompting(inner):
+            await inner.close_prompt(table=table, ref=ref, text=text)
 
 
 class Tally:
@@ -193,6 +215,17 @@ class Coalescer:
 
     async def send_private(self, *, platform: str, user: str, text: str, image: bytes | None = None) -> bool:
         return await self.inner.send_private(platform=platform, user=user, text=text, image=image)
+
+    async def post_prompt(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> str | None:
+        """Straight to the messenger behind (a request is rare, and its buttons are its own message)."""
+        if prompting(self.inner):
+            return await self.inner.post_prompt(table=table, text=text, buttons=buttons)
+        await self.announce(table=table, text=text)
+        return None
+
+    async def close_prompt(self, *, table: TableAddress, ref: str, text: str) -> None:
+        if prompting(self.inner):
+            await self.inner.close_prompt(table=table, ref=ref, text=text)
 
     def _schedule(self, state: _Pending, *, now: bool) -> None:
         task = state.task

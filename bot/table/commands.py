@@ -12,6 +12,7 @@ from bot.core.i18n import family, language_of
 from bot.core.limits import MAX_TIMER, MIN_TIMER, STAKE_RANGES, VIEWS
 from bot.core.ports import Inbound, Reply
 from bot.store import Store
+from bot.table import rebuys
 from bot.table.dealer import Dealer, cancel_timers
 from bot.table.fairness import Fairness
 from bot.table.output import TableOutput
@@ -113,6 +114,12 @@ class TableCommands:
             await self.fair.set_reveal_mode(table_id=table.id, reveal=reveal)
             rt.reveal = reveal
             await self.output.say(rt, "fair.line_reveal_stop" if reveal == "stop" else "fair.line_reveal_hand")
+        approve = command.options.get("approve")
+        if isinstance(approve, str) and (approve == "on") != await rebuys.approving(self.store, rt):
+            async with self.store.atomic() as tx:
+                await rebuys.set_approving(tx, rt, on=approve == "on")
+            rt.approve = approve == "on"
+            await self.output.say(rt, "approval.line_on" if rt.approve else "approval.line_off")
         changed_view, changed_lang = view != table.view, lang != table.lang
         table.stakes, table.timer, table.view, table.lang = stakes, timer, str(view), lang
         async with self.store.atomic() as tx:

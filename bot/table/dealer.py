@@ -25,7 +25,7 @@ from bot.core.ports import Clock, TimerHandle
 from bot.platform import updates
 from bot.store import Store, Tx
 from bot.store.fence import LeaseLost, TableMoved
-from bot.table import delivery, timebank
+from bot.table import delivery, rebuys, timebank
 from bot.table.fairness import Fairness, Revealed, revealed_seeds, short_hex
 from bot.table.housebot import choose_action
 from bot.table.output import TableOutput
@@ -238,9 +238,8 @@ class Dealer:
         # (and, if the table was stopped during the hand, every seat: the table closes with it).
         held = [replace(seat, stack=hand.stacks[player]) for player in range(len(setup.players))
                 if (seat := rt.seat_in_hand(player)) is not None]
-        gone = [seat for seat in held if seat.leaving or seat.kicked or seat.stack == 0]
-        stay = [seat for seat in held if not (seat.leaving or seat.kicked or seat.stack == 0)]
         closing = table.closing and table.tournament is None
+        await rebuys.pending(self.store, rt)  # read once a table: the rebuys its settlement applies
         transfers = hand_transfers(hand, hand_id=rt.hand_id,
                                    account=lambda player: seat_account(table.id, setup.players[player].user))
         _check_settlement(hand, transfers, setup=setup, table_id=table.id)
@@ -255,6 +254,9 @@ class Dealer:
             if reveal:
                 await self.fair.mark_revealed(tx, table_id=table.id, hand_no=setup.hand_no)
             await wallets.post(tx, transfers, now=now)
+            held, rebought = await rebuys.apply_pending(tx, rt, held=held, now=now, drop=closing)
+            gone = [seat for seat in held if seat.leaving or seat.kicked or seat.stack == 0]
+            stay = [seat for seat in held if not (seat.leaving or seat.kicked or seat.stack == 0)]
             for seat in gone:
                 await wallets.leave_seat(tx, table_id=table.id, community=table.community, seat_no=seat.seat_no,
                                          user=seat.user, amount=seat.stack, kind="kick" if seat.kicked else "cash-out",
@@ -275,6 +277,7 @@ class Dealer:
             committed = await self.fair.commit(tx, table_id=table.id, hand_no=setup.hand_no + 1) \
                 if table.next_hand_at is not None else None
         rt.deadline = None
+        rebuys.settled(rt)
         # Shown on the final board (published next), the deal armed below after the table's pause.
         rt.committed = committed.hand_no if committed is not None else None
         rt.commitment = committed.commitment if committed is not None else ""
@@ -286,6 +289,11 @@ class Dealer:
                                       chips=render.chips(seat.stack, rt.tr))
             else:
                 await self.output.say(rt, "line.busted", name=seat.name)
+        for done in rebought:
+            if done.chips:
+                await self.output.say(rt, "rebuy.line_applied", name=done.name, chips=render.chips(done.chips, rt.tr))
+            else:
+                await self.output.say(rt, "rebuy.line_dropped", name=done.name)
         for after in afters:
             await after()
         if closing:

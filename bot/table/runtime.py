@@ -62,6 +62,10 @@ class Runtime:
     """The table's reveal mode ('hand' or 'stop') once read: only its own 'config reveal=', run where the
     table is held, changes it (another process holding the table later restores it anew)."""
     closed: bool = False
+    rebuys: dict[str, int] | None = None
+    """Rebuys waiting for the hand in progress to end, user -> chips (bot/table/rebuys.py; None: not read yet)."""
+    approve: bool | None = None
+    """Whether joins and rebuys need the host's approval ('config approve=on'; None: not read yet)."""
     moved: bool = False
     """Cluster mode: another process took the table (it was dropped from this one)."""
     clocks: TableClocks = field(default_factory=lambda: TableClocks(timebank=DEFAULT_TIMEBANK))

@@ -1,6 +1,8 @@
 """Seats: sitting down (``join``, ``addbot``: the owner's) with the buy-in and the daily refill,
 getting up (``leave``, ``kick``; mid-hand the seat is cashed out when the hand settles, and a
-player kicked mid-hand plays it out first), and sitting out and coming back (``sitout``, ``back``).
+player kicked mid-hand plays it out first), and sitting out and coming back (``sitout``, ``back``;
+``sitout NAME``: the host puts a player out). Under ``config approve=on`` a ``join`` is a request
+the host answers (:mod:`bot.table.hosting`).
 
 The application (bot/app.py) holds a :class:`Seating` and routes these commands here (its
 :meth:`Seating.routes`), the table's lock held; every change is committed before it is announced.
@@ -9,18 +11,21 @@ The application (bot/app.py) holds a :class:`Seating` and routes these commands 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 
 from bot.chips import wallets
 from bot.core.config import Settings
 from bot.core.errors import Refusal
+from bot.core.i18n import Translator
+from bot.core.limits import BUY_IN_BIG_BETS
 from bot.core.model import Seat, Table
 from bot.core.names import unique_name
 from bot.core.ports import Clock, Inbound, Reply
 from bot.platform import updates
 from bot.store import Store, Tx
 from bot.store.fence import LeaseLost
+from bot.table import rebuys
 from bot.table.dealer import Dealer
 from bot.table.output import TableOutput
 from bot.table.routes import Route
@@ -30,8 +35,6 @@ from bot.text.grammar import Command
 from bot.text.render import chips_field
 
 log = logging.getLogger(__name__)
-
-BUY_IN_BIG_BETS = 20
 
 
 class Seating:
@@ -87,15 +90,38 @@ class Seating:
         if seat_no is None:
             raise Refusal("refuse.full")
         requested = int(command.args[0]) if command.args else None
-        seat = await self._seat_player(rt, user=msg.user, name=_unique_name(table, msg.name), requested=requested,
-                                       is_bot=False, seat_no=seat_no)
+        if table.tournament is None and not (msg.admin or msg.user == table.creator) \
+                and await rebuys.approving(self.store, rt):
+            return await self._ask_to_join(rt, msg, requested)
+        return await self.seat_and_welcome(rt, user=msg.user, name=msg.name, requested=requested,
+                                           tr=self.output.tr(msg), seat_no=seat_no)
+
+    async def _ask_to_join(self, rt: Runtime, msg: Inbound, requested: int | None) -> Reply:
+        """'config approve=on': the join is a request for the creator or an admin (stored, then shown)."""
+        table = rt.table
+        if await rebuys.open_request_of(self.store, table_id=table.id, user=msg.user) is not None:
+            raise Refusal("approval.refuse_pending")
+        name = _unique_name(table, msg.name)
+        async with self.store.atomic() as tx:
+            request_id = await rebuys.add_request(tx, table_id=table.id, user=msg.user, name=name, kind="join",
+                                                  amount=requested, now=self.clock.now())
+        await rebuys.post_request(self.output.messenger, self.store, rt=rt, request_id=request_id, name=name,
+                                  kind="join", amount=requested)
+        return Reply(self.output.tr(msg)("approval.reply_asked"), private=True)
+
+    async def seat_and_welcome(self, rt: Runtime, *, user: str, name: str, requested: int | None, tr: Translator,
+                               seat_no: int, within: Callable[[Tx], Awaitable[None]] | None = None) -> Reply:
+        """Seat the player (``within``: more to store with the seat), say so, welcome them privately; the
+        answer to the player, in ``tr``'s language."""
+        table = rt.table
+        seat = await self._seat_player(rt, user=user, name=_unique_name(table, name), requested=requested,
+                                       is_bot=False, seat_no=seat_no, within=within)
         await self.output.say(rt, "line.sits", name=seat.name, chips=chips_field(seat.stack))
-        tr = self.output.tr(msg)
         try:
             reachable = await self.output.messenger.send_private(
-                platform=table.platform, user=msg.user, text=tr("dm.welcome", chips=render.chips(seat.stack, tr)))
+                platform=table.platform, user=user, text=tr("dm.welcome", chips=render.chips(seat.stack, tr)))
         except Exception:
-            log.exception("table %s: the welcome message to %s failed", table.id, msg.user)
+            log.exception("table %s: the welcome message to %s failed", table.id, user)
             reachable = True  # not known to be closed: the next card will tell
         if not reachable:
             await self.output.mark_unreachable(rt, seat)
@@ -107,7 +133,7 @@ class Seating:
         return Reply(tr("reply.seated", chips=render.chips(seat.stack, tr)), code="seated")
 
     async def _seat_player(self, rt: Runtime, *, user: str, name: str, requested: int | None, is_bot: bool,
-                           seat_no: int) -> Seat:
+                           seat_no: int, within: Callable[[Tx], Awaitable[None]] | None = None) -> Seat:
         table = rt.table
         minimum = table.stakes.big_bet
         default = BUY_IN_BIG_BETS * table.stakes.big_bet
@@ -134,6 +160,8 @@ class Seating:
             await wallets.buy_in(tx, table_id=table.id, community=table.community, user=user, amount=buy_in, now=now,
                                  house=is_bot)
             await tx.save_seat(table.id, seat)
+            if within is not None:
+                await within(tx)
         if key is not None:
             key.marked = True
         table.seats[seat_no] = seat
@@ -221,18 +249,37 @@ class Seating:
                      private=True)
 
     async def sitout(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
-        seat = seated(rt, msg)
+        """'sitout': skip the next hands; 'sitout NAME' (creator or admin): put that player away, until
+        they say 'back'."""
+        by_host = bool(command.args)
+        if by_host:
+            require_owner(rt, msg)
+            seat = rt.table.seat_named(str(command.args[0]))
+            if seat is None:
+                raise Refusal("refuse.nobody_named", name=repr(command.args[0]))
+            by_host = seat.user != msg.user
+        else:
+            seat = seated(rt, msg)
         if seat.leaving or seat.kicked:  # going when the hand ends: sitting out or back changes nothing
             raise Refusal("refuse.leaving_after")
         if seat.sitting_out:
-            raise Refusal("refuse.already_out")
+            raise Refusal("host.refuse_already_out" if by_host else "refuse.already_out", name=seat.name)
         seat.sitting_out = True
         async with self.store.atomic() as tx:
             await tx.save_seat(rt.table.id, seat)
-        await self.output.say(rt, "line.sits_out", name=seat.name)
+        await self.output.say(rt, "host.line_put_out" if by_host else "line.sits_out", name=seat.name)
         if rt.table.tournament is not None and rt.playing:
             self.dealer.arm_turn(rt)  # in a sit-and-go a sat-out player's turn is taken at once
         await self.output.publish(rt)
+        if by_host:
+            if not seat.is_bot and not seat.unreachable:  # told privately, in their language
+                tr = self.output.translator_for(platform=rt.table.platform, user=seat.user)
+                try:
+                    await self.output.messenger.send_private(platform=rt.table.platform, user=seat.user,
+                                                          text=tr("host.dm_put_out"))
+                except Exception:  # output never stops the table: the table was told
+                    log.exception("table %s: telling %s they were put out failed", rt.table.id, seat.user)
+            return Reply(self.output.tr(msg)("host.reply_put_out", name=seat.name), private=True)
         return Reply(self.output.tr(msg)("reply.sit_out"), private=True)
 
     async def back(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:

@@ -12,6 +12,10 @@ Command(name='raise', args=(), options={}, turn=None)
 '12.7'
 >>> parse("пас").name, parse("lang pl").args, parse("config lang=ru").options
 ('fold', ('pl',), {'lang': 'ru'})
+>>> parse("rebuy 50").args, parse("approve Bob Smith").args, parse("deny #3").args, parse("sitout bob").args
+((50,), ('Bob Smith',), ('#3',), ('bob',))
+>>> parse("sitout").args, parse("config approve=on").options
+((), {'approve': 'on'})
 >>> parse("jion")
 Traceback (most recent call last):
 ...
@@ -61,16 +65,17 @@ ALIASES: Final = {"bringin": "bring-in", "bring_in": "bring-in", "c": "call", "k
 CONFIG_KEYS: Final = {
     "ante": "ante", "bring_in": "bring_in", "bringin": "bring_in", "bring-in": "bring_in",
     "small": "small", "small_bet": "small", "big": "big", "big_bet": "big", "timer": "timer", "view": "view",
-    "lang": "lang", "language": "lang", "reveal": "reveal",
+    "lang": "lang", "language": "lang", "reveal": "reveal", "approve": "approve",
     "timebank": "timebank", "time_bank": "timebank", "timebank_refill": "timebank_refill",
     "time_bank_refill": "timebank_refill",
 }
-WORD_KEYS: Final = {"view": VIEWS, "reveal": REVEALS}
+WORD_KEYS: Final = {"view": VIEWS, "reveal": REVEALS, "approve": ("on", "off")}
 """Config keys whose values are words, and the words they take."""
 
 COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "pause", "resume", "config", "kick",
                    "cards", "board", "top", "stats", "history", "hand", "export", "seed", "verify", "rules", "help",
-                   "lang", "addbot", "tourney", "fold", "check", "call", "bet", "raise", "complete", "bring-in")
+                   "lang", "addbot", "tourney", "rebuy", "approve", "deny", "fold", "check", "call", "bet", "raise",
+                   "complete", "bring-in")
 """Every command, in the order help lists them."""
 _USAGE = family("usage", COMMANDS)
 _WORD = family("cmd", COMMANDS)
@@ -149,8 +154,8 @@ def parse(text: str) -> Command:
     usage = _USAGE_OF[name]
     if name == "tourney":  # sit-and-go tournaments
         return _tourney_command(rest, usage)
-    if name in ACTIONS or name in ("new", "leave", "sitout", "back", "start", "stop", "cards", "board", "rules",
-                                   "pause", "resume"):
+    if name in ACTIONS or name in ("new", "leave", "back", "start", "stop", "cards", "board", "rules", "pause",
+                                   "resume"):
         if rest:
             raise UsageError("usage.no_arguments", name=name, usage=usage)
         return Command(name=name, turn=turn)
@@ -158,7 +163,7 @@ def parse(text: str) -> Command:
         if len(rest) > 1 or (rest and language_word(rest[0]) is None):
             raise UsageError("usage.only", usage=usage)
         return Command(name=name, args=(language_word(rest[0]) or "",) if rest else ())
-    if name == "join":
+    if name in ("join", "rebuy"):
         if len(rest) > 1:
             raise UsageError("usage.only", usage=usage)
         if rest:
@@ -194,10 +199,12 @@ def parse(text: str) -> Command:
         if len(" ".join(rest)) > 64 or any(unicodedata.category(ch) in ("Cc", "Cs") for word in rest for ch in word):
             raise UsageError("usage.only", usage=usage)
         return Command(name=name, args=(" ".join(rest),) if rest else ())
-    if name == "kick":  # the rest of the line: display names may hold spaces
+    if name in ("kick", "approve", "deny"):  # the rest of the line: display names may hold spaces
         if not rest:
             raise UsageError("usage.only", usage=usage)
         return Command(name=name, args=(" ".join(rest),))
+    if name == "sitout":  # 'sitout' for oneself; 'sitout NAME' (the host) for another
+        return Command(name=name, args=(" ".join(rest),) if rest else (), turn=turn)
     if name == "addbot":
         if len(rest) > 1 or (rest and not _NAME.match(rest[0])):
             raise UsageError("usage.only", usage=usage)

@@ -324,7 +324,7 @@ async def test_options_become_grammar_commands(fake: FakeDiscord, tmp_path: Path
         assert "Seated with 100 chips" in await say(fake, BOB, "join", buy_in=100)
         assert "100 chips back in" in await say(fake, ANN, "kick", name="Bob")
         assert "No hand has finished" in await say(fake, ANN, "history", count=3)
-        assert "Seven Card Stud Hi-Lo" in await say(fake, ANN, "rules")
+        assert "Seven Card Stud Hi-Lo" in await say(fake, ANN, "help", command="rules")  # /stud help command:rules
         await until(lambda: "Bob is removed from the table with 100 chips" in fake.lines(), what="the kick")
     finally:
         await bot.stop()

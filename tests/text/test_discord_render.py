@@ -165,9 +165,10 @@ def test_a_long_private_answer_goes_on_in_ephemeral_follow_ups() -> None:
     assert "\n".join(texts) == render.public_text(story)
 
 
-SUBCOMMANDS = [c for c in COMMANDS if c not in ACTIONS and c not in MERGED] + ["act"]
-"""Every command but the actions has its own subcommand; the actions are ``/stud act``, and 'resume' is
-``/stud pause resume:True`` (Discord allows 25)."""
+SUBCOMMANDS = [c for c in COMMANDS if c not in ACTIONS and c not in MERGED and c not in ("approve", "deny")] + ["act"]
+"""Every command but the actions has its own subcommand; the actions are ``/stud act``; 'resume', 'back' and
+'rules' are ``/stud pause resume:True``, ``/stud sitout back:True``, ``/stud help command:rules`` (Discord allows
+25); a host answers a request (approve, deny) with the buttons under it."""
 
 
 def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
@@ -178,9 +179,11 @@ def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
     assert options["join"]["buy_in"].type is discord.AppCommandOptionType.integer
     assert not options["join"]["buy_in"].required and options["join"]["buy_in"].min_value == 1
     assert set(options["config"]) == {"ante", "bring_in", "small", "big", "timer", "view", "lang", "reveal",
-                                      "timebank", "timebank_refill"}
+                                      "timebank", "timebank_refill", "approve"}
     assert options["config"]["timebank"].min_value == 0 and options["config"]["timebank"].max_value == 300
     assert set(options["pause"]) == {"resume"} and not options["pause"]["resume"].required
+    assert options["rebuy"]["chips"].min_value == 1 and not options["rebuy"]["chips"].required
+    assert not options["sitout"]["name"].required  # yourself; a name: the host puts that player out
     assert [c.value for c in options["config"]["reveal"].choices] == ["hand", "stop"]
     assert options["seed"]["text"].max_value == 64 and not options["seed"]["text"].required
     assert options["verify"]["hand"].required and options["verify"]["hand"].min_value == 1
@@ -189,7 +192,10 @@ def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
     assert [c.value for c in options["config"]["view"].choices] == ["image", "text"]
     assert options["config"]["timer"].min_value == 10 and options["config"]["timer"].max_value == 600
     assert options["kick"]["name"].required
-    assert [c.value for c in options["help"]["command"].choices] == [c for c in COMMANDS if c not in ACTIONS]
+    topics = [c for c in COMMANDS
+              if c not in ACTIONS and c not in ("approve", "deny") and (c not in MERGED or c == "rules")]
+    assert [c.value for c in options["help"]["command"].choices] == topics and len(topics) <= 25
+    assert set(options["sitout"]) == {"name", "back"} and not options["sitout"]["back"].required
     assert [c.value for c in options["act"]["action"].choices] == list(ACTIONS) and options["act"]["action"].required
     assert set(options["export"]) == {"number", "last", "everyone"} and options["export"]["last"].max_value == 100
     assert options["export"]["everyone"].type is discord.AppCommandOptionType.boolean  # 'export ... all' (issue 25)
