@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
-from bot.core.model import Seat, Table
+from bot.core.model import Seat, Table, TableClocks
 from bot.store import base
+from bot.table import rebuys, timebank
+from bot.table.runtime import Runtime
 
 
 class _WithDefaults(Mapping[str, Any]):
@@ -56,3 +58,27 @@ def before_schema_14(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(base.Tx, "save_table", save_table)
     monkeypatch.setattr(base, "_seat", lambda row: seat_of(_WithDefaults(row, kicked=0)))
     monkeypatch.setattr(base, "_table", lambda row: table_of(_WithDefaults(row, closing=0)))
+    before_schema_15(monkeypatch)
+
+
+def before_schema_15(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The builds before schema 15 (issue 22: time banks and pauses, rebuys and approvals, sessions) read
+    none of their tables: a table's clocks are its defaults, nothing waits for approval, no rebuy waits."""
+
+    async def clocks(store: object, table_id: int, *, default: TableClocks) -> TableClocks:
+        return default
+
+    async def approving(store: object, rt: Runtime) -> bool:
+        return False
+
+    async def pending(store: object, rt: Runtime) -> dict[str, int]:
+        rt.rebuys = rt.rebuys if rt.rebuys is not None else {}
+        return rt.rebuys
+
+    async def no_request(store: object, **where: object) -> None:
+        return None
+
+    monkeypatch.setattr(timebank, "load", clocks)
+    monkeypatch.setattr(rebuys, "approving", approving)
+    monkeypatch.setattr(rebuys, "pending", pending)
+    monkeypatch.setattr(rebuys, "open_request_of", no_request)
