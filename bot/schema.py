@@ -13,7 +13,7 @@ from bot.cluster import leases
 from bot.platform import updates
 from bot.stats import rows as stats_rows
 from bot.store.base import Migration
-from bot.table import fairness
+from bot.table import fairness, session
 from bot.tourney.store import TOURNEY_MIGRATION
 
 RELEASED_SCHEMA = 9
@@ -115,4 +115,6 @@ MIGRATIONS: list[Migration] = [
     ALTER TABLE seats ADD COLUMN kicked INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE tables ADD COLUMN closing INTEGER NOT NULL DEFAULT 0;
     """,
+    # 15: a cash table's sessions settled, with their ledgers and payments, and its chip value (bot/table/session.py).
+    session.MIGRATION,
 ]
