@@ -52,15 +52,22 @@ OPTION_DESCRIPTIONS: Final = family("adapters.option", [
     "config.lang", "kick.name", "history.count", "help.command", "addbot.name", "lang.language", "hand.number",
     "export.number", "export.last", "act.action",
     "tourney.action", "tourney.seats", "tourney.stack", "tourney.buyin", "tourney.levels", "tourney.pace",
-    "tourney.payout", "seed.text", "verify.hand", "config.reveal", "stats.player", "top.net", "top.period"])
+    "tourney.payout", "seed.text", "verify.hand", "config.reveal", "stats.player", "top.net", "top.period",
+    "ledger.action", "ledger.payer", "ledger.payee"])
 """Each option's description, by ``command.option``."""
 OPTION_NAMES: Final = family("adapters.option_name", [
     "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "lang", "name", "count", "command", "language",
     "number", "last", "action", "seats", "stack", "buyin", "levels", "pace", "payout", "text", "hand", "reveal",
-    "player", "net", "period"])
+    "player", "net", "period", "payer", "payee"])
 VIEW_CHOICES: Final = family("adapters.view", WORD_KEYS["view"])
 REVEAL_CHOICES: Final = family("adapters.reveal", WORD_KEYS["reveal"])
 PERIOD_CHOICES: Final = family("adapters.period", PERIODS)
+LEDGER_ACTIONS: Final = ("show", "csv", "settle", "paid")
+"""What /stud ledger does: 'ledger', 'ledger csv', 'settle', 'paid PAYER PAYEE' (one subcommand for the three
+commands of the night's ledger, within Discord's 25)."""
+LEDGER_CHOICES: Final = family("adapters.ledger_action", LEDGER_ACTIONS[:2])
+FOLDED: Final = frozenset({"settle", "paid"})
+"""Commands that are an action of another subcommand (/stud ledger) rather than a subcommand of their own."""
 TOURNEY_CHOICES: Final = {**family("adapters.tourney_action", TOURNEY_SUBCOMMANDS), **family("adapters.pace", PACES),
                           **{p: k for p, k in zip(PAYOUTS, family("adapters.payout", [p.replace("/", "-")
                                                                                        for p in PAYOUTS]).values(),
@@ -140,6 +147,8 @@ def localized(tr: Translator, where: Where, data: Any) -> str | None:
             return _clip(tr(REVEAL_CHOICES[value]))
         if value in PERIOD_CHOICES:
             return _clip(tr(PERIOD_CHOICES[value]))
+        if value in LEDGER_CHOICES:
+            return _clip(tr(LEDGER_CHOICES[value]))
         if value in USAGE:
             return _clip(command_word(tr, value)) or None
     return None
@@ -202,7 +211,8 @@ async def history(interaction: discord.Interaction[discord.Client],
 
 
 @app_commands.describe(command=_option("help.command"))
-@app_commands.choices(command=[app_commands.Choice(name=c, value=c) for c in COMMANDS if c not in ACTIONS])
+@app_commands.choices(command=[app_commands.Choice(name=c, value=c) for c in COMMANDS
+                               if c not in ACTIONS and c not in FOLDED])
 async def help_(interaction: discord.Interaction[discord.Client], command: str | None = None) -> None:
     await _run(interaction, command_text("help", command))
 
@@ -250,6 +260,21 @@ async def export(interaction: discord.Interaction[discord.Client],
                  last: app_commands.Range[int, 1, MAX_EXPORT] | None = None) -> None:
     words = ["export"] + ([str(number)] if number is not None else []) + (["last", str(last)] if last else [])
     await _run(interaction, " ".join(words))  # both: the grammar answers with the usage
+
+
+@app_commands.describe(action=_option("ledger.action"), payer=_option("ledger.payer"), payee=_option("ledger.payee"))
+@app_commands.choices(action=[app_commands.Choice(name=a, value=a) for a in LEDGER_ACTIONS])
+async def ledger(interaction: discord.Interaction[discord.Client], action: str | None = None,
+                 payer: app_commands.Range[str, 1, 32] | None = None,
+                 payee: app_commands.Range[str, 1, 32] | None = None) -> None:
+    """The night's ledger: shown, as a file, settled, or one payment marked paid."""
+    if action == "paid":
+        text = command_text("paid", payer, payee)  # without both names: the grammar answers with the usage
+    elif action == "settle":
+        text = "settle"
+    else:
+        text = command_text("ledger", "csv" if action == "csv" else None)
+    await _run(interaction, text)
 
 
 ACT: Final = "act"
@@ -301,14 +326,15 @@ async def top(interaction: discord.Interaction[discord.Client], net: bool | None
 
 _WITH_OPTIONS: dict[str, Callback] = {"join": join, "config": config, "kick": kick, "history": history,
                                       "help": help_, "addbot": addbot, "lang": lang, "hand": hand, "export": export,
-                                      "tourney": tourney, "seed": seed, "verify": verify, "stats": stats, "top": top}
+                                      "tourney": tourney, "seed": seed, "verify": verify, "stats": stats, "top": top,
+                                      "ledger": ledger}
 
 
 def stud_group() -> app_commands.Group:
     """``/stud <command>`` for every command of the grammar but the actions, and ``/stud act <action>``."""
     group = app_commands.Group(name="stud", description=EN("adapters.stud_description"), guild_only=True)
     for name in COMMANDS:
-        if name in ACTIONS:
+        if name in ACTIONS or name in FOLDED:
             continue
         callback = _WITH_OPTIONS.get(name) or _plain(name)
         group.add_command(app_commands.Command(name=name, description=description(EN, name), callback=callback))

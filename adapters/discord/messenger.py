@@ -28,7 +28,7 @@ import discord
 
 from adapters.discord import render
 from adapters.discord.buttons import StudButton
-from bot.core.ports import BoardView, TableAddress
+from bot.core.ports import BoardView, Button, TableAddress
 from bot.platform.outbox import Tally
 
 log = logging.getLogger(__name__)
@@ -124,6 +124,15 @@ class DiscordMessenger:
             channel.tally.done(1, ok=True)  # nothing to say
         else:
             job.lines += 1
+
+    async def post_notice(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> str | None:
+        """A notice (a settle-up) is posted as a board is: an embed (its first line the title, the rest in a
+        code block) with its buttons, in the channel's queue; final, so an edit of it is never dropped."""
+        return await self.publish_board(table=table, board=_notice(text, buttons), ref=None)
+
+    async def edit_notice(self, *, table: TableAddress, ref: str, text: str, buttons: tuple[Button, ...]) -> bool:
+        await self.publish_board(table=table, board=_notice(text, buttons), ref=ref)
+        return True
 
     async def delivered(self, *, table: TableAddress) -> bool:
         """Wait until the lines announced so far in the channel are sent (:class:`~bot.core.ports.Confirming`)."""
@@ -252,6 +261,10 @@ class DiscordMessenger:
         if job.ref is not None:
             self._moved[job.ref] = new_ref
         return new_ref
+
+
+def _notice(text: str, buttons: tuple[Button, ...]) -> BoardView:
+    return BoardView(text=text, buttons=buttons, hand_no=0, final=True)
 
 
 def _files(board: BoardView) -> list[discord.File]:

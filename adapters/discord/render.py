@@ -47,6 +47,8 @@ def custom_id_of(command: str) -> str:
 
 BUTTON_COMMANDS: Final = frozenset({"join", "cards", "register"})
 """What the board's buttons send besides the actions (which carry their turn)."""
+TURN_COMMANDS: Final = frozenset(ACTIONS) | {"paid"}
+"""What buttons send with a turn: the actions (a hand's decision), and 'paid' (a settle-up's payment)."""
 
 
 def command_of(custom_id: str) -> str | None:
@@ -61,7 +63,7 @@ def command_of(custom_id: str) -> str | None:
     match = TEMPLATE.fullmatch(custom_id)
     if match is None:
         return None
-    if match["command"] not in (BUTTON_COMMANDS if match["turn"] is None else ACTIONS):
+    if match["command"] not in (BUTTON_COMMANDS if match["turn"] is None else TURN_COMMANDS):
         return None
     return command_from_match(match)
 

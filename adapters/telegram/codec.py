@@ -34,6 +34,8 @@ MAX_ALERT = 200
 _COMMAND = re.compile(r"^[a-z-]{1,16}$")
 BUTTON_COMMANDS = frozenset({"join", "cards", "register"})
 """What the boards' buttons send besides the actions (which carry their turn): a sit-and-go's board has register."""
+TURN_COMMANDS = frozenset(ACTIONS) | {"paid"}
+"""What buttons send with a turn: the actions (a hand's decision), and 'paid' (a settle-up's payment)."""
 _TURN = re.compile(r"^\d{1,9}\.\d{1,6}$")
 _CARDS_LINE = re.compile(r"^[^\d:\[]*?(\d+)[^\d:\[]*:\s*(\S.*)$")
 """A private view's first line: words, the hand's number, words, a colon, the cards."""
@@ -68,7 +70,7 @@ def decode_callback(data: str | None) -> str | None:
     if parts[0] != PREFIX or len(parts) not in (2, 3) or not _COMMAND.match(parts[1]):
         return None
     if len(parts) == 3:
-        if parts[1] not in ACTIONS or not _TURN.match(parts[2]):
+        if parts[1] not in TURN_COMMANDS or not _TURN.match(parts[2]):
             return None
         return f"{parts[1]} @{parts[2]}"
     return parts[1] if parts[1] in BUTTON_COMMANDS else None

@@ -4,8 +4,9 @@ Each participant's net is what they are up (> 0, they are owed) or down (< 0, th
 to zero. :func:`settle` returns payments, each from one who owes to one who is owed, that bring every
 net to zero exactly, in whole chips, and never more than (participants with a non-zero net) - 1 of them.
 
-How: the participants are cut into as many groups as possible whose nets add up to zero (exactly, over
-every cut, for up to :data:`EXACT_UP_TO` participants with a non-zero net; one group beyond that); each
+How: the participants are cut into as many groups as possible whose nets add up to zero (two whose nets
+cancel out are a group; the rest are cut exactly, over every cut, for up to :data:`EXACT_UP_TO` of them,
+else they are one group); each
 group of ``k`` is settled by ``k - 1`` payments, the largest debtor paying the largest creditor as much
 as one of them needs. A group of ``k`` needs ``k - 1`` payments at least (each payment closes at most one
 more net, and the last one closes two), so, with the best cut, the count is the least there is.
@@ -24,9 +25,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-EXACT_UP_TO = 14
-"""The most participants with a non-zero net cut into zero-sum groups exactly (2^n subsets are weighed);
-beyond it one group: still at most n - 1 payments."""
+EXACT_UP_TO = 12
+"""The most participants with a non-zero net cut into zero-sum groups exactly (2^n subsets are weighed, in
+a few milliseconds); beyond it, pairs that cancel out are settled apart and the rest as one group: still at
+most n - 1 payments."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +48,7 @@ def settle(nets: Mapping[str, int]) -> list[Payment]:
     payments: list[Payment] = []
     for group in _zero_groups([nets[name] for name in owed]):
         payments += _greedy({owed[i]: nets[owed[i]] for i in group})
-    return payments
+    return sorted(payments, key=lambda p: (-p.chips, p.payer, p.payee))  # the largest first
 
 
 def _greedy(nets: Mapping[str, int]) -> list[Payment]:
@@ -70,12 +72,26 @@ def _greedy(nets: Mapping[str, int]) -> list[Payment]:
 
 def _zero_groups(values: Sequence[int]) -> list[list[int]]:
     """The indexes of ``values`` (non-zero, adding up to zero) cut into as many zero-sum groups as
-    possible (exactly up to :data:`EXACT_UP_TO` values; one group beyond)."""
+    possible (exactly up to :data:`EXACT_UP_TO` values besides the pairs that cancel out)."""
+    pairs: list[list[int]] = []
+    waiting: dict[int, list[int]] = {}
+    rest: list[int] = []
+    for i, v in enumerate(values):  # a pair that cancels out is a group in some best cut: take them first
+        if waiting.get(-v):
+            pairs.append([waiting[-v].pop(), i])
+        else:
+            waiting.setdefault(v, []).append(i)
+    rest = sorted(i for left in waiting.values() for i in left)
+    if not rest:
+        return pairs
+    if len(rest) > EXACT_UP_TO:
+        return [*pairs, rest]
+    return pairs + [[rest[i] for i in group] for group in _best_cut([values[i] for i in rest])]
+
+
+def _best_cut(values: Sequence[int]) -> list[list[int]]:
+    """The indexes of ``values`` cut into as many zero-sum groups as there can be (2^n subsets weighed)."""
     n = len(values)
-    if n == 0:
-        return []
-    if n > EXACT_UP_TO:
-        return [list(range(n))]
     full = (1 << n) - 1
     total = [0] * (full + 1)
     for mask in range(1, full + 1):

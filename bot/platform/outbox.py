@@ -28,7 +28,17 @@ from dataclasses import dataclass, field
 
 from bot.core import killpoints
 from bot.core.clock import RealClock
-from bot.core.ports import BoardView, Clock, Messenger, TableAddress, TimerHandle, confirming, deferring
+from bot.core.ports import (
+    BoardView,
+    Button,
+    Clock,
+    Messenger,
+    TableAddress,
+    TimerHandle,
+    confirming,
+    deferring,
+    noticing,
+)
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +77,30 @@ class Router:
     async def delivered(self, *, table: TableAddress) -> bool:
         inner = self.get(table.platform)
         return await inner.delivered(table=table) if confirming(inner) else True
+
+    async def post_notice(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> str | None:
+        return await post_notice(self.get(table.platform), table=table, text=text, buttons=buttons)
+
+    async def edit_notice(self, *, table: TableAddress, ref: str, text: str, buttons: tuple[Button, ...]) -> bool:
+        return await edit_notice(self.get(table.platform), table=table, ref=ref, text=text, buttons=buttons)
+
+
+async def post_notice(messenger: Messenger, *, table: TableAddress, text: str,
+                      buttons: tuple[Button, ...]) -> str | None:
+    """Post a notice through ``messenger`` (:class:`~bot.core.ports.Noticing`); one that cannot gets it as a line
+    (no buttons, no reference: its changes come as lines too)."""
+    if noticing(messenger):
+        return await messenger.post_notice(table=table, text=text, buttons=buttons)
+    await messenger.announce(table=table, text=text)
+    return None
+
+
+async def edit_notice(messenger: Messenger, *, table: TableAddress, ref: str, text: str,
+                      buttons: tuple[Button, ...]) -> bool:
+    """Edit a notice through ``messenger``; False if it cannot (the caller says it as a line instead)."""
+    if noticing(messenger):
+        return await messenger.edit_notice(table=table, ref=ref, text=text, buttons=buttons)
+    return False
 
 
 class Tally:
@@ -193,6 +227,16 @@ class Coalescer:
 
     async def send_private(self, *, platform: str, user: str, text: str, image: bytes | None = None) -> bool:
         return await self.inner.send_private(platform=platform, user=user, text=text, image=image)
+
+    async def post_notice(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> str | None:
+        """A notice after what is pending (the lines before it come first), at once."""
+        state = self._state(table)
+        await self._flush(state)
+        state.last_flush = self.clock.monotonic()
+        return await post_notice(self.inner, table=table, text=text, buttons=buttons)
+
+    async def edit_notice(self, *, table: TableAddress, ref: str, text: str, buttons: tuple[Button, ...]) -> bool:
+        return await edit_notice(self.inner, table=table, ref=ref, text=text, buttons=buttons)
 
     def _schedule(self, state: _Pending, *, now: bool) -> None:
         task = state.task

@@ -36,7 +36,7 @@ MIGRATION = """
 CREATE TABLE table_sessions (
     id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL REFERENCES tables (id), no INTEGER NOT NULL,
     started_at REAL NOT NULL, ended_at REAL NOT NULL, after_transfer INTEGER NOT NULL,
-    last_transfer INTEGER NOT NULL, ended_by TEXT NOT NULL, chip_value TEXT, currency TEXT,
+    last_transfer INTEGER NOT NULL, ended_by TEXT NOT NULL, chip_value TEXT, currency TEXT, notice_ref TEXT,
     UNIQUE (table_id, no)
 );
 CREATE TABLE session_players (
@@ -138,6 +138,8 @@ class SettleUp:
     dues: tuple[Due, ...]
     ended_by: str
     money: Money | None
+    notice_ref: str | None = None
+    """The message that shows it in the channel (edited as payments are marked), once posted."""
 
     @property
     def open(self) -> tuple[Due, ...]:
@@ -262,8 +264,8 @@ async def settle_session(tx: Tx, *, table_id: int, community: str, ended_by: str
 
 async def load_settle_up(read: Read, session_id: int) -> SettleUp | None:
     """A stored settle-up, as it was settled and marked since."""
-    rows = await read("SELECT id, table_id, no, started_at, ended_at, after_transfer, ended_by, chip_value, currency "
-                      "FROM table_sessions WHERE id = ?", (session_id,))
+    rows = await read("SELECT id, table_id, no, started_at, ended_at, after_transfer, ended_by, chip_value, currency, "
+                      "notice_ref FROM table_sessions WHERE id = ?", (session_id,))
     if not rows:
         return None
     s = rows[0]
@@ -279,7 +281,13 @@ async def load_settle_up(read: Read, session_id: int) -> SettleUp | None:
     ledger = Ledger(table_id=int(s["table_id"]), no=int(s["no"]), started_at=float(s["started_at"]),
                     ended_at=float(s["ended_at"]), after=int(s["after_transfer"]), lines=tuple(lines))
     money = Money(Decimal(str(s["chip_value"])), str(s["currency"])) if s["chip_value"] is not None else None
-    return SettleUp(id=int(s["id"]), ledger=ledger, dues=dues, ended_by=str(s["ended_by"]), money=money)
+    return SettleUp(id=int(s["id"]), ledger=ledger, dues=dues, ended_by=str(s["ended_by"]), money=money,
+                    notice_ref=None if s["notice_ref"] is None else str(s["notice_ref"]))
+
+
+async def save_notice(tx: Tx, *, session_id: int, ref: str) -> None:
+    """The message that shows the settle-up (posted after its commit)."""
+    await tx.execute("UPDATE table_sessions SET notice_ref = ? WHERE id = ?", (ref, session_id))
 
 
 async def settle_ups_open(read: Read, table_ids: Sequence[int]) -> list[int]:

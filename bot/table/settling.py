@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from bot.core.errors import Refusal
 from bot.core.i18n import Translator, translator
-from bot.core.ports import Attachment, Clock, Inbound, Reply, TableAddress
+from bot.core.ports import Attachment, Button, Clock, Inbound, Reply, TableAddress
+from bot.platform.outbox import edit_notice, post_notice
 from bot.store import Store, Tx
 from bot.table.output import TableOutput
 from bot.table.routes import Route
@@ -33,6 +34,7 @@ from bot.table.session import (
     mark_paid,
     read_ledger,
     read_money,
+    save_notice,
     settle_session,
     settle_ups_open,
 )
@@ -71,7 +73,7 @@ class Settling(TableHooks):
         settled = await settle_session(tx, table_id=table.id, community=table.community, ended_by="stop", now=now)
 
         async def post() -> None:
-            await self.output.say_text(rt, settle_up_text(settled, rt.tr))
+            await self.post_settle_up(rt.address, settled, rt.tr)
         return post
 
     # ------------------------------------------------------------------ the commands
@@ -92,8 +94,20 @@ class Settling(TableHooks):
                 raise Refusal("session.refuse_empty")
             settled = await settle_session(tx, table_id=table.id, community=table.community, ended_by="settle",
                                            now=now)
-        await self.output.say_text(rt, settle_up_text(settled, rt.tr))
+        await self.post_settle_up(rt.address, settled, rt.tr)
         return Reply(self.output.tr(msg)("session.reply_settled", no=settled.ledger.no), private=True)
+
+    async def post_settle_up(self, address: TableAddress, settled: SettleUp, tr: Translator) -> None:
+        """The settle-up in the channel, with a button for each payment still open; its message kept, to edit."""
+        try:
+            ref = await post_notice(self.output.messenger, table=address, text=settle_up_text(settled, tr),
+                                    buttons=buttons(settled, tr))
+        except Exception:  # stored: 'ledger' shows it
+            log.exception("table %s: posting the settle-up failed", settled.ledger.table_id)
+            return
+        if ref is not None:
+            async with self.store.atomic() as tx:
+                await save_notice(tx, session_id=settled.id, ref=ref)
 
     async def ledger(self, msg: Inbound, command: Command) -> Reply:
         """'ledger': the running session (or the last settled one, after a stop) and the payments still open;
@@ -159,9 +173,14 @@ class Settling(TableHooks):
             table_tr = translator(str(r["lang"]))
             address = TableAddress(platform=str(r["platform"]), community=str(r["community"]),
                                    channel=str(r["channel"]))
+            messenger = self.output.messenger
             try:
-                await self.output.messenger.announce(table=address,
-                                                     text=paid_text(now_settled, due, name=msg.name, tr=table_tr))
+                await messenger.announce(table=address, text=paid_line(now_settled, due, name=msg.name, tr=table_tr))
+                ref = now_settled.notice_ref
+                if ref is None or not await edit_notice(messenger, table=address, ref=ref,
+                                                        text=settle_up_text(now_settled, table_tr),
+                                                        buttons=buttons(now_settled, table_tr)):
+                    await messenger.announce(table=address, text=dues_text(now_settled, table_tr))
             except Exception:  # the mark is stored; 'ledger' shows it
                 log.exception("table %s: announcing a payment failed", settled.ledger.table_id)
         return Reply(tr("session.reply_paid", payment=due_text(due, now_settled, tr)), private=True)
@@ -265,7 +284,8 @@ def ledger_text(ledger: Ledger, tr: Translator, *, money: Money | None, final: b
 def due_text(due: Due, settled: SettleUp, tr: Translator) -> str:
     """'bob pays ann 35 chips' (with the money if the table set a chip value)."""
     ledger = settled.ledger
-    return tr("session.pays", payer=_shown_name(ledger, due.payer, tr), payee=_shown_name(ledger, due.payee, tr),
+    return tr("session.house_pays" if due.payer == HOUSE_BOTS else "session.pays",
+              payer=_shown_name(ledger, due.payer, tr), payee=_shown_name(ledger, due.payee, tr),
               chips=_chips(due.chips, tr, settled.money))
 
 
@@ -287,9 +307,17 @@ def dues_text(settled: SettleUp, tr: Translator) -> str:
     return "\n".join(lines)
 
 
-def paid_text(settled: SettleUp, due: Due, *, name: str, tr: Translator) -> str:
-    """A payment marked, and what is still open."""
-    return tr("session.line_paid", name=name, payment=due_text(due, settled, tr)) + "\n" + dues_text(settled, tr)
+def paid_line(settled: SettleUp, due: Due, *, name: str, tr: Translator) -> str:
+    """A payment marked."""
+    return tr("session.line_paid", name=name, payment=due_text(due, settled, tr))
+
+
+def buttons(settled: SettleUp, tr: Translator) -> tuple[Button, ...]:
+    """A button for each payment between players still open: 'paid @settle-up.payment'."""
+    ledger = settled.ledger
+    return tuple(Button(label=tr("session.button_paid", payer=_shown_name(ledger, d.payer, tr),
+                                 payee=_shown_name(ledger, d.payee, tr)), command=f"paid @{settled.id}.{d.seq}")
+                 for d in settled.open)
 
 
 def settle_up_text(settled: SettleUp, tr: Translator) -> str:

@@ -165,8 +165,9 @@ def test_a_long_private_answer_goes_on_in_ephemeral_follow_ups() -> None:
     assert "\n".join(texts) == render.public_text(story)
 
 
-SUBCOMMANDS = [c for c in COMMANDS if c not in ACTIONS] + ["act"]
-"""Every command but the actions has its own subcommand; the actions are ``/stud act`` (Discord allows 25)."""
+SUBCOMMANDS = [c for c in COMMANDS if c not in ACTIONS and c not in ("settle", "paid")] + ["act"]
+"""Every command but the actions has its own subcommand; the actions are ``/stud act``, 'settle' and 'paid' are
+actions of ``/stud ledger`` (Discord allows 25)."""
 
 
 def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
@@ -189,6 +190,8 @@ def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
     assert [c.value for c in options["act"]["action"].choices] == list(ACTIONS) and options["act"]["action"].required
     assert set(options["export"]) == {"number", "last"} and options["export"]["last"].max_value == 100
     assert set(options["hand"]) == {"number"} and not options["hand"]["number"].required
+    assert [c.value for c in options["ledger"]["action"].choices] == ["show", "csv", "settle", "paid"]
+    assert set(options["ledger"]) == {"action", "payer", "payee"} and not options["ledger"]["payer"].required
 
 
 @pytest.mark.asyncio
