@@ -643,11 +643,11 @@ async def test_redteam_a_broke_player_who_registers_for_a_sit_and_go_is_refilled
 async def test_schema_is_versioned_and_reopens(tmp_path: Path) -> None:
     store = await open_sqlite(str(tmp_path / "s.db"), schema=MIGRATIONS)
     rows = await store.fetch("PRAGMA user_version")
-    assert rows[0][0] == store.schema_version == 14
+    assert rows[0][0] == store.schema_version == 15
     assert (await store.fetch("PRAGMA journal_mode"))[0][0] == "wal"
     await store.close()
     store = await open_sqlite(str(tmp_path / "s.db"), schema=MIGRATIONS)  # migrations run once
-    assert (await store.fetch("PRAGMA user_version"))[0][0] == 14
+    assert (await store.fetch("PRAGMA user_version"))[0][0] == 15
     await store.close()
 
 
