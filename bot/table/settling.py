@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.core.errors import Refusal
@@ -40,6 +40,7 @@ from bot.table.session import (
 )
 from bot.text import render
 from bot.text.grammar import Command
+from bot.text.images.ledger import ledger_png
 
 log = logging.getLogger(__name__)
 
@@ -129,11 +130,19 @@ class Settling(TableHooks):
             return Reply(tr("session.reply_csv", no=ledger.no), private=True,
                          files=(Attachment(name=name, data=ledger_csv(ledger, tr).encode(), mime="text/csv"),))
         parts = [ledger_text(ledger, tr, money=money)]
+        dues: list[str] = []
         for settle_up_id in await settle_ups_open(self.store.fetch, await self._channel_tables(msg)):
             settled = await load_settle_up(self.store.fetch, settle_up_id)
             if settled is not None and (settled.ledger.no != ledger.no or settled.ledger.table_id != ledger.table_id):
-                parts.append(dues_text(settled, tr))
-        return Reply("\n\n".join(parts), private=True)
+                dues.append(dues_text(settled, tr))
+        picture = None
+        if table.image and msg.platform != "console" and ledger.lines:  # an image table: the ledger as a picture
+            try:
+                picture = ledger_picture(ledger, tr, money=money,
+                                         notes=[ln for text in dues for ln in text.splitlines()])
+            except Exception:
+                log.exception("table %s: drawing the ledger failed; showing it as text", table.id)
+        return Reply("\n\n".join(parts + dues), private=True, image=picture)
 
     async def paid(self, msg: Inbound, command: Command) -> Reply:
         """'paid PAYER PAYEE' (or a settle-up's button, 'paid @settle-up.payment'): the payer or the payee marks
@@ -189,7 +198,7 @@ class Settling(TableHooks):
 
     async def _channel_table(self, msg: Inbound) -> _TableRow:
         rows = await self.store.fetch(
-            "SELECT t.id AS id, t.community AS community, t.open AS open, "
+            "SELECT t.id AS id, t.community AS community, t.open AS open, t.view AS view, "
             "(SELECT COUNT(*) FROM tournaments u WHERE u.table_id = t.id) AS tourney "
             "FROM tables t WHERE t.platform = ? AND t.channel = ? ORDER BY t.open DESC, t.id DESC LIMIT 1",
             (msg.platform, msg.channel))
@@ -198,7 +207,8 @@ class Settling(TableHooks):
         r = rows[0]
         if int(r["tourney"]):
             raise Refusal("session.refuse_tourney")
-        return _TableRow(id=int(r["id"]), community=str(r["community"]), open=bool(r["open"]))
+        return _TableRow(id=int(r["id"]), community=str(r["community"]), open=bool(r["open"]),
+                         image=r["view"] == "image")
 
     async def _channel_tables(self, msg: Inbound) -> list[int]:
         return [int(r["id"]) for r in await self.store.fetch(
@@ -238,6 +248,8 @@ class _TableRow:
     id: int
     community: str
     open: bool
+    image: bool
+    """The table shows pictures (``config view=image``, the default)."""
 
 
 # ------------------------------------------------------------------ words
@@ -264,17 +276,34 @@ def _signed(n: int, money: Money | None) -> str:
     return text
 
 
-def ledger_text(ledger: Ledger, tr: Translator, *, money: Money | None, final: bool = False) -> str:
-    """The ledger as a monospace table: a title, a header, a row a player, the house bots last."""
+def ledger_title(ledger: Ledger, tr: Translator, *, final: bool = False) -> str:
     end = tr("session.now") if ledger.ended_at is None else day_time(ledger.ended_at)
-    title = tr("session.title_final" if final else "session.title", no=ledger.no, start=day_time(ledger.started_at),
-               end=end)
-    if not ledger.lines:
-        return title + "\n" + tr("session.empty")
+    return tr("session.title_final" if final else "session.title", no=ledger.no, start=day_time(ledger.started_at),
+              end=end)
+
+
+def ledger_rows(ledger: Ledger, tr: Translator, *, money: Money | None) -> tuple[list[str], list[list[str]]]:
+    """The ledger's header and rows, as its text and its picture show them."""
     header = [tr("session.col_player"), tr("session.col_buy_ins"), tr("session.col_out"), tr("session.col_stack"),
               tr("session.col_net")]
     rows = [[_shown_name(ledger, ln.user, tr), f"{ln.bought} ({ln.buy_ins})", str(ln.cashed), str(ln.stack),
              _signed(ln.net, money)] for ln in ledger.lines]
+    return header, rows
+
+
+def ledger_picture(ledger: Ledger, tr: Translator, *, money: Money | None, notes: Sequence[str] = ()) -> bytes:
+    """The ledger as a PNG (an image table's 'ledger')."""
+    header, rows = ledger_rows(ledger, tr, money=money)
+    return ledger_png(title=ledger_title(ledger, tr), header=header, rows=rows,
+                      nets=[ln.net for ln in ledger.lines], notes=notes, lang=tr.lang)
+
+
+def ledger_text(ledger: Ledger, tr: Translator, *, money: Money | None, final: bool = False) -> str:
+    """The ledger as a monospace table: a title, a header, a row a player, the house bots last."""
+    title = ledger_title(ledger, tr, final=final)
+    if not ledger.lines:
+        return title + "\n" + tr("session.empty")
+    header, rows = ledger_rows(ledger, tr, money=money)
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(r)).rstrip()
              for r in [header, *rows]]

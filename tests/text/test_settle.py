@@ -9,11 +9,20 @@ from decimal import Decimal
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from PIL import Image
 
 from bot.chips.settle import Payment, settle
 from bot.core.i18n import translator
 from bot.table.session import HOUSE_BOTS, Due, Ledger, Line, Money, SettleUp
-from bot.table.settling import CSV_COLUMNS, buttons, dues_text, ledger_csv, ledger_text, settle_up_text
+from bot.table.settling import (
+    CSV_COLUMNS,
+    buttons,
+    dues_text,
+    ledger_csv,
+    ledger_picture,
+    ledger_text,
+    settle_up_text,
+)
 
 
 @st.composite
@@ -123,3 +132,11 @@ def test_the_csv_has_pokernows_columns() -> None:
                                             "buy-out", "stack", "net"]
     assert rows[1] == ["ann", "1", "1970-01-01 00:00", "1970-01-01 01:00", "400", "0", "435", "35"]
     assert rows[3][0] == "house bots" and rows[3][-1] == "0"
+
+
+def test_the_ledger_as_a_picture() -> None:
+    settled = _settled(Money(Decimal("0.05"), "EUR"))
+    png = ledger_picture(settled.ledger, translator("ru"), money=settled.money,
+                         notes=dues_text(settled, translator("ru")).splitlines())
+    with Image.open(io.BytesIO(png)) as img:
+        assert img.format == "PNG" and img.width == 960 and img.height > 200
