@@ -209,3 +209,11 @@ async def test_the_settle_up_in_the_tables_language(tmp_path: Path) -> None:
         await t.say("ann", "config lang=pl")
         out = await t.say("ann", "stop")
         assert "Rozliczenie sesji 1:" in out and " płaci " in out
+
+
+async def test_a_sit_and_go_has_no_session_ledger(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db") as t:
+        await t.say("ann", "tourney new seats=2")
+        assert "sit-and-go has no session ledger" in await t.say("ann", "ledger")
+        assert "sit-and-go has no session ledger" in await t.say("ann", "settle")
+        assert "No payment 'bob ann' here" in await t.say("ann", "paid bob ann")
