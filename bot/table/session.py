@@ -224,8 +224,9 @@ async def _names(read: Read, *, table_id: int, community: str, users: Sequence[s
     """Each user's name: their seat's at the table, else their wallet's."""
     if not users:
         return {}
+    marks = ", ".join("?" for _ in users)
     names = {str(r["user_id"]): str(r["name"]) for r in await read(
-        "SELECT user_id, name FROM wallets WHERE community = ?", (community,)) if str(r["user_id"]) in users}
+        f"SELECT user_id, name FROM wallets WHERE community = ? AND user_id IN ({marks})", (community, *users))}
     names |= {str(r["user_id"]): str(r["name"]) for r in await read(
         "SELECT user_id, name FROM seats WHERE table_id = ?", (table_id,))}
     return names
