@@ -31,6 +31,7 @@ from bot.table.hosting import Hosting
 from bot.table.output import Languages, TableOutput
 from bot.table.runtime import NoGuard, TableHooks, Tables
 from bot.table.seating import Seating
+from bot.table.settling import Settling
 from bot.table.timebank import TimeBankRefill
 from bot.tourney.audit import tournament_problems
 from bot.tourney.service import Tourneys
@@ -112,11 +113,13 @@ def build_bot(settings: Settings, *, store: Store, messenger: Messenger, clock: 
     commands = TableCommands(dealer=dealer, output=output, fair=fair, store=store, settings=settings)
     tourneys = Tourneys(dealer=dealer, output=output, tables=tables, commands=commands, store=store, clock=clock,
                         settings=settings, fair=fair, rng=rng)
-    hooks += [tourneys, StatsRecorder(), TimeBankRefill()]
+    settling = Settling(store=store, output=output, clock=clock)
+    hooks += [tourneys, StatsRecorder(), TimeBankRefill(), settling]
     bot = StudBot(store=store, clock=clock, settings=settings, fair=fair, output=output, tables=tables,
                   dealer=dealer, guard=guard, seating=seating, commands=commands, tourneys=tourneys,
                   history=History(store, tournaments=tourneys), stats=StatsAnswers(store=store, clock=clock),
                   deliveries=deliveries, work=work, answers=Answers(store), audit_checks=AUDIT_CHECKS,
-                  handlers=[Hosting(dealer=dealer, seating=seating, output=output, store=store, clock=clock)])
+                  handlers=[Hosting(dealer=dealer, seating=seating, output=output, store=store, clock=clock),
+                            settling])
     guard.bind(bot)  # the one back-reference, typed as a LocalBot
     return bot

@@ -13,7 +13,7 @@ from bot.cluster import leases
 from bot.platform import updates
 from bot.stats import rows as stats_rows
 from bot.store.base import Migration
-from bot.table import fairness, rebuys, timebank
+from bot.table import fairness, rebuys, session, timebank
 from bot.tourney.store import TOURNEY_MIGRATION
 
 RELEASED_SCHEMA = 9
@@ -119,4 +119,6 @@ MIGRATIONS: list[Migration] = [
     timebank.MIGRATION,
     # 16: rebuys waiting for the hand to end, host approvals of joins and rebuys (bot/table/rebuys.py).
     rebuys.MIGRATION,
+    # 17: a cash table's sessions settled, with their ledgers and payments, and its chip value (bot/table/session.py).
+    session.MIGRATION,
 ]

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.app import StudBot
-from bot.core.ports import BoardView, Inbound, Reply, TableAddress
+from bot.core.ports import BoardView, Button, Inbound, Reply, TableAddress
 
 PLATFORM = "console"
 COMMUNITY = "local"
@@ -31,6 +31,7 @@ class ConsoleMessenger:
         self.turn_tokens = turn_tokens
         self.unreachable = unreachable if unreachable is not None else set()
         self._boards = 0
+        self._notices = 0
         self._last_prompt: dict[str, str] = {}
         self._last_deck: dict[str, str] = {}
 
@@ -56,6 +57,24 @@ class ConsoleMessenger:
     async def announce(self, *, table: TableAddress, text: str) -> None:
         for line in text.splitlines():
             self.write(f"[table] {line}")
+
+    async def post_notice(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> str | None:
+        """A notice (a settle-up): its lines, then its buttons with the commands they send."""
+        self._notices += 1
+        await self.announce(table=table, text=text)
+        self._buttons(buttons)
+        return f"notice-{self._notices}"
+
+    async def edit_notice(self, *, table: TableAddress, ref: str, text: str, buttons: tuple[Button, ...]) -> bool:
+        """A terminal cannot edit: the notice is printed again, marked as the edit of ``ref``."""
+        self.write(f"[table] ({ref} edited)")
+        await self.announce(table=table, text=text)
+        self._buttons(buttons)
+        return True
+
+    def _buttons(self, buttons: tuple[Button, ...]) -> None:
+        if buttons:
+            self.write("[table] buttons: " + " · ".join(f"{b.label} ({b.command})" for b in buttons))
 
     async def send_private(self, *, platform: str, user: str, text: str, image: bytes | None = None) -> bool:
         if user in self.unreachable:

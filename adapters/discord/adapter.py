@@ -342,7 +342,8 @@ class DiscordAdapter:
         given (edited, or deleted for a press) and before the interaction was forgotten."""
         tr = self.bot.translator_for(platform=PLATFORM, user=request.user, locale=request.locale)
         try:
-            turn = parse(request.command).turn
+            parsed = parse(request.command)
+            turn = parsed.turn if parsed.is_action else None  # a settle-up's 'paid @12.3' is no hand's turn
         except ValueError:
             turn = None
         original: dict[str, Any] = {"application_id": self.client.application_id, "token": request.token}

@@ -55,19 +55,23 @@ OPTION_DESCRIPTIONS: Final = family("adapters.option", [
     "tourney.action", "tourney.seats", "tourney.stack", "tourney.buyin", "tourney.levels", "tourney.pace",
     "tourney.payout", "seed.text", "verify.hand", "config.reveal", "stats.player", "top.net", "top.period",
     "config.timebank", "config.timebank_refill", "pause.resume", "rebuy.chips", "config.approve", "sitout.name",
-    "sitout.back"])
+    "sitout.back", "ledger.action", "ledger.payer", "ledger.payee", "config.chip_value", "config.currency"])
 """Each option's description, by ``command.option``."""
 OPTION_NAMES: Final = family("adapters.option_name", [
     "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "lang", "name", "count", "command", "language",
     "number", "last", "action", "seats", "stack", "buyin", "levels", "pace", "payout", "text", "hand", "reveal",
     "player", "net", "period", "everyone", "timebank", "timebank_refill", "resume", "chips",
-    "approve", "back"])
+    "approve", "back", "payer", "payee", "chip_value", "currency"])
 BUTTONS_ONLY: Final = frozenset({"approve", "deny"})
 """Commands with no subcommand (Discord allows 25): a host answers a request with the buttons under it."""
 VIEW_CHOICES: Final = family("adapters.view", WORD_KEYS["view"])
 REVEAL_CHOICES: Final = family("adapters.reveal", WORD_KEYS["reveal"])
 APPROVE_CHOICES: Final = family("adapters.approve", WORD_KEYS["approve"])
 PERIOD_CHOICES: Final = family("adapters.period", PERIODS)
+LEDGER_ACTIONS: Final = ("show", "csv", "settle", "paid")
+"""What /stud ledger does: 'ledger', 'ledger csv', 'settle', 'paid PAYER PAYEE' (one subcommand for the three
+commands of the night's ledger, within Discord's 25)."""
+LEDGER_CHOICES: Final = family("adapters.ledger_action", LEDGER_ACTIONS[:2])
 TOURNEY_CHOICES: Final = {**family("adapters.tourney_action", TOURNEY_SUBCOMMANDS), **family("adapters.pace", PACES),
                           **{p: k for p, k in zip(PAYOUTS, family("adapters.payout", [p.replace("/", "-")
                                                                                        for p in PAYOUTS]).values(),
@@ -149,6 +153,8 @@ def localized(tr: Translator, where: Where, data: Any) -> str | None:
             return _clip(tr(APPROVE_CHOICES[value]))
         if value in PERIOD_CHOICES:
             return _clip(tr(PERIOD_CHOICES[value]))
+        if value in LEDGER_CHOICES:
+            return _clip(tr(LEDGER_CHOICES[value]))
         if value in USAGE:
             return _clip(command_word(tr, value)) or None
     return None
@@ -185,7 +191,8 @@ async def join(interaction: discord.Interaction[discord.Client],
                        small=_option("config.small"), big=_option("config.big"), timer=_option("config.timer"),
                        view=_option("config.view"), lang=_option("config.lang"), reveal=_option("config.reveal"),
                        timebank=_option("config.timebank"), timebank_refill=_option("config.timebank_refill"),
-                       approve=_option("config.approve"))
+                       approve=_option("config.approve"), chip_value=_option("config.chip_value"),
+                       currency=_option("config.currency"))
 @app_commands.choices(view=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["view"]],
                       lang=_LANGUAGE_CHOICES,
                       reveal=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["reveal"]],
@@ -198,15 +205,19 @@ async def config(interaction: discord.Interaction[discord.Client],
                  timer: app_commands.Range[int, MIN_TIMER, MAX_TIMER] | None = None,
                  view: str | None = None, lang: str | None = None, reveal: str | None = None,
                  timebank: app_commands.Range[int, 0, MAX_TIMEBANK] | None = None,
-                 timebank_refill: app_commands.Range[str, 3, 9] | None = None, approve: str | None = None) -> None:
+                 timebank_refill: app_commands.Range[str, 3, 9] | None = None, approve: str | None = None,
+                 chip_value: app_commands.Range[str, 1, 12] | None = None,
+                 currency: app_commands.Range[str, 1, 8] | None = None) -> None:
     await _run(interaction, command_text("config", ante=ante, bring_in=bring_in, small=small, big=big, timer=timer,
                                          view=view, lang=lang, reveal=reveal, timebank=timebank,
-                                         timebank_refill=timebank_refill, approve=approve))
+                                         timebank_refill=timebank_refill, approve=approve, chip_value=chip_value,
+                                         currency=currency))
 
 
-MERGED: Final = {"resume": "pause", "back": "sitout", "rules": "help"}
+MERGED: Final = {"resume": "pause", "back": "sitout", "rules": "help", "settle": "ledger", "paid": "ledger"}
 """Commands that are an option of another's subcommand (Discord allows 25 subcommands): ``/stud pause resume:True``,
-``/stud sitout back:True``, ``/stud help command:rules`` (the rules themselves)."""
+``/stud sitout back:True``, ``/stud help command:rules`` (the rules themselves), ``/stud ledger action:settle``
+and ``action:paid``."""
 
 
 @app_commands.describe(resume=_option("pause.resume"))
@@ -295,6 +306,21 @@ async def export(interaction: discord.Interaction[discord.Client],
     await _run(interaction, " ".join(words))  # both: the grammar answers with the usage
 
 
+@app_commands.describe(action=_option("ledger.action"), payer=_option("ledger.payer"), payee=_option("ledger.payee"))
+@app_commands.choices(action=[app_commands.Choice(name=a, value=a) for a in LEDGER_ACTIONS])
+async def ledger(interaction: discord.Interaction[discord.Client], action: str | None = None,
+                 payer: app_commands.Range[str, 1, 32] | None = None,
+                 payee: app_commands.Range[str, 1, 32] | None = None) -> None:
+    """The night's ledger: shown, as a file, settled, or one payment marked paid."""
+    if action == "paid":
+        text = command_text("paid", payer, payee)  # without both names: the grammar answers with the usage
+    elif action == "settle":
+        text = "settle"
+    else:
+        text = command_text("ledger", "csv" if action == "csv" else None)
+    await _run(interaction, text)
+
+
 ACT: Final = "act"
 """One subcommand for the betting actions (the buttons under the board are the usual way), so that
 every other command keeps its own subcommand within Discord's 25."""
@@ -345,7 +371,8 @@ async def top(interaction: discord.Interaction[discord.Client], net: bool | None
 _WITH_OPTIONS: dict[str, Callback] = {"join": join, "config": config, "pause": pause, "kick": kick, "history": history,
                                       "rebuy": rebuy, "sitout": sitout,
                                       "help": help_, "addbot": addbot, "lang": lang, "hand": hand, "export": export,
-                                      "tourney": tourney, "seed": seed, "verify": verify, "stats": stats, "top": top}
+                                      "tourney": tourney, "seed": seed, "verify": verify, "stats": stats, "top": top,
+                                      "ledger": ledger}
 
 
 def stud_group() -> app_commands.Group:

@@ -140,6 +140,15 @@ class DiscordMessenger:
         """The prompt ``ref`` edited to ``text``, its buttons removed (queued)."""
         self._enqueue(self._channel(table), _Job("amend", text=render.chunks(render.public_text(text))[0], ref=ref))
 
+    async def post_notice(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> str | None:
+        """A notice (a settle-up) is posted as a board is: an embed (its first line the title, the rest in a
+        code block) with its buttons, in the channel's queue; final, so an edit of it is never dropped."""
+        return await self.publish_board(table=table, board=_notice(text, buttons), ref=None)
+
+    async def edit_notice(self, *, table: TableAddress, ref: str, text: str, buttons: tuple[Button, ...]) -> bool:
+        await self.publish_board(table=table, board=_notice(text, buttons), ref=ref)
+        return True
+
     async def delivered(self, *, table: TableAddress) -> bool:
         """Wait until the lines announced so far in the channel are sent (:class:`~bot.core.ports.Confirming`)."""
         return await self._channel(table).tally.wait()
@@ -281,6 +290,10 @@ class DiscordMessenger:
         if job.ref is not None:
             self._moved[job.ref] = new_ref
         return new_ref
+
+
+def _notice(text: str, buttons: tuple[Button, ...]) -> BoardView:
+    return BoardView(text=text, buttons=buttons, hand_no=0, final=True)
 
 
 def _files(board: BoardView) -> list[discord.File]:

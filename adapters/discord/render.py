@@ -58,6 +58,8 @@ BUTTON_COMMANDS: Final = frozenset({"join", "cards", "register"})
 """What the board's buttons send besides the actions (which carry their turn)."""
 REQUEST_COMMANDS: Final = frozenset({"approve", "deny"})
 """What the buttons under a request to the host send, with the request's id."""
+TURN_COMMANDS: Final = frozenset(ACTIONS) | {"paid"}
+"""What buttons send with a turn: the actions (a hand's decision), and 'paid' (a settle-up's payment)."""
 
 
 def command_of(custom_id: str) -> str | None:
@@ -74,7 +76,7 @@ def command_of(custom_id: str) -> str | None:
     match = TEMPLATE.fullmatch(custom_id)
     if match is None:
         return None
-    allowed = REQUEST_COMMANDS if match["request"] else BUTTON_COMMANDS if match["turn"] is None else ACTIONS
+    allowed = REQUEST_COMMANDS if match["request"] else BUTTON_COMMANDS if match["turn"] is None else TURN_COMMANDS
     if match["command"] not in allowed:
         return None
     return command_from_match(match)

@@ -37,6 +37,8 @@ BUTTON_COMMANDS = frozenset({"join", "cards", "register"})
 REQUEST_COMMANDS = frozenset({"approve", "deny"})
 """What the buttons under a request to the host send, with the request's id ('s|approve|#12')."""
 _REQUEST = re.compile(r"^#\d{1,12}$")
+TURN_COMMANDS = frozenset(ACTIONS) | {"paid"}
+"""What buttons send with a turn: the actions (a hand's decision), and 'paid' (a settle-up's payment)."""
 _TURN = re.compile(r"^\d{1,9}\.\d{1,6}$")
 _CARDS_LINE = re.compile(r"^[^\d:\[]*?(\d+)[^\d:\[]*:\s*(\S.*)$")
 """A private view's first line: words, the hand's number, words, a colon, the cards."""
@@ -81,7 +83,7 @@ def decode_callback(data: str | None) -> str | None:
     if len(parts) == 3 and parts[1] in REQUEST_COMMANDS:
         return f"{parts[1]} {parts[2]}" if _REQUEST.match(parts[2]) else None
     if len(parts) == 3:
-        if parts[1] not in ACTIONS or not _TURN.match(parts[2]):
+        if parts[1] not in TURN_COMMANDS or not _TURN.match(parts[2]):
             return None
         return f"{parts[1]} @{parts[2]}"
     return parts[1] if parts[1] in BUTTON_COMMANDS else None

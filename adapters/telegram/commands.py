@@ -21,12 +21,12 @@ from bot.text.grammar import ALIASES, USAGE, usage_text
 log = logging.getLogger(__name__)
 
 OWNER_COMMANDS: Final = frozenset({"config", "kick", "stop", "start", "tourney", "addbot", "pause", "resume", "sitout",
-                                   "approve", "deny"})
+                                   "approve", "deny", "settle"})
 """Commands that may need the sender's admin rights ('start' and 'tourney start' of a sit-and-go too)."""
 SHORT_COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "pause", "resume", "config",
                          "kick", "cards", "board", "top", "stats", "history", "hand", "export", "seed", "verify",
-                         "rules", "help", "lang", "addbot", "tourney", "rebuy", "approve", "deny", "fold", "check",
-                         "call", "bet", "raise", "complete", "bringin")
+                         "rules", "help", "lang", "addbot", "tourney", "rebuy", "approve", "deny", "ledger", "settle",
+                         "paid", "fold", "check", "call", "bet", "raise", "complete", "bringin")
 TOURNEY_COMMANDS: Final = ("register", "unregister")
 """Sit-and-go shorthands: /register is 'tourney register'."""
 MAX_DESCRIPTION: Final = 256

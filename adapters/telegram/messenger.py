@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import html
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -214,6 +215,39 @@ class TelegramMessenger:
             await self.tg.edit_message_media(chat_id=chat_id, message_id=message_id, media=media,
                                              reply_markup=markup)
 
+    async def post_notice(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> str | None:
+        """A notice (a settle-up): a text message of its own, in monospace, a button a row, after the lines
+        still waiting (they are posted first, in their order)."""
+        await self._post_lines(table, wait=False)
+        chat_id, thread_id = parse_channel(table.channel)
+        try:
+            sent = await self.tg.send_message(chat_id=chat_id, message_thread_id=thread_id, text=_pre(text),
+                                              parse_mode=ParseMode.HTML, reply_markup=_notice_keyboard(buttons),
+                                              link_preview_options=LinkPreviewOptions(is_disabled=True))
+        except TelegramError as exc:
+            log.warning("notice to %s failed: %s", chat_id, exc)
+            return None
+        return str(sent.message_id)
+
+    async def edit_notice(self, *, table: TableAddress, ref: str, text: str, buttons: tuple[Button, ...]) -> bool:
+        chat_id, _ = parse_channel(table.channel)
+        message_id, _ = _parse_ref(ref)
+        if message_id is None:
+            return False
+        try:
+            await self.tg.edit_message_text(chat_id=chat_id, message_id=message_id, text=_pre(text),
+                                            parse_mode=ParseMode.HTML, reply_markup=_notice_keyboard(buttons),
+                                            link_preview_options=LinkPreviewOptions(is_disabled=True))
+        except BadRequest as exc:
+            if "not modified" in str(exc).lower():
+                return True
+            log.warning("editing notice %s in %s failed: %s", ref, chat_id, exc)
+            return False
+        except TelegramError as exc:
+            log.warning("editing notice %s in %s failed: %s", ref, chat_id, exc)
+            return False
+        return True
+
     async def announce(self, *, table: TableAddress, text: str) -> None:
         """Lines wait for the board that (almost always) follows in the same flush; alone, they are posted."""
         lines = [ln for ln in text.splitlines() if ln.strip()]
@@ -378,6 +412,15 @@ class TelegramMessenger:
 
 def _button(b: Button) -> InlineKeyboardButton:
     return InlineKeyboardButton(b.label, callback_data=encode_callback(b.command))
+
+
+def _pre(text: str) -> str:
+    """A notice's text in monospace (its ledger is a table), escaped, within a message's 4,096 characters."""
+    return f"<pre>{html.escape(clip(text, MAX_TEXT - 32))}</pre>"
+
+
+def _notice_keyboard(buttons: tuple[Button, ...]) -> InlineKeyboardMarkup | None:
+    return InlineKeyboardMarkup([[_button(b)] for b in buttons]) if buttons else None
 
 
 def _ref(message_id: int, hand_no: int) -> str:

@@ -181,6 +181,25 @@ def prompting(messenger: object) -> TypeGuard[Prompting]:
     return _implements(type(messenger), Prompting)
 
 
+@runtime_checkable
+class Noticing(Protocol):
+    """A messenger that can post a message of the bot's own in a table's channel, with buttons under it, and
+    edit it later (a settle-up, with a button for each payment still open): not a board, not a line."""
+
+    async def post_notice(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> str | None:
+        """Post it; its reference (to edit it), or None if it could not be posted."""
+        ...
+
+    async def edit_notice(self, *, table: TableAddress, ref: str, text: str, buttons: tuple[Button, ...]) -> bool:
+        """Edit the message ``ref`` (its buttons too: none left, none shown); False if it could not be."""
+        ...
+
+
+def noticing(messenger: object) -> TypeGuard[Noticing]:
+    """``isinstance(messenger, Noticing)``, answered once per class."""
+    return _implements(type(messenger), Noticing)
+
+
 def confirming(messenger: object) -> TypeGuard[Confirming]:
     """``isinstance(messenger, Confirming)``, answered once per class (a protocol check is slow)."""
     return _implements(type(messenger), Confirming)

@@ -37,6 +37,7 @@ from bot.core.ports import (
     TimerHandle,
     confirming,
     deferring,
+    noticing,
     prompting,
 )
 
@@ -89,6 +90,30 @@ class Router:
         inner = self.get(table.platform)
         if prompting(inner):
             await inner.close_prompt(table=table, ref=ref, text=text)
+
+    async def post_notice(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> str | None:
+        return await post_notice(self.get(table.platform), table=table, text=text, buttons=buttons)
+
+    async def edit_notice(self, *, table: TableAddress, ref: str, text: str, buttons: tuple[Button, ...]) -> bool:
+        return await edit_notice(self.get(table.platform), table=table, ref=ref, text=text, buttons=buttons)
+
+
+async def post_notice(messenger: Messenger, *, table: TableAddress, text: str,
+                      buttons: tuple[Button, ...]) -> str | None:
+    """Post a notice through ``messenger`` (:class:`~bot.core.ports.Noticing`); one that cannot gets it as a line
+    (no buttons, no reference: its changes come as lines too)."""
+    if noticing(messenger):
+        return await messenger.post_notice(table=table, text=text, buttons=buttons)
+    await messenger.announce(table=table, text=text)
+    return None
+
+
+async def edit_notice(messenger: Messenger, *, table: TableAddress, ref: str, text: str,
+                      buttons: tuple[Button, ...]) -> bool:
+    """Edit a notice through ``messenger``; False if it cannot (the caller says it as a line instead)."""
+    if noticing(messenger):
+        return await messenger.edit_notice(table=table, ref=ref, text=text, buttons=buttons)
+    return False
 
 
 class Tally:
@@ -226,6 +251,16 @@ class Coalescer:
     async def close_prompt(self, *, table: TableAddress, ref: str, text: str) -> None:
         if prompting(self.inner):
             await self.inner.close_prompt(table=table, ref=ref, text=text)
+
+    async def post_notice(self, *, table: TableAddress, text: str, buttons: tuple[Button, ...]) -> str | None:
+        """A notice after what is pending (the lines before it come first), at once."""
+        state = self._state(table)
+        await self._flush(state)
+        state.last_flush = self.clock.monotonic()
+        return await post_notice(self.inner, table=table, text=text, buttons=buttons)
+
+    async def edit_notice(self, *, table: TableAddress, ref: str, text: str, buttons: tuple[Button, ...]) -> bool:
+        return await edit_notice(self.inner, table=table, ref=ref, text=text, buttons=buttons)
 
     def _schedule(self, state: _Pending, *, now: bool) -> None:
         task = state.task

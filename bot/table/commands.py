@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from decimal import Decimal
 
 from bot.core.config import Settings
 from bot.core.errors import Refusal
@@ -12,7 +13,7 @@ from bot.core.i18n import family, language_of
 from bot.core.limits import MAX_TIMER, MIN_TIMER, STAKE_RANGES, VIEWS
 from bot.core.ports import Inbound, Reply
 from bot.store import Store
-from bot.table import rebuys
+from bot.table import rebuys, session
 from bot.table.dealer import Dealer, cancel_timers
 from bot.table.fairness import Fairness
 from bot.table.output import TableOutput
@@ -120,6 +121,7 @@ class TableCommands:
                 await rebuys.set_approving(tx, rt, on=approve == "on")
             rt.approve = approve == "on"
             await self.output.say(rt, "approval.line_on" if rt.approve else "approval.line_off")
+        money = await self._money(rt, command)
         changed_view, changed_lang = view != table.view, lang != table.lang
         table.stakes, table.timer, table.view, table.lang = stakes, timer, str(view), lang
         async with self.store.atomic() as tx:
@@ -134,8 +136,28 @@ class TableCommands:
             await self.output.say(rt, "line.view_image" if table.view == "image" else "line.view_text")
         if clocks is not None:
             await self.clocks.save(rt, clocks)
+        if money is not None:
+            await self.output.say(rt, "session.line_money_off" if money.chip_value == 0 else "session.line_money",
+                                  money=money.of(1))
         await self.output.publish(rt)
         return Reply(self.output.tr(msg)("reply.done"))
+
+    async def _money(self, rt: Runtime, command: Command) -> session.Money | None:
+        """'config chip_value=0.05 currency=EUR': what a chip is worth, shown in the ledger (never moved);
+        stored at once (the config's other keys are checked before). None if the command does not set it."""
+        value, currency = command.options.get("chip_value"), command.options.get("currency")
+        if value is None and currency is None:
+            return None
+        known = await session.read_money(self.store.fetch, table_id=rt.table.id)
+        chip_value = Decimal(0 if value == "off" else str(value)) if value is not None \
+            else known.chip_value if known is not None else Decimal(0)
+        if value is None and known is None:
+            raise Refusal("session.refuse_currency_alone")
+        money = session.Money(chip_value, str(currency) if currency is not None
+                              else known.currency if known is not None else "")
+        async with self.store.atomic() as tx:
+            await session.save_money(tx, table_id=rt.table.id, money=money if chip_value else None)
+        return money
 
     async def cards(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         hand, player = rt.hand, rt.engine_seat(msg.user)

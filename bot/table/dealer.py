@@ -63,6 +63,8 @@ class Dealer:
         """The house bots' decisions."""
         self.stopping = False
         """Set by a stop: no timer acts any more."""
+        self._after_close: dict[int, list[Callable[[], Awaitable[None]]]] = {}
+        """What the hooks say once a table's close is committed (:meth:`close_table`, then :meth:`closed`)."""
 
     # ------------------------------------------------------------------ hands
 
@@ -313,6 +315,8 @@ class Dealer:
         for seat in table.seats.values():
             await wallets.leave_seat(tx, table_id=table.id, community=table.community, seat_no=seat.seat_no,
                                      user=seat.user, amount=seat.stack, kind="closed", now=now)
+        self._after_close[table.id] = [after for hook in self.hooks  # a cash table's settle-up
+                                       if (after := await hook.closing(rt, tx, now=now)) is not None]
         await tx.close_table(table.id)
         return await self.fair.reveal_all(tx, table_id=table.id)  # finished hands only
 
@@ -324,6 +328,8 @@ class Dealer:
         await self.output.say(rt, "line.closed")
         if revealed:
             await self.output.say(rt, "fair.revealed_all", seeds=revealed_seeds(list(revealed)))
+        for after in self._after_close.pop(rt.table.id, []):
+            await after()
 
     async def schedule_next(self, rt: Runtime) -> None:
         table = rt.table

@@ -183,6 +183,11 @@ class TableHooks(Protocol):
         """The board to show instead of the table's, if any."""
         return None
 
+    async def closing(self, rt: Runtime, tx: Tx, *, now: float) -> Callable[[], Awaitable[None]] | None:
+        """Inside the transaction that closes the table (every seat cashed out); what to say once it is
+        committed and the table said it closed (a cash table's settle-up: bot/table/settling.py)."""
+        return None
+
 
 class TableGuard(Protocol):
     """What the cluster (bot/cluster/cluster.py) does for the tables of this process: the lease a table's

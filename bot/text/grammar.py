@@ -67,15 +67,16 @@ CONFIG_KEYS: Final = {
     "small": "small", "small_bet": "small", "big": "big", "big_bet": "big", "timer": "timer", "view": "view",
     "lang": "lang", "language": "lang", "reveal": "reveal", "approve": "approve",
     "timebank": "timebank", "time_bank": "timebank", "timebank_refill": "timebank_refill",
-    "time_bank_refill": "timebank_refill",
+    "time_bank_refill": "timebank_refill", "chip_value": "chip_value", "chipvalue": "chip_value",
+    "currency": "currency",
 }
 WORD_KEYS: Final = {"view": VIEWS, "reveal": REVEALS, "approve": ("on", "off")}
 """Config keys whose values are words, and the words they take."""
 
 COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "pause", "resume", "config", "kick",
                    "cards", "board", "top", "stats", "history", "hand", "export", "seed", "verify", "rules", "help",
-                   "lang", "addbot", "tourney", "rebuy", "approve", "deny", "fold", "check", "call", "bet", "raise",
-                   "complete", "bring-in")
+                   "lang", "addbot", "tourney", "rebuy", "approve", "deny", "ledger", "settle", "paid", "fold", "check",
+                   "call", "bet", "raise", "complete", "bring-in")
 """Every command, in the order help lists them."""
 _USAGE = family("usage", COMMANDS)
 _WORD = family("cmd", COMMANDS)
@@ -105,6 +106,9 @@ LOCAL_NAMES: Final = {command_word(translator(lang), name).lower(): name for lan
 
 
 _TURN = re.compile(r"^@(\d+\.\d+)$")
+_CHIP_VALUE = re.compile(r"^(?:off|[0-9]{1,9}(?:[.,][0-9]{1,6})?)$")
+"""``config chip_value=``: a decimal (a point or a comma), 'off' or 0 to show chips alone."""
+_CURRENCY = re.compile(r"^[^\s=]{1,8}$")
 _NAME = re.compile(r"^[^\s=]{1,32}$")
 _WHOLE = re.compile(r"[-+]?[0-9]+")
 """A whole number as every command reads one: ASCII digits only, so that what 'tourney new' takes,
@@ -155,7 +159,7 @@ def parse(text: str) -> Command:
     if name == "tourney":  # sit-and-go tournaments
         return _tourney_command(rest, usage)
     if name in ACTIONS or name in ("new", "leave", "back", "start", "stop", "cards", "board", "rules", "pause",
-                                   "resume"):
+                                   "resume", "settle"):
         if rest:
             raise UsageError("usage.no_arguments", name=name, usage=usage)
         return Command(name=name, turn=turn)
@@ -209,6 +213,16 @@ def parse(text: str) -> Command:
         if len(rest) > 1 or (rest and not _NAME.match(rest[0])):
             raise UsageError("usage.only", usage=usage)
         return Command(name=name, args=tuple(rest))
+    if name == "ledger":  # 'ledger', 'ledger csv'
+        if len(rest) > 1 or (rest and rest[0].lower() != "csv"):
+            raise UsageError("usage.only", usage=usage)
+        return Command(name=name, args=("csv",) if rest else ())
+    if name == "paid":  # 'paid PAYER PAYEE' (names may hold spaces), or a settle-up's button 'paid @12.3'
+        if turn is not None and not rest:
+            return Command(name=name, turn=turn)
+        if len(rest) < 2 or turn is not None:
+            raise UsageError("usage.only", usage=usage)
+        return Command(name=name, args=(" ".join(rest),))
     if name == "help":
         if len(rest) > 1:
             raise UsageError("usage.only", usage=usage)
@@ -228,6 +242,14 @@ def parse(text: str) -> Command:
                 raise UsageError("usage.choices", key=canon, choices=_either(LANGUAGES), value=repr(value),
                                  usage=usage)
             options[canon] = lang
+        elif canon == "chip_value":
+            if not _CHIP_VALUE.match(value.lower()):
+                raise UsageError("session.usage_chip_value", value=repr(value), usage=usage)
+            options[canon] = value.lower().replace(",", ".")
+        elif canon == "currency":
+            if not _CURRENCY.match(value):
+                raise UsageError("session.usage_currency", value=repr(value), usage=usage)
+            options[canon] = value
         elif canon in WORD_KEYS:
             choices = WORD_KEYS[canon]
             if value.lower() not in choices:

@@ -31,7 +31,7 @@ async def test_every_command_has_one_route(tmp_path: Path) -> None:
         # what the cluster answered wherever a command arrived before the registry (its ANYWHERE list)
         assert anywhere == {"help", "rules", "lang", "top", "stats", "hand", "export", "verify"}
         at_tournament = {name for name in COMMANDS if bot.registry.route(name).at_tournament is not None}
-        assert at_tournament == {"join", "addbot", "start", "leave", "kick", "stop", "config"}
+        assert at_tournament == {"join", "addbot", "start", "leave", "kick", "stop", "config", "settle"}
     finally:
         await store.close()
 

@@ -166,9 +166,10 @@ def test_a_long_private_answer_goes_on_in_ephemeral_follow_ups() -> None:
 
 
 SUBCOMMANDS = [c for c in COMMANDS if c not in ACTIONS and c not in MERGED and c not in ("approve", "deny")] + ["act"]
-"""Every command but the actions has its own subcommand; the actions are ``/stud act``; 'resume', 'back' and
-'rules' are ``/stud pause resume:True``, ``/stud sitout back:True``, ``/stud help command:rules`` (Discord allows
-25); a host answers a request (approve, deny) with the buttons under it."""
+"""Every command but the actions has its own subcommand; the actions are ``/stud act``; 'resume', 'back',
+'rules', 'settle' and 'paid' are ``/stud pause resume:True``, ``/stud sitout back:True``, ``/stud help
+command:rules``, ``/stud ledger action:settle|paid`` (Discord allows 25); a host answers a request (approve,
+deny) with the buttons under it."""
 
 
 def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
@@ -179,7 +180,7 @@ def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
     assert options["join"]["buy_in"].type is discord.AppCommandOptionType.integer
     assert not options["join"]["buy_in"].required and options["join"]["buy_in"].min_value == 1
     assert set(options["config"]) == {"ante", "bring_in", "small", "big", "timer", "view", "lang", "reveal",
-                                      "timebank", "timebank_refill", "approve"}
+                                      "timebank", "timebank_refill", "approve", "chip_value", "currency"}
     assert options["config"]["timebank"].min_value == 0 and options["config"]["timebank"].max_value == 300
     assert set(options["pause"]) == {"resume"} and not options["pause"]["resume"].required
     assert options["rebuy"]["chips"].min_value == 1 and not options["rebuy"]["chips"].required
@@ -200,6 +201,8 @@ def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
     assert set(options["export"]) == {"number", "last", "everyone"} and options["export"]["last"].max_value == 100
     assert options["export"]["everyone"].type is discord.AppCommandOptionType.boolean  # 'export ... all' (issue 25)
     assert set(options["hand"]) == {"number"} and not options["hand"]["number"].required
+    assert [c.value for c in options["ledger"]["action"].choices] == ["show", "csv", "settle", "paid"]
+    assert set(options["ledger"]) == {"action", "payer", "payee"} and not options["ledger"]["payer"].required
 
 
 @pytest.mark.asyncio
