@@ -150,7 +150,7 @@ def _hand_to(hand_file: HandFile, street: int) -> Hand:
             hand.act(Action(text))
         except (ValueError, EngineError) as exc:
             raise ReplayError(f"action {i} ({text!r}): {exc}", action_index=i) from None
-    if not hand.is_over and hand.street < street:
+    if hand.street < street:  # a run-out deals every street at once: only a hand that stopped is short
         raise EquityError(f"street {street} was not dealt: the hand is on street {hand.street}")
     return hand
 
