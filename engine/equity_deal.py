@@ -170,29 +170,36 @@ def count_heads_up(spot: Spot) -> Counted:
 def count_exact(spot: Spot) -> Counted:
     """Exact counts: every deal, player by player, the community card (if due) first."""
     players = [_Player(cards) for cards in spot.known]
-    weights: dict[tuple[Outcome, ...], int] = {}
+    # The walk counts tuples of small ints (an outcome's number, one numbering for all players): they hash
+    # much faster than tuples of outcomes.
+    numbers: dict[Outcome, int] = {}
+    counts: dict[tuple[int, ...], int] = {}
     commons: Sequence[Card | None] = spot.unseen if spot.community_due else (spot.community,)
     for common in commons:
         pool = [c for c in spot.unseen if c is not common]
         tables = [
-            [(mask, outcome) for mask, outcome, _ in _completions(players[p], pool, spot.needs[p], common)]
+            [(mask, numbers.setdefault(outcome, len(numbers)))
+             for mask, outcome, _ in _completions(players[p], pool, spot.needs[p], common)]
             for p in range(len(players))
         ]
-        _walk(tables, 0, 0, (), weights)
+        _walk(tables, 0, 0, (), counts)
+    outcomes = list(numbers)
+    weights = {tuple(outcomes[n] for n in key): count for key, count in counts.items()}
     return Counted(weights=weights, deals=sum(weights.values()))
 
 
-def _walk(tables: list[list[tuple[int, Outcome]]], index: int, used: int, prefix: tuple[Outcome, ...],
-          weights: dict[tuple[Outcome, ...], int]) -> None:
+def _walk(tables: list[list[tuple[int, int]]], index: int, used: int, prefix: tuple[int, ...],
+          counts: dict[tuple[int, ...], int]) -> None:
     if index == len(tables) - 1:
-        for mask, outcome in tables[index]:
+        get = counts.get
+        for mask, number in tables[index]:
             if not mask & used:
-                key = (*prefix, outcome)
-                weights[key] = weights.get(key, 0) + 1
+                key = (*prefix, number)
+                counts[key] = get(key, 0) + 1
         return
-    for mask, outcome in tables[index]:
+    for mask, number in tables[index]:
         if not mask & used:
-            _walk(tables, index + 1, used | mask, (*prefix, outcome), weights)
+            _walk(tables, index + 1, used | mask, (*prefix, number), counts)
 
 
 def count_sampled(spot: Spot, *, samples: int, rng: random.Random) -> Counted:
@@ -239,12 +246,29 @@ def split_outcomes(spot: Spot, outcomes: tuple[Outcome, ...], memo: dict[tuple[o
     distinct orders however many deals it has.
     """
     count = len(outcomes)
-    highs = sorted({o[0] for o in outcomes})
-    lows = sorted({o[1] for o in outcomes if o[1] is not None})
-    high_rank = tuple(highs.index(o[0]) for o in outcomes)
-    low_rank = tuple(None if o[1] is None else lows.index(o[1]) for o in outcomes)
-    high_order = tuple(sorted(range(count), key=lambda i: outcomes[i][2], reverse=True))
-    low_order = tuple(sorted(range(count), key=lambda i: outcomes[i][3]))
+    high_rank: tuple[int, ...]
+    low_rank: tuple[int | None, ...]
+    if count == 2:  # heads-up, the commonest all-in: the same ranks without sorting
+        a, b = outcomes
+        high_rank = (0, 0) if a[0] == b[0] else (1, 0) if a[0] > b[0] else (0, 1)
+        low_a, low_b = a[1], b[1]
+        if low_a is None or low_b is None:
+            low_rank = (None if low_a is None else 0, None if low_b is None else 0)
+        else:
+            low_rank = (0, 0) if low_a == low_b else (1, 0) if low_a > low_b else (0, 1)
+        high_order: tuple[int, ...] = (0, 1) if a[2] > b[2] else (1, 0)
+        low_order: tuple[int, ...] = (0, 1) if a[3] < b[3] else (1, 0)
+    else:
+        values = [o[0] for o in outcomes]
+        high_rank = tuple(map(sorted(set(values)).index, values))
+        some_lows = [o[1] for o in outcomes]
+        lows = sorted({v for v in some_lows if v is not None})
+        low_rank = tuple(None if v is None else lows.index(v) for v in some_lows)
+        # An odd-chip order matters only where two values tie: without a tie it is left out of the key.
+        high_order = () if len(set(values)) == count else tuple(
+            sorted(range(count), key=[-o[2] for o in outcomes].__getitem__))
+        low_order = () if len(lows) == count else tuple(
+            sorted(range(count), key=[o[3] for o in outcomes].__getitem__))
     key = (high_rank, low_rank, high_order, low_order)
     found = memo.get(key)
     if found is not None:
@@ -255,8 +279,8 @@ def split_outcomes(spot: Spot, outcomes: tuple[Outcome, ...], memo: dict[tuple[o
     chips = dict.fromkeys(seats, 0)
     whole = {s: any(s in pot.eligible for pot in spot.pots) for s in seats}
     for pot in spot.pots:
-        result = split_pot(pot=pot, high=high, low=low, high_order=[seats[i] for i in high_order],
-                           low_order=[seats[i] for i in low_order])
+        result = split_pot(pot=pot, high=high, low=low, high_order=[seats[i] for i in high_order or range(count)],
+                           low_order=[seats[i] for i in low_order or range(count)])
         for seat in pot.eligible:
             got = result.shares.get(seat, 0)
             chips[seat] += got
