@@ -127,6 +127,26 @@ def _completions(player: _Player, pool: Sequence[Card], need: int, extra: Card |
         yield mask, player.outcome(drawn, extra), drawn
 
 
+def _coarsen(tables: list[list[Outcome]]) -> list[dict[Outcome, Outcome]]:
+    """Each player's outcomes with the odd-chip keys dropped (-1, 99) where no other player can tie them.
+
+    An odd-chip key decides something only between tied hands: a high value no other player can reach
+    never ties, nor does a low value (or no low) no other player can reach. Outcomes that differ only
+    in such keys become one, so there are fewer to count and to divide.
+    """
+    highs = [{o[0] for o in table} for table in tables]
+    lows = [{o[1] for o in table if o[1] is not None} for table in tables]
+    coarse: list[dict[Outcome, Outcome]] = []
+    for p, table in enumerate(tables):
+        other_highs = set().union(*(h for q, h in enumerate(highs) if q != p))
+        other_lows = set().union(*(v for q, v in enumerate(lows) if q != p))
+        coarse.append({
+            o: (o[0], o[1], o[2] if o[0] in other_highs else -1, o[3] if o[1] in other_lows else 99)
+            for o in table
+        })
+    return coarse
+
+
 def heads_up_cost(spot: Spot) -> int:
     """Steps :func:`count_heads_up` takes: both tables, and the pairs that share cards."""
     left = len(spot.unseen)
@@ -143,8 +163,11 @@ def count_heads_up(spot: Spot) -> Counted:
     classes: list[dict[Outcome, int]] = [{}, {}]
     # by_subset[p][S][outcome]: how many of p's completions contain every card of S (S non-empty).
     by_subset: list[dict[tuple[Card, ...], dict[Outcome, int]]] = [{}, {}]
+    done = [list(_completions(players[p], spot.unseen, spot.needs[p], spot.community)) for p in (0, 1)]
+    coarse = _coarsen([[outcome for _, outcome, _ in table] for table in done])
     for p in (0, 1):
-        for _, outcome, drawn in _completions(players[p], spot.unseen, spot.needs[p], spot.community):
+        for _, raw, drawn in done[p]:
+            outcome = coarse[p][raw]
             classes[p][outcome] = classes[p].get(outcome, 0) + 1
             if spot.needs[1 - p]:
                 for size in range(1, len(drawn) + 1):
@@ -177,9 +200,10 @@ def count_exact(spot: Spot) -> Counted:
     commons: Sequence[Card | None] = spot.unseen if spot.community_due else (spot.community,)
     for common in commons:
         pool = [c for c in spot.unseen if c is not common]
+        done = [list(_completions(players[p], pool, spot.needs[p], common)) for p in range(len(players))]
+        coarse = _coarsen([[outcome for _, outcome, _ in table] for table in done])
         tables = [
-            [(mask, numbers.setdefault(outcome, len(numbers)))
-             for mask, outcome, _ in _completions(players[p], pool, spot.needs[p], common)]
+            [(mask, numbers.setdefault(coarse[p][outcome], len(numbers))) for mask, outcome, _ in done[p]]
             for p in range(len(players))
         ]
         _walk(tables, 0, 0, (), counts)
