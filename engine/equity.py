@@ -71,8 +71,9 @@ __all__ = ["DEFAULT_BUDGET", "DEFAULT_SAMPLES", "Equity", "EquityError", "all_in
 
 DEFAULT_BUDGET = 500_000
 """Exact when the counting takes at most this many steps (deals, or heads-up table entries and shared pairs)."""
-DEFAULT_SAMPLES = 12_000
-"""Run-outs drawn when exact counting is over the budget: a standard error of at most 0.5/sqrt(12,000) = 0.46%."""
+DEFAULT_SAMPLES = 10_000
+"""Run-outs drawn when exact counting is over the budget: a standard error of at most
+0.5/sqrt(10,000) = 0.5% (a share is 0..1)."""
 
 
 class EquityError(EngineError):

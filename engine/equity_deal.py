@@ -240,9 +240,10 @@ def count_sampled(spot: Spot, *, samples: int, rng: random.Random) -> Counted:
     for need in needs:
         bounds.append((start, start + need))
         start += need
-    pairs = list(zip(players, bounds))
+    rows = [(p.key, p.high_key, p.low_key, p.cards, lo, hi) for p, (lo, hi) in zip(players, bounds)]
     due = spot.community_due
     steps = range(total_need)
+    low_keys = _LOW_KEYS
     for _ in range(samples):
         # The first total_need places of a partial Fisher-Yates shuffle: a uniform sample, in order
         # (random() * m is uniform on 0..m-1 to within 2**-53; several times quicker than rng.sample).
@@ -250,8 +251,26 @@ def count_sampled(spot: Spot, *, samples: int, rng: random.Random) -> Counted:
             k = j + int(uniform() * (size - j))
             pool[j], pool[k] = pool[k], pool[j]
         common = pool[total_need - 1] if due else spot.community
-        key = tuple(player.outcome(pool[lo:hi], common) for player, (lo, hi) in pairs)
-        weights[key] = weights.get(key, 0) + 1
+        common_key = 0 if common is None else common.key
+        outcomes = []
+        for base, high_key, low_key, cards, lo, hi in rows:  # _Player.outcome, inlined: the hot loop
+            key = base + common_key
+            for j in range(lo, hi):
+                card = pool[j]
+                key += card.key
+                index = card.index
+                if index > high_key:
+                    high_key = index
+                if low_keys[index] < low_key:
+                    low_key = low_keys[index]
+            if ((key >> 32) + 0x3333) & 0x8888:  # a flush: the cards themselves are read
+                hand = [*cards, *pool[lo:hi]] if common is None else [*cards, *pool[lo:hi], common]
+                high = high_value_of_key(key=key, cards=hand)
+            else:
+                high = high_value_of_key(key=key, cards=())
+            outcomes.append((high, low_value_of_key(key), high_key, low_key))  # seven cards: a low can be read
+        outcome_key = tuple(outcomes)
+        weights[outcome_key] = weights.get(outcome_key, 0) + 1
     return Counted(weights=weights, deals=samples)
 
 
