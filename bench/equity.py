@@ -11,7 +11,8 @@ whole chips however it is shared, so both answer the same question):
   errors (plus its own) of poker-equity's exact answer, or of a 1,000,000-sample one where it has none.
 * ``default``: what the board gets (exact where it fits the budget, else sampled).
 
-Then the time of an all-in's numbers: random all-in hands (2 to 4 players, random stacks, a shuffled deck),
+Then the time of an all-in's numbers: random all-in hands (2 to 4 players, then a quarter as many of 5 to 8;
+random stacks, a shuffled deck),
 every street of :func:`engine.equity.all_in_equity` timed, p50, p99 and max per street and per hand.
 Goal: each street's numbers within half a second at p99.
 
@@ -26,9 +27,10 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-import poker_equity as pe
+import poker_equity as pe  # type: ignore[import-untyped]
 
 from engine import ALL_CARDS, Deck, DeckDealer, Hand, Stakes
 from engine.equity import DEFAULT_SAMPLES, Equity, all_in_equity, equity_of_spot, spot_at
@@ -91,14 +93,14 @@ def compare_spots(*, spots: int, seed: int) -> list[Row]:
                 for spot in cases:
                     hands, dead = their_fields(spot)
                     if mode == "exact":
-                        ours, t = timed(lambda spot=spot, street=street: equity_of_spot(spot, street=street))
-                        theirs, u = timed(lambda h=hands, d=dead: pe.exact_from_text("stud_hi_lo", h, "", d))
+                        ours, t = timed(partial(equity_of_spot, spot, street=street))
+                        theirs, u = timed(partial(pe.exact_from_text, "stud_hi_lo", hands, "", dead))
                         ok = ours.exact and theirs is not None and all(
                             abs(a - b) < 1e-9 for a, b in zip(ours.equity.values(), their_equities(theirs)))
                     else:
-                        ours, t = timed(lambda spot=spot, street=street: equity_of_spot(spot, street=street, budget=0))
-                        theirs, u = timed(lambda h=hands, d=dead: pe.chunk_from_text(
-                            "stud_hi_lo", h, "", d, samples=DEFAULT_SAMPLES, seed=1, threads=1))
+                        ours, t = timed(partial(equity_of_spot, spot, street=street, budget=0))
+                        theirs, u = timed(partial(pe.chunk_from_text, "stud_hi_lo", hands, "", dead,
+                                                  samples=DEFAULT_SAMPLES, seed=1, threads=1))
                         ok = _within_three(ours, reference(hands, dead, exact=exact_here))
                     ours_t.append(t)
                     theirs_t.append(u)
@@ -123,16 +125,17 @@ def _within_three(ours: Equity, reference: tuple[list[float], list[float]]) -> b
     return all(abs(a - b) <= 3 * (ours.std_error + e) for a, b, e in zip(ours.equity.values(), values, errors))
 
 
-def all_in_times(*, hands: int, seed: int) -> tuple[dict[int, list[float]], list[float], dict[str, int]]:
+def all_in_times(*, hands: int, seed: int, players: Sequence[int]) -> tuple[
+        dict[int, list[float]], list[float], dict[str, int]]:
     """Seconds per street of all_in_equity on random all-in hands, the seconds per hand, and how many were exact."""
     rng = random.Random(seed)
     per_street: dict[int, list[float]] = {3: [], 4: [], 5: [], 6: []}
     per_hand: list[float] = []
     kinds = {"exact": 0, "sampled": 0}
-    names = ["ann", "bob", "cat", "dan"]
+    names = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"]
     while len(per_hand) < hands:
-        players = rng.choice((2, 3, 4))
-        hand = Hand(stakes=Stakes(), names=names[:players], stacks=[rng.randrange(4, 90) for _ in range(players)],
+        count = rng.choice(players)
+        hand = Hand(stakes=Stakes(), names=names[:count], stacks=[rng.randrange(4, 90) for _ in range(count)],
                     dealer=DeckDealer(Deck.shuffled(rng=rng)))
         while not hand.is_over:
             legal = {a.value for a in hand.legal_actions()}
@@ -143,7 +146,7 @@ def all_in_times(*, hands: int, seed: int) -> tuple[dict[int, list[float]], list
         total = 0.0
         for street in streets:
             spot = spot_at(hand, street=street)
-            result, t = timed(lambda spot=spot, street=street: equity_of_spot(spot, street=street))
+            result, t = timed(partial(equity_of_spot, spot, street=street))
             per_street[street].append(t)
             total += t
             kinds["exact" if result.exact else "sampled"] += 1
@@ -174,8 +177,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     sampled = [r for r in rows if r.mode == "sampled"]
     print(f"agreement: exact {sum(r.agree for r in exact)}/{sum(r.spots for r in exact)} equal to 1e-9; "
           f"sampled {sum(r.agree for r in sampled)}/{sum(r.spots for r in sampled)} within 3 standard errors")
-    per_street, per_hand, kinds = all_in_times(hands=args.hands, seed=args.seed)
-    print(f"\nAn all-in's numbers ({args.hands} random all-in hands, 2-4 players; "
+    for players, hands in (((2, 3, 4), args.hands), ((5, 6, 7, 8), max(1, args.hands // 4))):
+        report_all_ins(players=players, hands=hands, seed=args.seed)
+
+
+def report_all_ins(*, players: Sequence[int], hands: int, seed: int) -> None:
+    per_street, per_hand, kinds = all_in_times(hands=hands, seed=seed, players=players)
+    print(f"\nAn all-in's numbers ({hands} random all-in hands, {players[0]}-{players[-1]} players; "
           f"{kinds['exact']} streets exact, {kinds['sampled']} sampled), seconds:")
     print(f"{'street':>8} {'count':>6} {'p50':>7} {'p99':>7} {'max':>7}")
     for street, values in per_street.items():
