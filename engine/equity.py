@@ -9,18 +9,22 @@ equities of the live players sum to 1.
 
 A player's **scoop** is the chance that they win every chip of every pot they are eligible for (the
 main pot and each side pot they reached: both halves, or the whole of a pot nobody has a low for, and
-no tie anywhere). A player who scoops all their pots may still lose a side pot they are not in.
+no tie anywhere). A short stack all in scoops by taking the whole main pot: side pots they did not
+reach do not count against them. A hand nobody scoops is one whose pots are split.
 
 What is known: every live player's cards and the up cards of players who folded (dead cards). Folded
 players' down cards and the stub are unseen alike: the cards to come are a uniform choice among all the
 unseen cards. Rule 10 is followed: when the deck cannot give every live player a seventh card, one
 community card is dealt instead (it counts in every hand, never for odd chips).
 
-The numbers are **exact** (every run-out counted) when the work fits ``budget``: always on sixth street
-heads-up and three-way and on fifth street heads-up (by inclusion-exclusion, see
-:mod:`engine.equity_deal`); otherwise ``samples`` run-outs are drawn by a :class:`random.Random` seeded
-from SHA-256 of the spot (the cards face up, the dead cards, the pots and the street: nothing hidden),
-so the same hand always shows the same numbers, and ``std_error`` says how far off they may be.
+The numbers are **exact** (every run-out counted) when the work fits ``budget``. With the default that
+is every sixth-street spot of two to four players (up to 491,400 deals), the eight-way one of rule 10 (a
+community card: at most four deals) and fifth street heads-up (671,580 deals, counted by
+inclusion-exclusion: see :mod:`engine.equity_deal`). Anything bigger (earlier streets, sixth street five-
+to seven-way) is sampled: ``samples`` run-outs drawn by a :class:`random.Random` seeded from SHA-256 of
+the spot (the cards face up, the dead cards, the pots and the street: nothing hidden), so the same hand
+always shows the same numbers, and ``std_error`` says how far off they may be. ``python -m bench.equity``
+times both beside poker-equity.
 
 >>> import json
 >>> from engine.handfile import HandFile, replay_hand
@@ -124,11 +128,14 @@ def spot_at(hand: Hand, *, street: int) -> Spot:
     community_due = street < 7 and DECK_SIZE - (dealt + (6 - street) * len(live)) < len(live)
     needs = tuple(0 if street == 7 else 6 - street + (0 if community_due else 1) for _ in live)
     stacks_before = [st - c for st, c in zip(hand.starting_stacks, hand.contributed)]  # before any chips won
-    pots = build_pots(
-        contributions=hand.contributed,
-        live=[not f for f in hand.folded],
-        all_in=[not hand.folded[s] and stacks_before[s] == 0 for s in range(hand.seat_count)],
-    )
+    try:
+        pots = build_pots(
+            contributions=hand.contributed,
+            live=[not f for f in hand.folded],
+            all_in=[not hand.folded[s] and stacks_before[s] == 0 for s in range(hand.seat_count)],
+        )
+    except AssertionError as exc:  # cannot happen in a hand the engine dealt; a clear error all the same
+        raise EquityError(f"the pots cannot be formed: {exc}") from None
     if not pots:
         raise EquityError("there are no chips in the pot")
     return Spot(seats=tuple(live), names=tuple(hand.names[s] for s in live), known=known, needs=needs,
@@ -163,7 +170,8 @@ def equity_after(hand_file: HandFile, *, street: int, budget: int = DEFAULT_BUDG
                  samples: int = DEFAULT_SAMPLES) -> Equity:
     """The equities at the moment after ``street``'s cards were dealt, every live player's cards known
     (as at an all-in), the pots as they stand when that street's betting is over; players who folded on
-    it count as folded. For a hand that ran out after an all-in this is what :func:`all_in_equity` gives."""
+    it count as folded. For a hand that ran out after an all-in this is what :func:`all_in_equity` gives.
+    A hand file whose actions stop during that street's betting gives the pots as they stand then."""
     hand = _hand_to(hand_file, street)
     return equity_of_spot(spot_at(hand, street=street), street=street, budget=budget, samples=samples)
 
