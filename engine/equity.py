@@ -55,13 +55,12 @@ from engine.cards import ALL_CARDS, CARD_TEXTS
 from engine.dealing import ScriptedDealer
 from engine.equity_deal import (
     Counted,
-    Split,
+    Splitter,
     Spot,
     count_exact,
     count_heads_up,
     count_sampled,
     heads_up_cost,
-    split_outcomes,
 )
 from engine.errors import EngineError
 from engine.events import Action, BettingBegan
@@ -218,9 +217,9 @@ def _summarise(spot: Spot, counted: Counted, *, exact: bool) -> Equity:
     sums = [0.0] * count
     squares = [0.0] * count
     scoops = [0] * count
-    memo: dict[tuple[object, ...], Split] = {}
+    splitter = Splitter(spot)
     for outcomes, weight in counted.weights.items():
-        split = split_outcomes(spot, outcomes, memo)
+        split = splitter.split(outcomes)
         for i in range(count):
             share = split.chips[i] / total
             sums[i] += weight * share

@@ -5,9 +5,9 @@ is a uniformly random choice of the unseen cards (folded players' down cards and
 nobody knows which is which). Each way it can fall gives every live player an *outcome*: their high
 value, low value and the two odd-chip keys of rule 19 (their highest own card, their lowest own card
 ace low); the outcomes of all live players decide how the showdown divides every pot. The counting
-gathers how often each tuple of outcomes occurs, then :func:`split_outcomes` divides the pots once per
-distinct tuple with the engine's own :func:`~engine.pots.split_pot`, so odd chips, quartering and side
-pots fall exactly where the showdown sends them.
+gathers how often each tuple of outcomes occurs, then a :class:`Splitter` divides the pots for each
+with the engine's own :func:`~engine.pots.split_pot` (once per pattern of winners), so odd chips,
+quartering and side pots fall exactly where the showdown sends them.
 
 Three ways to count:
 
@@ -282,53 +282,59 @@ class Split:
     scoops: tuple[bool, ...]
 
 
-def split_outcomes(spot: Spot, outcomes: tuple[Outcome, ...], memo: dict[tuple[object, ...], Split]) -> Split:
-    """Divide every pot as the showdown would for these outcomes (rules 18 and 19, the engine's split_pot).
+class Splitter:
+    """Divides every pot of a spot as the showdown would for a tuple of outcomes (rules 18 and 19).
 
-    Only the order of the values matters, so the work is memoised on their ranks: a spot has few
-    distinct orders however many deals it has.
+    The division is the engine's own :func:`~engine.pots.split_pot`, called once per distinct *pattern*:
+    each pot's high winners and low winners, each list in its odd-chip order (rule 19; the order matters
+    only among tied winners). That pattern and the pots' amounts decide every share, and a spot has few
+    patterns however many deals it has, so the divisions are memoised on it.
     """
-    count = len(outcomes)
-    high_rank: tuple[int, ...]
-    low_rank: tuple[int | None, ...]
-    if count == 2:  # heads-up, the commonest all-in: the same ranks without sorting
-        a, b = outcomes
-        high_rank = (0, 0) if a[0] == b[0] else (1, 0) if a[0] > b[0] else (0, 1)
-        low_a, low_b = a[1], b[1]
-        if low_a is None or low_b is None:
-            low_rank = (None if low_a is None else 0, None if low_b is None else 0)
-        else:
-            low_rank = (0, 0) if low_a == low_b else (1, 0) if low_a > low_b else (0, 1)
-        high_order: tuple[int, ...] = (0, 1) if a[2] > b[2] else (1, 0)
-        low_order: tuple[int, ...] = (0, 1) if a[3] < b[3] else (1, 0)
-    else:
-        values = [o[0] for o in outcomes]
-        high_rank = tuple(map(sorted(set(values)).index, values))
-        some_lows = [o[1] for o in outcomes]
-        lows = sorted({v for v in some_lows if v is not None})
-        low_rank = tuple(None if v is None else lows.index(v) for v in some_lows)
-        # An odd-chip order matters only where two values tie: without a tie it is left out of the key.
-        high_order = () if len(set(values)) == count else tuple(
-            sorted(range(count), key=[-o[2] for o in outcomes].__getitem__))
-        low_order = () if len(lows) == count else tuple(
-            sorted(range(count), key=[o[3] for o in outcomes].__getitem__))
-    key = (high_rank, low_rank, high_order, low_order)
-    found = memo.get(key)
-    if found is not None:
+
+    __slots__ = ("_memo", "_pots", "spot")
+
+    def __init__(self, spot: Spot) -> None:
+        self.spot = spot
+        position = {seat: i for i, seat in enumerate(spot.seats)}
+        self._pots = [tuple(position[s] for s in pot.eligible) for pot in spot.pots]
+        self._memo: dict[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], Split] = {}
+
+    def split(self, outcomes: tuple[Outcome, ...]) -> Split:
+        pattern = []
+        for eligible in self._pots:
+            best = max(outcomes[i][0] for i in eligible)
+            high = [i for i in eligible if outcomes[i][0] == best]
+            if len(high) > 1:
+                high.sort(key=lambda i: -outcomes[i][2])
+            lows = [v for i in eligible if (v := outcomes[i][1]) is not None]
+            low: list[int] = []
+            if lows:
+                best_low = max(lows)
+                low = [i for i in eligible if outcomes[i][1] == best_low]
+                if len(low) > 1:
+                    low.sort(key=lambda i: outcomes[i][3])
+            pattern.append((tuple(high), tuple(low)))
+        key = tuple(pattern)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._divide(outcomes)
         return found
-    seats = spot.seats
-    high = {seats[i]: high_rank[i] for i in range(count)}
-    low = {seats[i]: low_rank[i] for i in range(count)}
-    chips = dict.fromkeys(seats, 0)
-    whole = {s: any(s in pot.eligible for pot in spot.pots) for s in seats}
-    for pot in spot.pots:
-        result = split_pot(pot=pot, high=high, low=low, high_order=[seats[i] for i in high_order or range(count)],
-                           low_order=[seats[i] for i in low_order or range(count)])
-        for seat in pot.eligible:
-            got = result.shares.get(seat, 0)
-            chips[seat] += got
-            if got != pot.amount:
-                whole[seat] = False
-    split = Split(chips=tuple(chips[s] for s in seats), scoops=tuple(whole[s] for s in seats))
-    memo[key] = split
-    return split
+
+    def _divide(self, outcomes: tuple[Outcome, ...]) -> Split:
+        """The engine's division of every pot for these outcomes."""
+        seats = self.spot.seats
+        count = len(seats)
+        high = {seats[i]: outcomes[i][0] for i in range(count)}
+        low = {seats[i]: outcomes[i][1] for i in range(count)}
+        high_order = [seats[i] for i in sorted(range(count), key=lambda i: -outcomes[i][2])]
+        low_order = [seats[i] for i in sorted(range(count), key=lambda i: outcomes[i][3])]
+        chips = dict.fromkeys(seats, 0)
+        whole = {s: any(s in pot.eligible for pot in self.spot.pots) for s in seats}
+        for pot in self.spot.pots:
+            result = split_pot(pot=pot, high=high, low=low, high_order=high_order, low_order=low_order)
+            for seat in pot.eligible:
+                got = result.shares.get(seat, 0)
+                chips[seat] += got
+                if got != pot.amount:
+                    whole[seat] = False
+        return Split(chips=tuple(chips[s] for s in seats), scoops=tuple(whole[s] for s in seats))

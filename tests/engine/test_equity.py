@@ -16,10 +16,10 @@ import pytest
 
 from engine import ALL_CARDS, Card, Deck, DeckDealer, Hand, Stakes
 from engine.equity import all_in_equity, equity_after, equity_of_spot, run, spot_at
-from engine.equity_deal import Spot, count_exact, count_heads_up
+from engine.equity_deal import Splitter, Spot, count_exact, count_heads_up
 from engine.evaluate import high_value, low_value
 from engine.handfile import HandFile, hand_file_of, replay_hand
-from engine.pots import Pot
+from engine.pots import Pot, split_pot
 from engine.showdown import settle_showdown
 from tests.support.helpers import make_hand
 
@@ -249,6 +249,36 @@ def test_rule_10_community_card_on_seventh_street() -> None:
 
 
 # ----------------------------------------------------------------------------- invariants
+
+
+def test_the_splitter_memo_divides_as_split_pot_does_with_ties_side_pots_and_odd_chips() -> None:
+    # Values from a tiny range so that ties (and quartering) are common; nested side pots; odd amounts.
+    rng = random.Random(99)
+    for _ in range(30):
+        count = rng.choice((2, 3, 4))
+        seats = tuple(sorted(rng.sample(range(6), count)))
+        pots = [Pot(amount=rng.randrange(3, 40), eligible=seats)]
+        if count > 2:
+            pots.append(Pot(amount=rng.randrange(1, 30), eligible=seats[1:]))
+        spot = Spot(seats=seats, names=tuple(str(s) for s in seats), known=((),) * count, needs=(0,) * count,
+                    community=None, community_due=False, unseen=(), pots=tuple(pots))
+        splitter = Splitter(spot)
+        for _ in range(200):
+            odd_high = rng.sample(range(52), count)
+            odd_low = rng.sample(range(60), count)
+            outcomes = tuple((rng.randrange(3), rng.choice((None, 1, 2)), odd_high[i], odd_low[i])
+                             for i in range(count))
+            high = {seats[i]: outcomes[i][0] for i in range(count)}
+            low = {seats[i]: outcomes[i][1] for i in range(count)}
+            high_order = sorted(seats, key=lambda s: -outcomes[seats.index(s)][2])
+            low_order = sorted(seats, key=lambda s: outcomes[seats.index(s)][3])
+            expected = dict.fromkeys(seats, 0)
+            for pot in pots:
+                for seat, chips in split_pot(pot=pot, high=high, low=low, high_order=high_order,
+                                             low_order=low_order).shares.items():
+                    expected[seat] += chips
+            assert splitter.split(outcomes).chips == tuple(expected[s] for s in seats)
+
 
 
 def test_seventh_street_is_the_showdown() -> None:
