@@ -29,6 +29,7 @@ from bot.core.limits import (
     MAX_BUYIN,
     MAX_EXPORT,
     MAX_HISTORY,
+    MAX_REPLAY,
     MAX_SEATS,
     MAX_STACK,
     MAX_TIMER,
@@ -50,7 +51,7 @@ DESCRIPTION_LIMIT: Final = 100
 OPTION_DESCRIPTIONS: Final = family("adapters.option", [
     "join.buy_in", "config.ante", "config.bring_in", "config.small", "config.big", "config.timer", "config.view",
     "config.lang", "kick.name", "history.count", "help.command", "addbot.name", "lang.language", "hand.number",
-    "export.number", "export.last", "export.everyone", "act.action",
+    "export.number", "export.last", "export.everyone", "replay.number", "replay.last", "act.action",
     "tourney.action", "tourney.seats", "tourney.stack", "tourney.buyin", "tourney.levels", "tourney.pace",
     "tourney.payout", "seed.text", "verify.hand", "config.reveal", "stats.player", "top.net", "top.period"])
 """Each option's description, by ``command.option``."""
@@ -254,6 +255,14 @@ async def export(interaction: discord.Interaction[discord.Client],
     await _run(interaction, " ".join(words))  # both: the grammar answers with the usage
 
 
+@app_commands.describe(number=_option("replay.number"), last=_option("replay.last"))
+async def replay(interaction: discord.Interaction[discord.Client],
+                 number: app_commands.Range[int, 1, 1_000_000_000] | None = None,
+                 last: app_commands.Range[int, 1, MAX_REPLAY] | None = None) -> None:
+    words = ["replay"] + ([str(number)] if number is not None else []) + (["last", str(last)] if last else [])
+    await _run(interaction, " ".join(words))  # both: the grammar answers with the usage
+
+
 ACT: Final = "act"
 """One subcommand for the betting actions (the buttons under the board are the usual way), so that
 every other command keeps its own subcommand within Discord's 25."""
@@ -303,7 +312,8 @@ async def top(interaction: discord.Interaction[discord.Client], net: bool | None
 
 _WITH_OPTIONS: dict[str, Callback] = {"join": join, "config": config, "kick": kick, "history": history,
                                       "help": help_, "addbot": addbot, "lang": lang, "hand": hand, "export": export,
-                                      "tourney": tourney, "seed": seed, "verify": verify, "stats": stats, "top": top}
+                                      "replay": replay, "tourney": tourney, "seed": seed, "verify": verify,
+                                      "stats": stats, "top": top}
 
 
 def stud_group() -> app_commands.Group:

@@ -23,8 +23,8 @@ log = logging.getLogger(__name__)
 OWNER_COMMANDS: Final = frozenset({"config", "kick", "stop", "start", "tourney", "addbot"})
 """Commands that may need the sender's admin rights ('start' and 'tourney start' of a sit-and-go too)."""
 SHORT_COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "config", "kick", "cards", "board",
-                         "top", "stats", "history", "hand", "export", "seed", "verify", "rules", "help", "lang",
-                         "addbot", "tourney", "fold", "check", "call", "bet", "raise", "complete", "bringin")
+                         "top", "stats", "history", "hand", "export", "replay", "seed", "verify", "rules", "help",
+                         "lang", "addbot", "tourney", "fold", "check", "call", "bet", "raise", "complete", "bringin")
 TOURNEY_COMMANDS: Final = ("register", "unregister")
 """Sit-and-go shorthands: /register is 'tourney register'."""
 MAX_DESCRIPTION: Final = 256

@@ -119,7 +119,8 @@ async def test_hand_and_export_answer_privately_with_ephemeral_files(fake: FakeD
         interaction = await fake.slash(ANN, "export")
         assert (await interaction.answer()).startswith("Hand #1: PokerStars text and PHH")
         assert [(f.filename, ephemeral) for f, ephemeral in interaction.files] == [
-            ("stud-hand-1.txt", True), ("stud-hand-1.phh", True), ("stud-hand-1.json", True)]
+            ("stud-hand-1.txt", True), ("stud-hand-1.phh", True), ("stud-hand-1.json", True),
+            ("stud-hand-1.html", True)]  # the replayer page beside them (issue 23)
         checked = HandFile.from_json(interaction.files[2][0].data)  # the hand file with its fair record
         assert checked.fair is not None and verify_hand_file(checked).ok  # issue 19, item 5
         [read] = read_file(interaction.files[0][0].data.decode())

@@ -133,9 +133,9 @@ async def test_hand_and_export_go_to_the_private_chat(fake: FakeBotAPI, tmp_path
                                     what="the story in Bob's private chat")
         assert "Your down cards" in story[0]
         await say(fake, ANN, "/export@studbot_test")
-        docs = await fake.wait_for(lambda: len(fake.documents) >= 3 and fake.documents, what="three documents")
+        docs = await fake.wait_for(lambda: len(fake.documents) >= 4 and fake.documents, what="four documents")
         assert [(d.chat_id, d.filename) for d in docs] == [(ANN, "stud-hand-1.txt"), (ANN, "stud-hand-1.phh"),
-                                                           (ANN, "stud-hand-1.json")]
+                                                           (ANN, "stud-hand-1.json"), (ANN, "stud-hand-1.html")]
         checked = HandFile.from_json(docs[2].data)  # the hand file with its fair record (issue 19, item 5)
         assert checked.fair is not None and verify_hand_file(checked).ok
         [read] = read_file(docs[0].data.decode())
