@@ -163,7 +163,7 @@ class History:
             return Reply(exc.text(tr), private=True, ok=False)
 
     async def _find(self, msg: Inbound, *, number: int | None, last: int = 1,
-                    player: str | None = None) -> list[StoredHand]:
+                    player: str | None = None, not_dealt: str = "refuse.export_not_dealt") -> list[StoredHand]:
         found = await self.archive.hands(platform=msg.platform, channel=msg.channel, number=number, last=last,
                                          player=player)
         if found:
@@ -172,7 +172,7 @@ class History:
         if latest is None:
             raise Refusal("refuse.no_hands_here")
         if player is not None:
-            raise Refusal("refuse.export_not_dealt", last=latest)
+            raise Refusal(not_dealt, last=latest)
         raise Refusal("refuse.no_such_hand", no=number, last=latest)
 
     async def _hand(self, msg: Inbound, command: Command, tr: Translator) -> Reply:
@@ -203,7 +203,8 @@ class History:
         'replay last N': the asker's own last hands, all in one page with a picker."""
         number = int(command.args[0]) if command.args else None
         last = min(int(command.options.get("last", 1)), MAX_REPLAY)
-        found = await self._find(msg, number=number, last=last, player=None if number is not None else msg.user)
+        found = await self._find(msg, number=number, last=last, player=None if number is not None else msg.user,
+                                 not_dealt="refuse.replay_not_dealt")
         page = replay_file(found, viewer=msg.user, tr=tr, equity=self.equity)
         first, final = found[0].number, found[-1].number
         text = tr("reply.replay_many" if len(found) > 1 else "reply.replay_one", no=first, first=first, last=final,

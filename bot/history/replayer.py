@@ -163,7 +163,8 @@ def hand_data(replay: ReplayHand, *, tr: Translator, equity: EquityOf | None = N
             seen = [c for i, c in enumerate(cards[s]) if mine or i in (2, 3, 4, 5)]
             if community is not None and seen:
                 seen = [*seen, community]
-            seats.append({"cards": visible(s, final=final), "stack": hand.stacks[s] if final else stacks[s], "bet": bets[s], "folded": folded[s],
+            seats.append({"cards": visible(s, final=final), "stack": hand.stacks[s] if final else stacks[s],
+                          "bet": bets[s], "folded": folded[s],
                           "all_in": all_in[s] and not folded[s],
                           "hand": handnames.strength(tr, seen) if seen and mine and not folded[s] else ""})
         frames.append({"title": title, "street": street, "log": list(log), "seats": seats, "pot": pot,
