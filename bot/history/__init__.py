@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from bot.core.errors import Refusal
-from bot.core.i18n import EN, Translator
+from bot.core.i18n import EN, Translator, family
 from bot.core.limits import MAX_EXPORT, MAX_REPLAY
 from bot.core.model import HandSetup
 from bot.core.ports import Attachment, Inbound, Reply
@@ -67,6 +67,8 @@ class StoredHand:
         return tuple(p.seat_no + 1 for p in self.setup.players)
 
 
+_NOT_DEALT = family("refuse", ("export_not_dealt", "replay_not_dealt"))
+"""The refusal of 'export' and of 'replay' to a player who was dealt into no finished hand here."""
 _PAGE = 500
 """Setups read at a time while looking for a player's hands."""
 
@@ -163,7 +165,7 @@ class History:
             return Reply(exc.text(tr), private=True, ok=False)
 
     async def _find(self, msg: Inbound, *, number: int | None, last: int = 1,
-                    player: str | None = None, not_dealt: str = "refuse.export_not_dealt") -> list[StoredHand]:
+                    player: str | None = None, asked: str = "export") -> list[StoredHand]:
         found = await self.archive.hands(platform=msg.platform, channel=msg.channel, number=number, last=last,
                                          player=player)
         if found:
@@ -172,7 +174,7 @@ class History:
         if latest is None:
             raise Refusal("refuse.no_hands_here")
         if player is not None:
-            raise Refusal(not_dealt, last=latest)
+            raise Refusal(_NOT_DEALT[f"{asked}_not_dealt"], last=latest)
         raise Refusal("refuse.no_such_hand", no=number, last=latest)
 
     async def _hand(self, msg: Inbound, command: Command, tr: Translator) -> Reply:
@@ -204,7 +206,7 @@ class History:
         number = int(command.args[0]) if command.args else None
         last = min(int(command.options.get("last", 1)), MAX_REPLAY)
         found = await self._find(msg, number=number, last=last, player=None if number is not None else msg.user,
-                                 not_dealt="refuse.replay_not_dealt")
+                                 asked="replay")
         page = replay_file(found, viewer=msg.user, tr=tr, equity=self.equity)
         first, final = found[0].number, found[-1].number
         text = tr("reply.replay_many" if len(found) > 1 else "reply.replay_one", no=first, first=first, last=final,

@@ -103,7 +103,8 @@ def _template() -> str:
 
 
 _PAGE_WORDS = family("replay", ("first", "prev", "next", "last", "pot", "bet", "folded", "all_in", "all_in_seat",
-                                 "you", "equity", "net", "result", "keys", "hand", "step", "antes", "stack", "down"))
+                                 "you", "equity", "net", "result", "keys", "hand", "step", "antes", "stack", "down",
+                                 "won"))
 """The words the page's script shows, by the name it knows them by."""
 
 
@@ -133,6 +134,14 @@ def hand_data(replay: ReplayHand, *, tr: Translator, equity: EquityOf | None = N
     lines_of = _story_lines(hand, tr)
     eq = _equity_lines(hand, equity, names, tr) if all_in_from is not None else {}
     result_title = tr("story.showdown") if shown else tr("replay.result")
+    won = [0] * n
+    for award in hand.pot_results:
+        for seat, chips in award.shares.items():
+            won[seat] += chips
+    ends = list(hand.stacks)
+    if replay.nets is not None:  # settled under older pot rules: what each was paid then
+        won = [max(0, net + hand.starting_stacks[s] - hand.stacks[s] + won[s]) for s, net in enumerate(replay.nets)]
+        ends = [start + net for start, net in zip(hand.starting_stacks, replay.nets, strict=True)]
 
     stacks = list(hand.starting_stacks)
     pot = 0
@@ -163,8 +172,8 @@ def hand_data(replay: ReplayHand, *, tr: Translator, equity: EquityOf | None = N
             seen = [c for i, c in enumerate(cards[s]) if mine or i in (2, 3, 4, 5)]
             if community is not None and seen:
                 seen = [*seen, community]
-            seats.append({"cards": visible(s, final=final), "stack": hand.stacks[s] if final else stacks[s],
-                          "bet": bets[s], "folded": folded[s],
+            seats.append({"cards": visible(s, final=final), "stack": ends[s] if final else stacks[s],
+                          "bet": bets[s], "folded": folded[s], "won": won[s] if final else 0,
                           "all_in": all_in[s] and not folded[s],
                           "hand": handnames.strength(tr, seen) if seen and mine and not folded[s] else ""})
         frames.append({"title": title, "street": street, "log": list(log), "seats": seats, "pot": pot,
