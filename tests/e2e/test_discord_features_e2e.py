@@ -138,6 +138,13 @@ async def test_hand_and_export_answer_privately_with_ephemeral_files(fake: FakeD
                                 ({"number": 1, "last": 2}, "usage: export")):
             bad = await fake.slash(ANN, "export", **options)  # type: ignore[arg-type]
             assert answer in await bad.answer() and not bad.files and bad.ephemeral
+        # replay (issue 23): the page attached to the ephemeral answer; bad input answered with the usage
+        replay = await fake.slash(ANN, "replay", number=1)
+        assert (await replay.answer()).startswith("Hand #1: open the file in a browser")
+        assert [(f.filename, ephemeral) for f, ephemeral in replay.files] == [("stud-hand-1.html", True)]
+        assert replay.files[0][0].data.startswith(b"<!DOCTYPE html>")
+        bad = await fake.slash(ANN, "replay", last=2, number=1)
+        assert "usage: replay" in await bad.answer() and not bad.files and bad.ephemeral
         # nothing went to the channel: its only files are the board pictures
         assert {a.filename for p in fake.channel_posts() for a in p.attachments} <= {"board.png"}
     finally:
