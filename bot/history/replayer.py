@@ -19,6 +19,7 @@ from __future__ import annotations
 import html
 import importlib
 import json
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -40,6 +41,8 @@ from engine.events import (
     StreetBegan,
     UncalledReturned,
 )
+
+log = logging.getLogger(__name__)
 
 PAGE_BUDGET = 300_000
 """The most bytes the page of one hand may take (the tests hold it to this)."""
@@ -90,8 +93,9 @@ def replay_page(hands: Sequence[ReplayHand], *, tr: Translator, equity: EquityOf
     """The HTML page replaying ``hands`` (oldest first; a picker when several) in ``tr``'s language."""
     data = {"lang": tr.lang, "words": _words(tr), "hands": [hand_data(h, tr=tr, equity=equity) for h in hands]}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    # Inside <script>: no '</' may close it early (a name could hold one).
-    text = text.replace("</", "<\\/").replace("<!--", "<\\!--")
+    # Inside <script>: no '</script' or '<!--' may end or bend it (a name could hold one); '<' occurs in JSON
+    # only inside strings, where its escape reads the same.
+    text = text.replace("<", "\\u003c")
     title = html.escape(tr("replay.title", no=hands[0].number) if len(hands) == 1
                         else tr("replay.title_many", first=hands[0].number, last=hands[-1].number))
     return _template().replace("<!--TITLE-->", title).replace("<!--LANG-->", tr.lang).replace(_DATA_MARK, text)
@@ -151,7 +155,7 @@ def hand_data(replay: ReplayHand, *, tr: Translator, equity: EquityOf | None = N
     frames: list[dict[str, object]] = []
     bets = [0] * n
     street = 0  # the antes
-    log: list[str] = []
+    said: list[str] = []
     community: Card | None = None
 
     def visible(seat: int, *, final: bool) -> list[dict[str, object]]:
@@ -176,7 +180,7 @@ def hand_data(replay: ReplayHand, *, tr: Translator, equity: EquityOf | None = N
                           "bet": bets[s], "folded": folded[s], "won": won[s] if final else 0,
                           "all_in": all_in[s] and not folded[s],
                           "hand": handnames.strength(tr, seen) if seen and mine and not folded[s] else ""})
-        frames.append({"title": title, "street": street, "log": list(log), "seats": seats, "pot": pot,
+        frames.append({"title": title, "street": street, "log": list(said), "seats": seats, "pot": pot,
                        "community": str(community) if community is not None else None,
                        "face_up": face_up and not final, "final": final,
                        "equity": "" if final else eq.get(street, "")})
@@ -184,7 +188,7 @@ def hand_data(replay: ReplayHand, *, tr: Translator, equity: EquityOf | None = N
     for index, event in enumerate(hand.events):
         if isinstance(event, StreetBegan):
             frame()
-            street, bets, log = event.street, [0] * n, []
+            street, bets, said = event.street, [0] * n, []
         elif isinstance(event, AntePosted):
             stacks[event.seat] -= event.amount
             pot += event.amount
@@ -206,9 +210,9 @@ def hand_data(replay: ReplayHand, *, tr: Translator, equity: EquityOf | None = N
                 bets[event.seat] = max(0, bets[event.seat] - event.amount)
         elif isinstance(event, HandShown | PotAwarded | HandEnded):
             break
-        log += lines_of[index]
+        said += lines_of[index]
     frame()
-    log = [line for index, event in enumerate(hand.events) if isinstance(event, HandShown)
+    said = [line for index, event in enumerate(hand.events) if isinstance(event, HandShown)
            for line in lines_of[index]]
     frame(final=True)
     return {"number": replay.number, "title": tr("story.header", no=replay.number, ante=hand.stakes.ante,
@@ -251,8 +255,13 @@ def _equity_lines(hand: Hand, equity: EquityOf | None, names: Sequence[str], tr:
     """'ann 61% · bob 27% · cat 12%', and the scoop where it says something, for each street."""
     if equity is None:
         return {}
+    try:
+        computed = equity(hand)
+    except Exception:  # a bug there must not cost the player their page: logged, and the page has no line
+        log.exception("equity of an all-in failed; the replayer page goes without it")
+        return {}
     lines = {}
-    for street, line in equity(hand).items():
+    for street, line in computed.items():
         parts = [f"{name} {_percent(line.equity[name])}" for name in names if name in line.equity]
         scoop = line.scoop
         if isinstance(scoop, Mapping):

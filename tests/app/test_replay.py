@@ -112,13 +112,25 @@ def test_the_page_is_self_contained_small_and_in_the_askers_language() -> None:
 
 def test_a_name_cannot_close_the_pages_script() -> None:
     hand = split_hand()
-    odd = Hand(stakes=Stakes(), names=["</script><b>x", "bob"], stacks=[50, 50],
+    odd = Hand(stakes=Stakes(), names=["</script><!--x", "bob"], stacks=[50, 50],
                dealer=DeckDealer(Deck.shuffled(rng=random.Random(1))))
     while not odd.is_over:
         odd.act(Action.FOLD if Action.FOLD in odd.legal_actions() else odd.legal_actions()[0])
     page = replay_page([ReplayHand(number=1, hand=odd, seats=(1, 2), viewer="bob"),
                         ReplayHand(number=2, hand=hand, seats=(1, 2, 3), viewer=None)], tr=translator("en"))
-    assert page.count("</script>") == 2 and data_of(page)["hands"][0]["players"][0]["name"] == "</script><b>x"
+    assert page.count("</script>") == 2 and "<!--x" not in page
+    assert data_of(page)["hands"][0]["players"][0]["name"] == "</script><!--x"
+
+
+def test_an_equity_that_fails_costs_only_the_line(caplog: pytest.LogCaptureFixture) -> None:
+    def broken(hand: Hand) -> dict[int, Any]:
+        raise ZeroDivisionError("a bug in engine.equity")
+
+    hand = all_in_hand()
+    data = data_of(page_of(hand, viewer="ann", equity=broken))
+    assert frames_seen(data) == expected_frames(hand, "ann") and not any(
+        f["equity"] for f in data["hands"][0]["frames"])
+    assert "equity of an all-in failed" in caplog.text
 
 
 def test_random_hands_never_leak_an_unseen_card() -> None:
