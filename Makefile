@@ -32,6 +32,7 @@ check: $(STAMP)
 # Everything: every tier (-m "" undoes the default's deselection) on both backends.
 test: $(STAMP) lint typecheck
 	scripts/ensure-postgres
+	scripts/ensure-chromium
 	$(PY) -m pytest -m "" --backends=all
 
 test-pg: $(STAMP)
@@ -39,6 +40,7 @@ test-pg: $(STAMP)
 	$(PY) -m pytest -m "pg and not slow and not e2e" --backends=all
 
 test-e2e: $(STAMP)
+	scripts/ensure-chromium
 	$(PY) -m pytest -m e2e
 
 test-slow: $(STAMP)

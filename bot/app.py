@@ -254,7 +254,8 @@ class StudBot:
         return {"help": Route(free=self._help), "rules": Route(free=self._rules), "lang": Route(free=self._lang),
                 "top": Route(free=self._top), "stats": Route(free=self._stats),
                 "new": Route(free=self._new, at_channel=True), "hand": Route(free=self._history),
-                "export": Route(free=self._history), "verify": Route(free=self._verify)}
+                "export": Route(free=self._history), "replay": Route(free=self._history),
+                "verify": Route(free=self._verify)}
 
     async def _help(self, msg: Inbound, command: Command) -> Reply:
         tr = self.translator(msg)
@@ -271,7 +272,7 @@ class StudBot:
             else None, tr=tr, image=msg.platform != "console" and (here is None or here.table.view == "image"))
 
     async def _history(self, msg: Inbound, command: Command) -> Reply:
-        """'hand N', 'export ...': finished hands, no open table needed."""
+        """'hand N', 'export ...', 'replay ...': finished hands, no open table needed."""
         return await self.history.handle(msg, command, self.translator(msg))
 
     async def _new(self, msg: Inbound, command: Command) -> Reply:

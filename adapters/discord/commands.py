@@ -29,6 +29,7 @@ from bot.core.limits import (
     MAX_BUYIN,
     MAX_EXPORT,
     MAX_HISTORY,
+    MAX_REPLAY,
     MAX_SEATS,
     MAX_STACK,
     MAX_TIMEBANK,
@@ -51,7 +52,7 @@ DESCRIPTION_LIMIT: Final = 100
 OPTION_DESCRIPTIONS: Final = family("adapters.option", [
     "join.buy_in", "config.ante", "config.bring_in", "config.small", "config.big", "config.timer", "config.view",
     "config.lang", "kick.name", "history.count", "help.command", "addbot.name", "lang.language", "hand.number",
-    "export.number", "export.last", "export.everyone", "act.action",
+    "export.number", "export.last", "export.everyone", "replay.page", "replay.last", "act.action",
     "tourney.action", "tourney.seats", "tourney.stack", "tourney.buyin", "tourney.levels", "tourney.pace",
     "tourney.payout", "seed.text", "verify.hand", "config.reveal", "stats.player", "top.net", "top.period",
     "config.timebank", "config.timebank_refill", "pause.resume", "rebuy.chips", "config.approve", "sitout.name",
@@ -61,7 +62,8 @@ OPTION_NAMES: Final = family("adapters.option_name", [
     "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "lang", "name", "count", "command", "language",
     "number", "last", "action", "seats", "stack", "buyin", "levels", "pace", "payout", "text", "hand", "reveal",
     "player", "net", "period", "everyone", "timebank", "timebank_refill", "resume", "chips",
-    "approve", "back", "payer", "payee", "chip_value", "currency"])
+    "approve", "back", "payer", "payee", "chip_value", "currency",
+    "replay"])
 BUTTONS_ONLY: Final = frozenset({"approve", "deny"})
 """Commands with no subcommand (Discord allows 25): a host answers a request with the buttons under it."""
 VIEW_CHOICES: Final = family("adapters.view", WORD_KEYS["view"])
@@ -214,10 +216,11 @@ async def config(interaction: discord.Interaction[discord.Client],
                                          currency=currency))
 
 
-MERGED: Final = {"resume": "pause", "back": "sitout", "rules": "help", "settle": "ledger", "paid": "ledger"}
+MERGED: Final = {"resume": "pause", "back": "sitout", "rules": "help", "settle": "ledger", "paid": "ledger",
+                  "replay": "hand"}
 """Commands that are an option of another's subcommand (Discord allows 25 subcommands): ``/stud pause resume:True``,
 ``/stud sitout back:True``, ``/stud help command:rules`` (the rules themselves), ``/stud ledger action:settle``
-and ``action:paid``."""
+and ``action:paid``, ``/stud hand replay:True`` (its page; ``last:`` N hands)."""
 
 
 @app_commands.describe(resume=_option("pause.resume"))
@@ -290,10 +293,16 @@ async def verify(interaction: discord.Interaction[discord.Client],
 # ------------------------------------------------------------------ hand history (issue 12)
 
 
-@app_commands.describe(number=_option("hand.number"))
+@app_commands.describe(number=_option("hand.number"), replay=_option("replay.page"), last=_option("replay.last"))
 async def hand(interaction: discord.Interaction[discord.Client],
-               number: app_commands.Range[int, 1, 1_000_000_000] | None = None) -> None:
-    await _run(interaction, command_text("hand", number))
+               number: app_commands.Range[int, 1, 1_000_000_000] | None = None, replay: bool | None = None,
+               last: app_commands.Range[int, 1, MAX_REPLAY] | None = None) -> None:
+    """The hand told street by street; ``replay:True``: its replayer page (``last:`` N of them)."""
+    if not replay and last is None:
+        await _run(interaction, command_text("hand", number))
+        return
+    words = ["replay"] + ([str(number)] if number is not None else []) + (["last", str(last)] if last else [])
+    await _run(interaction, " ".join(words))  # both: the grammar answers with the usage
 
 
 @app_commands.describe(number=_option("export.number"), last=_option("export.last"),

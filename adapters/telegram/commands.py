@@ -24,9 +24,9 @@ OWNER_COMMANDS: Final = frozenset({"config", "kick", "stop", "start", "tourney",
                                    "approve", "deny", "settle"})
 """Commands that may need the sender's admin rights ('start' and 'tourney start' of a sit-and-go too)."""
 SHORT_COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "pause", "resume", "config",
-                         "kick", "cards", "board", "top", "stats", "history", "hand", "export", "seed", "verify",
-                         "rules", "help", "lang", "addbot", "tourney", "rebuy", "approve", "deny", "ledger", "settle",
-                         "paid", "fold", "check", "call", "bet", "raise", "complete", "bringin")
+                         "kick", "cards", "board", "top", "stats", "history", "hand", "export", "replay", "seed",
+                         "verify", "rules", "help", "lang", "addbot", "tourney", "rebuy", "approve", "deny", "ledger",
+                         "settle", "paid", "fold", "check", "call", "bet", "raise", "complete", "bringin")
 TOURNEY_COMMANDS: Final = ("register", "unregister")
 """Sit-and-go shorthands: /register is 'tourney register'."""
 MAX_DESCRIPTION: Final = 256

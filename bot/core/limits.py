@@ -58,5 +58,7 @@ MAX_HISTORY: Final = 20
 """The most hands ``history N`` lists (a larger N lists this many)."""
 MAX_EXPORT: Final = 100
 """The most hands one ``export last N`` writes."""
+MAX_REPLAY: Final = 20
+"""The most hands one ``replay last N`` file holds (and the replayer beside an export: its last ones)."""
 PERIODS: Final = {"day": 86_400.0, "week": 7 * 86_400.0, "all": None}
 """``top net`` periods: the last 24 hours, the last 7 days (rolling, from now), or every hand."""

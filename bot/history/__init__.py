@@ -1,4 +1,5 @@
-"""A stored hand told street by street (``hand N``) and exported for trackers (``export``).
+"""A stored hand told street by street (``hand N``), replayed in a page (``replay N``, bot.history.replayer)
+and exported for trackers (``export``, the replayer page beside the trackers' files).
 
 Both read the finished hands of the table in the asker's channel (the open one, else the
 last one closed there) and replay each stored hand file through the engine. Both answers
@@ -20,11 +21,12 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from bot.core.errors import Refusal
-from bot.core.i18n import Translator
-from bot.core.limits import MAX_EXPORT
+from bot.core.i18n import EN, Translator, family
+from bot.core.limits import MAX_EXPORT, MAX_REPLAY
 from bot.core.model import HandSetup
 from bot.core.ports import Attachment, Inbound, Reply
 from bot.history.exports import HandMeta, Tournament, phh_text, pokerstars_text, safe_names
+from bot.history.replayer import EquityOf, ReplayHand, engine_equity, replay_page
 from bot.store import MAX_INTEGER, Row, Store
 from bot.text import render, results
 from bot.text.grammar import Command
@@ -65,6 +67,8 @@ class StoredHand:
         return tuple(p.seat_no + 1 for p in self.setup.players)
 
 
+_NOT_DEALT = family("refuse", ("export_not_dealt", "replay_not_dealt"))
+"""The refusal of 'export' and of 'replay' to a player who was dealt into no finished hand here."""
 _PAGE = 500
 """Setups read at a time while looking for a player's hands."""
 
@@ -143,20 +147,25 @@ class HandArchive:
 class History:
     """``hand N`` and ``export [N | last N] [all]``: private answers built from the archive."""
 
-    def __init__(self, store: Store, *, tournaments: TournamentBook | None = None) -> None:
+    def __init__(self, store: Store, *, tournaments: TournamentBook | None = None,
+                 equity: EquityOf | None = None) -> None:
         self.archive = HandArchive(store)
         self.tournaments = tournaments
+        self.equity = equity if equity is not None else engine_equity()
+        """Each street's equities at an all-in, for the replayer page (None: the page has no equity line)."""
 
     async def handle(self, msg: Inbound, command: Command, tr: Translator) -> Reply:
         try:
             if command.name == "hand":
                 return await self._hand(msg, command, tr)
+            if command.name == "replay":
+                return await self._replay(msg, command, tr)
             return await self._export(msg, command, tr)
         except Refusal as exc:
             return Reply(exc.text(tr), private=True, ok=False)
 
     async def _find(self, msg: Inbound, *, number: int | None, last: int = 1,
-                    player: str | None = None) -> list[StoredHand]:
+                    player: str | None = None, asked: str = "export") -> list[StoredHand]:
         found = await self.archive.hands(platform=msg.platform, channel=msg.channel, number=number, last=last,
                                          player=player)
         if found:
@@ -165,7 +174,7 @@ class History:
         if latest is None:
             raise Refusal("refuse.no_hands_here")
         if player is not None:
-            raise Refusal("refuse.export_not_dealt", last=latest)
+            raise Refusal(_NOT_DEALT[f"{asked}_not_dealt"], last=latest)
         raise Refusal("refuse.no_such_hand", no=number, last=latest)
 
     async def _hand(self, msg: Inbound, command: Command, tr: Translator) -> Reply:
@@ -185,11 +194,47 @@ class History:
             tournament = await self.tournaments.played_at(found[0].table_id)
         levels = self.tournaments.level_of if self.tournaments is not None else None
         files = export_files(found, viewer=msg.user, table=f"Stud {msg.platform} {msg.channel}",
-                             tournament=tournament, level_of=levels)
+                             tournament=tournament, level_of=levels, tr=tr, equity=self.equity)
         first, final = found[0].number, found[-1].number
         text = tr("reply.exported_many" if len(found) > 1 else "reply.exported_one" if found[0].revealed
                   else "reply.exported_one_hidden", no=first, first=first, last=final, count=len(found))
         return Reply(text, private=True, files=files)
+
+    async def _replay(self, msg: Inbound, command: Command, tr: Translator) -> Reply:
+        """'replay N': hand N whoever played it (from the asker's seat if they did); 'replay' and
+        'replay last N': the asker's own last hands, all in one page with a picker."""
+        number = int(command.args[0]) if command.args else None
+        last = min(int(command.options.get("last", 1)), MAX_REPLAY)
+        found = await self._find(msg, number=number, last=last, player=None if number is not None else msg.user,
+                                 asked="replay")
+        page = replay_file(found, viewer=msg.user, tr=tr, equity=self.equity)
+        first, final = found[0].number, found[-1].number
+        text = tr("reply.replay_many" if len(found) > 1 else "reply.replay_one", no=first, first=first, last=final,
+                  count=len(found))
+        return Reply(text, private=True, files=(page,))
+
+
+# ------------------------------------------------------------------ the replayer page
+
+
+def replay_hand_of(stored: StoredHand, *, viewer: str | None, tr: Translator) -> ReplayHand:
+    """What the replayer page shows of a stored hand: from ``viewer``'s seat, paid as it was settled."""
+    hand = stored.hand
+    settled = _stored_settlement(hand, stored.summary)
+    lines = (tr("story.settled_then", result=results.history_line(tr, stored.summary)),) if settled else None
+    me = stored.engine_seat(viewer) if viewer is not None else None
+    return ReplayHand(number=stored.number, hand=hand, seats=stored.seat_numbers,
+                      viewer=hand.names[me] if me is not None else None, result_lines=lines,
+                      nets=tuple(_nets(hand, stored.summary)) if settled else None)
+
+
+def replay_file(found: Sequence[StoredHand], *, viewer: str | None, tr: Translator,
+                equity: EquityOf | None = None) -> Attachment:
+    """The replayer page of ``found`` (oldest first) as a file: ``stud-hand-N.html`` or ``stud-hands-A-B.html``."""
+    first, last = found[0].number, found[-1].number
+    name = f"stud-hand-{first}.html" if len(found) == 1 else f"stud-hands-{first}-{last}.html"
+    page = replay_page([replay_hand_of(s, viewer=viewer, tr=tr) for s in found], tr=tr, equity=equity)
+    return Attachment(name=name, data=page.encode(), mime="text/html")
 
 
 # ------------------------------------------------------------------ the story
@@ -274,7 +319,8 @@ def _nets(hand: Hand, summary: str | None) -> list[int]:
 
 
 def export_files(found: Sequence[StoredHand], *, viewer: str, table: str, tournament: tuple[int, int] | None = None,
-                 level_of: Callable[[Stakes], int | None] | None = None) -> tuple[Attachment, ...]:
+                 level_of: Callable[[Stakes], int | None] | None = None, tr: Translator = EN,
+                 equity: EquityOf | None = None) -> tuple[Attachment, ...]:
     """PokerStars text and PHH of ``found`` (oldest first) from ``viewer``'s seat: one safe name per
     player across every hand of the export, each player at their real table seat, each hand numbered
     by its number in the database; and for one hand, its hand file (JSON, HAND_FORMAT.md) with its
@@ -282,7 +328,10 @@ def export_files(found: Sequence[StoredHand], *, viewer: str, table: str, tourna
     file would show the cards the seed still hides).
 
     ``tournament``: (number, buy-in) of the sit-and-go the hands were played in, whose level each
-    hand's stakes tell (``level_of``); its hands are written as tournament hands."""
+    hand's stakes tell (``level_of``); its hands are written as tournament hands.
+
+    Beside them, the replayer page (bot.history.replayer) of the export's last :data:`MAX_REPLAY` hands,
+    in ``tr``'s language."""
     names = safe_names(name for stored in found for name in stored.hand.names)
     stars, phh = [], []
     for stored in found:
@@ -310,4 +359,4 @@ def export_files(found: Sequence[StoredHand], *, viewer: str, table: str, tourna
     if len(found) == 1 and found[0].revealed:  # the file the check reads as stored (the record's own values)
         text = json.dumps(json.loads(found[0].hand_file), ensure_ascii=False, indent=2) + "\n"
         files += (Attachment(name=f"{base}.json", data=text.encode(), mime="application/json"),)
-    return files
+    return (*files, replay_file(found[-MAX_REPLAY:], viewer=viewer, tr=tr, equity=equity))

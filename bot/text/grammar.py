@@ -37,6 +37,7 @@ from bot.core.limits import (
     MAX_EXPORT,
     MAX_HISTORY,
     MAX_LEVEL_LENGTH,
+    MAX_REPLAY,
     MAX_SEATS,
     MAX_STACK,
     MIN_SEATS,
@@ -74,9 +75,9 @@ WORD_KEYS: Final = {"view": VIEWS, "reveal": REVEALS, "approve": ("on", "off")}
 """Config keys whose values are words, and the words they take."""
 
 COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "pause", "resume", "config", "kick",
-                   "cards", "board", "top", "stats", "history", "hand", "export", "seed", "verify", "rules", "help",
-                   "lang", "addbot", "tourney", "rebuy", "approve", "deny", "ledger", "settle", "paid", "fold", "check",
-                   "call", "bet", "raise", "complete", "bring-in")
+                   "cards", "board", "top", "stats", "history", "hand", "export", "replay", "seed", "verify", "rules",
+                   "help", "lang", "addbot", "tourney", "rebuy", "approve", "deny", "ledger", "settle", "paid", "fold",
+                   "check", "call", "bet", "raise", "complete", "bring-in")
 """Every command, in the order help lists them."""
 _USAGE = family("usage", COMMANDS)
 _WORD = family("cmd", COMMANDS)
@@ -178,7 +179,7 @@ def parse(text: str) -> Command:
             raise UsageError("usage.only", usage=usage)
         count = _positive_int(rest[0], usage) if rest else 5
         return Command(name=name, args=(min(count, MAX_HISTORY),))
-    if name in ("hand", "export"):
+    if name in ("hand", "export", "replay"):
         return _hand_command(name, rest, usage)
     if name == "seed":  # the rest of the line as typed: a seed may hold spaces, and '@1.2' is part of it
         lead = len(text.split()) - len(words) + 1  # 'seed', or 'stud seed'
@@ -275,7 +276,8 @@ limit on converting very long digit strings): each is refused for what it is, to
 
 
 def _hand_command(name: str, rest: list[str], usage: Callable[[Translator], str]) -> Command:
-    """'hand [N]' (the last hand without N); 'export [N | last N] [all]', N of last in 1..MAX_EXPORT.
+    """'hand [N]' (the last hand without N); 'export [N | last N] [all]', N of last in 1..MAX_EXPORT;
+    'replay [N | last N]', N of last in 1..MAX_REPLAY.
 
     An export without a number is of the asker's own hands; ``all`` takes every hand.
 
@@ -283,17 +285,21 @@ def _hand_command(name: str, rest: list[str], usage: Callable[[Translator], str]
     ((12,), (), {'last': 5})
     >>> parse("export last 5 all").options, parse("export all").options
     ({'last': 5, 'all': 1}, {'all': 1})
+    >>> parse("replay 7").args, parse("replay last 3").options
+    ((7,), {'last': 3})
     """
     options: dict[str, int | str] = {}
     if name == "export" and rest and rest[-1].lower() == "all":
         options["all"] = 1
         rest = rest[:-1]
-    if name == "export" and rest and rest[0].lower() == "last":
+    if name in ("export", "replay") and rest and rest[0].lower() == "last":
         if len(rest) != 2:
             raise UsageError("usage.only", usage=usage)
         count = _positive_int(rest[1], usage)
-        if count > MAX_EXPORT:
+        if name == "export" and count > MAX_EXPORT:
             raise UsageError("usage.export_max", most=MAX_EXPORT, usage=usage)
+        if name == "replay" and count > MAX_REPLAY:
+            raise UsageError("usage.replay_max", most=MAX_REPLAY, usage=usage)
         last: dict[str, int | str] = {"last": count}
         return Command(name=name, options=last | options)
     if len(rest) > 1 or (rest and options):

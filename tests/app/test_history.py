@@ -213,7 +213,8 @@ async def test_export_writes_both_formats_for_the_asker_at_the_printed_paths(tmp
         assert all(line.startswith("[dm bob] ") for line in lines), lines
         assert dm(lines, "bob")[0].startswith("Hand #1: PokerStars text and PHH, for your tracker, and its hand file")
         paths = saved(lines, "bob")
-        assert [p.name for p in paths] == ["stud-hand-1.txt", "stud-hand-1.phh", "stud-hand-1.json"]
+        assert [p.name for p in paths] == ["stud-hand-1.txt", "stud-hand-1.phh", "stud-hand-1.json",
+                                           "stud-hand-1.html"]
         assert all(p.is_file() and tmp_path / "exports" in p.parents for p in paths)
         stars = paths[0].read_text()
         assert stars.startswith("PokerStars Hand #1:  7 Card Stud Hi/Lo Limit (5/10) - ")
@@ -241,7 +242,8 @@ async def test_item12_a_user_named_dot_dot_exports_inside_exports(tmp_path: Path
         folders = {}
         for user in ("..", ".", "../..", "a/b", "a%2Fb", "a_b", "bob"):
             paths = saved(await chat.say(user, "export all"), user)  # they did not play: 'all' (issue 25)
-            assert [p.name for p in paths] == ["stud-hand-1.txt", "stud-hand-1.phh", "stud-hand-1.json"], user
+            assert [p.name for p in paths] == ["stud-hand-1.txt", "stud-hand-1.phh", "stud-hand-1.json",
+                                           "stud-hand-1.html"], user
             assert all(p.is_file() and p.resolve().parent.parent == exports for p in paths), (user, paths)
             folders[user] = paths[0].parent
         assert len(set(folders.values())) == len(folders)  # one folder per user
@@ -257,9 +259,10 @@ async def test_export_last_n_keeps_each_name_and_seat_across_its_hands(tmp_path:
             await chat.clock.advance(SETTINGS.next_hand_delay + 1)
         await chat.say("ann", "stop")
         lines = await chat.say("ann", "export last 3")  # the table is closed: its hands are still there
-        assert dm(lines, "ann")[0] == "Hands #1 to #3 (3): PokerStars text and PHH, for your tracker."
+        assert dm(lines, "ann")[0] == ("Hands #1 to #3 (3): PokerStars text and PHH, for your tracker."
+                                       " The .html file replays them in a browser.")
         paths = saved(lines, "ann")
-        assert [p.name for p in paths] == ["stud-hands-1-3.txt", "stud-hands-1-3.phhs"]
+        assert [p.name for p in paths] == ["stud-hands-1-3.txt", "stud-hands-1-3.phhs", "stud-hands-1-3.html"]
         reads = read_file(paths[0].read_text())
         assert [r.number for r in reads] == [1, 2, 3]
         for number, read in enumerate(reads, 1):

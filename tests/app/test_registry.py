@@ -29,7 +29,7 @@ async def test_every_command_has_one_route(tmp_path: Path) -> None:
         assert bot.registry.names() == set(COMMANDS)
         anywhere = {name for name in COMMANDS if not bot.needs_table(name)}
         # what the cluster answered wherever a command arrived before the registry (its ANYWHERE list)
-        assert anywhere == {"help", "rules", "lang", "top", "stats", "hand", "export", "verify"}
+        assert anywhere == {"help", "rules", "lang", "top", "stats", "hand", "export", "replay", "verify"}
         at_tournament = {name for name in COMMANDS if bot.registry.route(name).at_tournament is not None}
         assert at_tournament == {"join", "addbot", "start", "leave", "kick", "stop", "config", "settle"}
     finally:

@@ -119,7 +119,8 @@ async def test_hand_and_export_answer_privately_with_ephemeral_files(fake: FakeD
         interaction = await fake.slash(ANN, "export")
         assert (await interaction.answer()).startswith("Hand #1: PokerStars text and PHH")
         assert [(f.filename, ephemeral) for f, ephemeral in interaction.files] == [
-            ("stud-hand-1.txt", True), ("stud-hand-1.phh", True), ("stud-hand-1.json", True)]
+            ("stud-hand-1.txt", True), ("stud-hand-1.phh", True), ("stud-hand-1.json", True),
+            ("stud-hand-1.html", True)]  # the replayer page beside them (issue 23)
         checked = HandFile.from_json(interaction.files[2][0].data)  # the hand file with its fair record
         assert checked.fair is not None and verify_hand_file(checked).ok  # issue 19, item 5
         [read] = read_file(interaction.files[0][0].data.decode())
@@ -137,6 +138,13 @@ async def test_hand_and_export_answer_privately_with_ephemeral_files(fake: FakeD
                                 ({"number": 1, "last": 2}, "usage: export")):
             bad = await fake.slash(ANN, "export", **options)  # type: ignore[arg-type]
             assert answer in await bad.answer() and not bad.files and bad.ephemeral
+        # replay (issue 23): the page attached to the ephemeral answer; bad input answered with the usage
+        replay = await fake.slash(ANN, "hand", number=1, replay=True)  # /stud hand replay:True
+        assert (await replay.answer()).startswith("Hand #1: open the file in a browser")
+        assert [(f.filename, ephemeral) for f, ephemeral in replay.files] == [("stud-hand-1.html", True)]
+        assert replay.files[0][0].data.startswith(b"<!DOCTYPE html>")
+        bad = await fake.slash(ANN, "hand", last=2, number=1, replay=True)
+        assert "usage: replay" in await bad.answer() and not bad.files and bad.ephemeral
         # nothing went to the channel: its only files are the board pictures
         assert {a.filename for p in fake.channel_posts() for a in p.attachments} <= {"board.png"}
     finally:

@@ -133,9 +133,9 @@ async def test_hand_and_export_go_to_the_private_chat(fake: FakeBotAPI, tmp_path
                                     what="the story in Bob's private chat")
         assert "Your down cards" in story[0]
         await say(fake, ANN, "/export@studbot_test")
-        docs = await fake.wait_for(lambda: len(fake.documents) >= 3 and fake.documents, what="three documents")
+        docs = await fake.wait_for(lambda: len(fake.documents) >= 4 and fake.documents, what="four documents")
         assert [(d.chat_id, d.filename) for d in docs] == [(ANN, "stud-hand-1.txt"), (ANN, "stud-hand-1.phh"),
-                                                           (ANN, "stud-hand-1.json")]
+                                                           (ANN, "stud-hand-1.json"), (ANN, "stud-hand-1.html")]
         checked = HandFile.from_json(docs[2].data)  # the hand file with its fair record (issue 19, item 5)
         assert checked.fair is not None and verify_hand_file(checked).ok
         [read] = read_file(docs[0].data.decode())
@@ -148,14 +148,22 @@ async def test_hand_and_export_go_to_the_private_chat(fake: FakeBotAPI, tmp_path
         # Dan never opened the private chat: no file anywhere, and the group tells him how to open it
         await say(fake, DAN, "/export 1")  # hand 1 by number: Dan did not play it (issue 25)
         await fake.wait_for(lambda: len(fake.group_texts(GROUP)) > in_group, what="the answer to Dan")
-        assert len(fake.documents) == 3
+        assert len(fake.documents) == 4
         answer = fake.sent("sendMessage", chat_id=GROUP)[-1]
         assert "open our private chat" in text_of_call(answer)
         assert "url" in str(answer.params.get("reply_markup"))
         # bad input is answered in the group, and sends nothing
         await say(fake, ANN, "/export last 1000")
         assert "at most 100 hands" in text_of_call(fake.sent("sendMessage", chat_id=GROUP)[-1])
-        assert len(fake.documents) == 3
+        assert len(fake.documents) == 4
+        # replay (issue 23): the page as a document in the private chat, nothing in the group
+        in_group = len(fake.group_texts(GROUP))
+        await say(fake, BOB, "/replay 1")
+        pages = await fake.wait_for(lambda: fake.documents[4:], what="the replayer page")
+        assert [(d.chat_id, d.filename) for d in pages] == [(BOB, "stud-hand-1.html")]
+        assert pages[0].data.startswith(b"<!DOCTYPE html>") and b'"you"' in pages[0].data
+        assert len(fake.group_texts(GROUP)) == in_group
+        assert "replay" in {c["command"] for c in fake.commands}
 
 
 @pytest.mark.asyncio
