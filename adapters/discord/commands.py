@@ -52,7 +52,7 @@ DESCRIPTION_LIMIT: Final = 100
 OPTION_DESCRIPTIONS: Final = family("adapters.option", [
     "join.buy_in", "config.ante", "config.bring_in", "config.small", "config.big", "config.timer", "config.view",
     "config.lang", "kick.name", "history.count", "help.command", "addbot.name", "lang.language", "hand.number",
-    "export.number", "export.last", "export.everyone", "replay.page", "replay.last", "act.action",
+    "export.number", "export.last", "export.everyone", "hand.replay", "hand.last", "act.action",
     "tourney.action", "tourney.seats", "tourney.stack", "tourney.buyin", "tourney.levels", "tourney.pace",
     "tourney.payout", "seed.text", "verify.hand", "config.reveal", "stats.player", "top.net", "top.period",
     "config.timebank", "config.timebank_refill", "pause.resume", "rebuy.chips", "config.approve", "sitout.name",
@@ -293,7 +293,7 @@ async def verify(interaction: discord.Interaction[discord.Client],
 # ------------------------------------------------------------------ hand history (issue 12)
 
 
-@app_commands.describe(number=_option("hand.number"), replay=_option("replay.page"), last=_option("replay.last"))
+@app_commands.describe(number=_option("hand.number"), replay=_option("hand.replay"), last=_option("hand.last"))
 async def hand(interaction: discord.Interaction[discord.Client],
                number: app_commands.Range[int, 1, 1_000_000_000] | None = None, replay: bool | None = None,
                last: app_commands.Range[int, 1, MAX_REPLAY] | None = None) -> None:

@@ -428,7 +428,7 @@ async def test_item5_export_gives_the_json_hand_file_with_its_fair_record(tmp_pa
         await t.call_down()
         reply = await t.bot.handle(t.chat.inbound("bob", "export 1"))
         files = {f.name: f.data for f in reply.files}
-        assert set(files) == {"stud-hand-1.txt", "stud-hand-1.phh", "stud-hand-1.json"}, set(files)
+        assert set(files) == {"stud-hand-1.txt", "stud-hand-1.phh", "stud-hand-1.json", "stud-hand-1.html"}, set(files)
         hand_file = HandFile.from_json(files["stud-hand-1.json"])
         assert hand_file.fair is not None and hand_file.fair.server_seed is not None
         assert hand_file.fair.hand_no == 1 and hand_file.fair.table == "console:main"
@@ -439,7 +439,7 @@ async def test_item5_export_gives_the_json_hand_file_with_its_fair_record(tmp_pa
         await t.wait(5)
         await t.call_down()
         several = await t.bot.handle(t.chat.inbound("bob", "export last 2"))
-        assert {f.name for f in several.files} == {"stud-hands-1-2.txt", "stud-hands-1-2.phhs"}
+        assert {f.name for f in several.files} == {"stud-hands-1-2.txt", "stud-hands-1-2.phhs", "stud-hands-1-2.html"}
 
 
 @pytest.mark.asyncio

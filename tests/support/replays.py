@@ -1,4 +1,4 @@
-"""Hands for the replayer page's tests (tests/app/test_replay.py, tests/e2e/test_replayer_browser.py),
+"""Hands for the replayer page's tests (tests/app/test_replayer_page.py, tests/e2e/test_replayer_browser.py),
 and what a reader of the page may and may not find in it.
 
 Two scripted hands, played by the engine: a three-way hand where cat folds on fourth street and the

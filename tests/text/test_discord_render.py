@@ -200,7 +200,7 @@ def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
     assert [c.value for c in options["act"]["action"].choices] == list(ACTIONS) and options["act"]["action"].required
     assert set(options["export"]) == {"number", "last", "everyone"} and options["export"]["last"].max_value == 100
     assert options["export"]["everyone"].type is discord.AppCommandOptionType.boolean  # 'export ... all' (issue 25)
-    assert set(options["hand"]) == {"number"} and not options["hand"]["number"].required
+    assert set(options["hand"]) == {"number", "replay", "last"} and not options["hand"]["number"].required
     assert [c.value for c in options["ledger"]["action"].choices] == ["show", "csv", "settle", "paid"]
     assert set(options["ledger"]) == {"action", "payer", "payee"} and not options["ledger"]["payer"].required
 
