@@ -8,6 +8,7 @@ before it is played and shown.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import random
@@ -33,6 +34,7 @@ from bot.table.runtime import Runtime, TableGuard, TableHooks, Tables
 from bot.text import render, results
 from engine import Action, Deck, DeckDealer, FairRecord, Hand
 from engine.cards import CARD_TEXTS, Card
+from engine.equity import Equity, all_in_equity
 from engine.events import CardDealt, CommunityCardDealt, Event
 from engine.handfile import hand_file_of
 
@@ -189,8 +191,9 @@ class Dealer:
         assert hand is not None
         events = hand.events[rt.seen:]
         rt.seen = len(hand.events)
+        equities = await _all_in_equity(hand) if hand.is_over else None
         try:
-            lines = render.describe(events, hand, rt.names, rt.tr)
+            lines = render.describe(events, hand, rt.names, rt.tr, equities)
         except Exception:  # a rendering bug must not stop the hand
             log.exception("table %s: describing %d events failed", rt.table.id, len(events))
             lines = []
@@ -220,8 +223,10 @@ class Dealer:
         hand = self.build_hand(past.setup)
         for action in past.actions:
             hand.act(Action(action))
+        equities = await _all_in_equity(hand)
         try:
-            lines = render.describe(hand.events[past.events:], hand, [p.name for p in past.setup.players], rt.tr)
+            lines = render.describe(hand.events[past.events:], hand, [p.name for p in past.setup.players], rt.tr,
+                                    equities)
         except Exception:
             log.exception("table %s: describing hand %s again failed", rt.table.id, past.hand_id)
             lines = []
@@ -630,3 +635,13 @@ def _check_settlement(hand: Hand, transfers: list[Transfer], *, setup: HandSetup
     left = sum(v for k, v in net.items() if k.startswith("pot:"))
     if left:
         log.error("table %s hand #%s: %d chips left in the pot", table_id, setup.hand_no, left)
+
+
+async def _all_in_equity(hand: Hand) -> dict[int, Equity] | None:
+    """Each street's equities at an all-in (rule 13; :func:`engine.equity.all_in_equity`), counted off the event
+    loop (up to half a second), or None: no all-in, or the count failed (the hand's lines go out without them)."""
+    try:
+        return await asyncio.to_thread(all_in_equity, hand) or None
+    except Exception:  # the equity is a courtesy: never let it stop a hand's settlement
+        log.exception("counting the equity of an all-in failed")
+        return None

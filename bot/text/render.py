@@ -7,7 +7,7 @@ translator of the language to write in (``tr``, English by default).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Final
@@ -18,6 +18,7 @@ from bot.core.names import pad, width
 from bot.core.ports import Button
 from bot.text import handnames, results
 from engine import ALL_CARDS, Action, Card, Hand
+from engine.equity import Equity
 from engine.events import (
     ActionTaken,
     AntePosted,
@@ -235,10 +236,44 @@ _UNSAID: Final = (CardDealt, BettingBegan, AntePosted, HandEnded)
 """Events with no public line (most of a hand's: each card dealt goes to its owner privately)."""
 
 
-def describe(events: Sequence[Event], hand: Hand, names: Sequence[str], tr: Translator = EN) -> list[str]:
-    """Public lines for new events: actions, new streets with the up cards, returns, showdown."""
+def equity_text(equity: Equity, tr: Translator = EN) -> str:
+    """``ann 61% · bob 27% · cat 12%``, and for a game with a low ``· scoop ann 40%`` where someone may scoop.
+
+    >>> equity_text(Equity(equity={"ann": 0.6149, "bob": 0.3851}, scoop={"ann": 0.4, "bob": 0.0}, exact=True,
+    ...                    samples=1, std_error=0.0))
+    'ann 61% · bob 39% · scoop: ann 40%'
+    """
+    shares = " · ".join(f"{name} {_percent(share)}" for name, share in equity.equity.items())
+    scoops = [f"{name} {_percent(p)}" for name, p in equity.scoop.items() if p >= 0.005]
+    return tr("line.equity_scoop", shares=shares, scoops=" · ".join(scoops)) if scoops else shares
+
+
+def _percent(share: float) -> str:
+    """A share as a whole percent; one under 1% that is not nothing says so (a 0.3% chance is a chance)."""
+    return "<1%" if 0 < share < 0.005 else f"{round(share * 100)}%"
+
+
+def _all_in_lines(equities: Mapping[int, Equity], street: int, hand: Hand, names: Sequence[str],
+                  tr: Translator) -> list[str]:
+    """Lines that come before a new ``street``'s line at an all-in (rule 13): the hands face up and their
+    equity after the street the betting ended on, as the run-out begins."""
+    first = min(equities)
+    if street != first + 1:
+        return []
+    faces = [f"{names[s]} {cards_text(hand.cards[s][:first])}" for s in hand.live_seats]
+    return [tr("line.all_in_up", hands=", ".join(faces)), tr("line.equity", street=street_name(tr, first),
+                                                              shares=equity_text(equities[first], tr))]
+
+
+def describe(events: Sequence[Event], hand: Hand, names: Sequence[str], tr: Translator = EN,
+             equities: Mapping[int, Equity] | None = None) -> list[str]:
+    """Public lines for new events: actions, new streets with the up cards, returns, showdown; at an all-in
+    (``equities``, street -> equity after its cards: :func:`engine.equity.all_in_equity`), the hands face up
+    as the run-out begins and each player's equity after each street."""
     lines: list[str] = []
     for event in events:
+        if equities and isinstance(event, StreetBegan):
+            lines += _all_in_lines(equities, event.street, hand, names, tr)
         if isinstance(event, ActionTaken):
             text = tr(_DID_KEY[event.action], name=names[event.seat], amount=event.amount, total=event.total)
             lines.append(tr("did.all_in", text=text) if event.all_in else text)
@@ -255,6 +290,9 @@ def describe(events: Sequence[Event], hand: Hand, names: Sequence[str], tr: Tran
             street = street[:1].upper() + street[1:]
             lines.append(tr("line.street", street=street, cards=", ".join(ups)) if ups
                          else tr("line.street_down", street=street))
+            if equities and event.street in equities and event.street > min(equities):
+                lines.append(tr("line.equity", street=street_name(tr, event.street),
+                                shares=equity_text(equities[event.street], tr)))
         elif isinstance(event, CommunityCardDealt):
             lines.append(tr("line.community", card=PRETTY[event.card.index]))
         elif isinstance(event, UncalledReturned):
