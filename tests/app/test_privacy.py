@@ -27,6 +27,10 @@ def _mentions(line: str, form: str) -> bool:
     return re.search(rf"(?<![0-9A-Za-z]){re.escape(form)}(?![0-9A-Za-z])", line) is not None
 
 
+FACE_UP = "[table] All in: the hands face up — "
+"""The line that turns the live hands face up at an all-in; a folded player's cards are never in it."""
+
+
 @pytest.mark.asyncio
 async def test_no_down_card_in_public_before_the_showdown(tmp_path: Path) -> None:
     db = tmp_path / "leak.db"
@@ -73,6 +77,8 @@ async def test_no_down_card_in_public_before_the_showdown(tmp_path: Path) -> Non
             for line in segment:
                 if line.startswith(f"[table] {name} shows "):
                     break  # shown at the showdown: public from here on
+                if line.startswith(FACE_UP) and name in [h.split(" ")[0] for h in line[len(FACE_UP):].split(", ")]:
+                    break  # turned face up at an all-in (issue 23): the same showdown, told as the run-out begins
                 if line.startswith("[table] ") or (line.startswith("[dm ") and not line.startswith(f"[dm {name}]")):
                     leaked = [f for f in forms if _mentions(line, f)]
                     assert not leaked, f"hand #{no}: {name}'s down card {leaked} in {line!r}"
