@@ -10,14 +10,13 @@ What the file may hold is decided here, in Python, never left to the page's scri
 written into the file holds only the cards the asker saw. The asker's own down cards; the up
 cards; the hands shown at the showdown, from the moment betting ended at an all-in (rule 13,
 two or more live hands: they are turned face up, and an equity line per street comes from
-``engine.equity`` when that module exists). A folded player's down cards are never written
+``engine.equity``). A folded player's down cards are never written
 (nor an unshown winner's), so they are nowhere in the file.
 """
 
 from __future__ import annotations
 
 import html
-import importlib
 import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
@@ -29,6 +28,7 @@ from typing import Protocol
 from bot.core.i18n import Translator, family
 from bot.text import handnames, render, results
 from engine import Action, Card, Hand
+from engine.equity import all_in_equity
 from engine.events import (
     ActionTaken,
     AntePosted,
@@ -63,14 +63,9 @@ EquityOf = Callable[[Hand], Mapping[int, EquityLine]]
 """``engine.equity.all_in_equity``: each street's equities (after its cards) at a hand's all-in."""
 
 
-def engine_equity() -> EquityOf | None:
-    """``engine.equity.all_in_equity`` if this build has it (imported on first use), else None."""
-    try:
-        module = importlib.import_module("engine.equity")
-    except ImportError:
-        return None
-    found = getattr(module, "all_in_equity", None)
-    return found if callable(found) else None
+def engine_equity() -> EquityOf:
+    """The engine's :func:`engine.equity.all_in_equity` (tests hand the page another)."""
+    return all_in_equity
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -244,7 +244,8 @@ def equity_text(equity: Equity, tr: Translator = EN) -> str:
     'ann 61% · bob 39% · scoop: ann 40%'
     """
     shares = " · ".join(f"{name} {_percent(share)}" for name, share in equity.equity.items())
-    scoops = [f"{name} {_percent(p)}" for name, p in equity.scoop.items() if p >= 0.005]
+    scoops = [f"{name} {_percent(p)}" for name, p in equity.scoop.items()  # where it says more than the equity
+              if 0.005 <= p < equity.equity.get(name, 0.0) - 0.005]
     return tr("line.equity_scoop", shares=shares, scoops=" · ".join(scoops)) if scoops else shares
 
 

@@ -161,13 +161,8 @@ def test_many_hands_in_one_file() -> None:
 
 
 def test_engine_equity_is_used_when_the_engine_has_it() -> None:
-    found = engine_equity()
-    try:
-        import engine.equity  # noqa: F401
-    except ImportError:
-        assert found is None
-    else:
-        assert callable(found)
+    from engine.equity import all_in_equity
+    assert engine_equity() is all_in_equity
 
 
 # ------------------------------------------------------------------ 'replay' through the console
