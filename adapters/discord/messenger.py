@@ -88,6 +88,7 @@ class DiscordMessenger:
     def __init__(self, client: discord.Client) -> None:
         self.client = client
         self._channels: dict[int, _Channel] = {}
+        self._closed = False
         self._moved: dict[str, str] = {}
         """Board messages that were gone and posted again: old ref -> new ref."""
         self._dm_channels: dict[int, int] = {}
@@ -193,7 +194,9 @@ class DiscordMessenger:
         return not pending
 
     async def close(self) -> None:
-        """Stop the workers (what is still queued is lost; the board is restored on the next start)."""
+        """Stop the workers (what is still queued is lost; the board is restored on the next start); what comes
+        after is not sent (the client's session closes next: a late board would fail there)."""
+        self._closed = True
         for channel in self._channels.values():
             if channel.worker is not None and not channel.worker.done():
                 channel.worker.cancel()
@@ -220,6 +223,12 @@ class DiscordMessenger:
         return ref
 
     def _enqueue(self, channel: _Channel, job: _Job) -> None:
+        if self._closed:  # after close() (the client's HTTP session closes next): said nowhere, as close() says
+            log.info("not sent, the messenger is closed: a %s to channel %s", job.kind, channel.id)
+            if job.done is not None and not job.done.done():
+                job.done.set_result(None)
+            channel.tally.done(job.lines, ok=False)
+            return
         channel.jobs.append(job)
         if channel.worker is None or channel.worker.done():
             channel.worker = asyncio.get_running_loop().create_task(self._work(channel),

@@ -311,6 +311,11 @@ async def test_the_queue_merges_waiting_boards_and_lines_but_never_skips_a_final
     ref = await messenger.publish_board(table=table, board=board("new"), ref=None)
     assert ref == "503" and log[-1] == _Sent("post", "new")  # two lines and this post got ids
     await messenger.close()
+    # what comes after close (a last board the bootstrap's outbox drains): not sent, no worker, no error
+    sent = len(log)
+    assert await messenger.publish_board(table=table, board=board("late"), ref="77") == "77"  # kept, unsent
+    await messenger.announce(table=table, text="late line")
+    assert await messenger.flush(timeout=1) and len(log) == sent
 
 
 DISCORD_NAME = re.compile(r"^[-_\w]{1,32}$")
