@@ -31,13 +31,17 @@ each share of each pot to its winner.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from bot.core.model import HandSetup
 from bot.store import Tx
 from engine import Hand
 from engine.events import ActionTaken, AntePosted, PotAwarded, UncalledReturned
+
+log = logging.getLogger(__name__)
 
 HOUSE = "house"
 HOUSE_BANKROLL = "house:"
@@ -194,3 +198,17 @@ def net_by_account(transfers: Sequence[Transfer]) -> dict[str, int]:
         net[t.source] = net.get(t.source, 0) - t.amount
         net[t.dest] = net.get(t.dest, 0) + t.amount
     return net
+
+
+def check_hand_transfers(hand: Hand, transfers: list[Transfer], *, setup: HandSetup, table_id: int) -> None:
+    """The hand's movements must take each seat from its start stack to its end stack and leave
+    the pot empty; a mismatch is a bug (logged; the audit names the hand and the account)."""
+    net = net_by_account(transfers)
+    for player, dealt in enumerate(setup.players):
+        account = seat_account(table_id, dealt.user)
+        if dealt.stack + net.get(account, 0) != hand.stacks[player]:
+            log.error("table %s hand #%s: %s moved %+d chips but its stack went %d -> %d", table_id,
+                      setup.hand_no, account, net.get(account, 0), dealt.stack, hand.stacks[player])
+    left = sum(v for k, v in net.items() if k.startswith("pot:"))
+    if left:
+        log.error("table %s hand #%s: %d chips left in the pot", table_id, setup.hand_no, left)

@@ -47,8 +47,8 @@ from bot.platform.updates import UpdateLog, applying
 from bot.store import Store, StoreDuplicate, Tx
 from bot.store.fence import Fence, LeaseLost, TableMoved, fenced
 from bot.store.fence import active as active_fence
-from bot.table.dealer import cancel_timers
 from bot.table.runtime import LocalBot, Runtime
+from bot.table.timers import cancel_timers
 from bot.text.grammar import parse
 
 log = logging.getLogger(__name__)

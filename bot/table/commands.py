@@ -14,12 +14,13 @@ from bot.core.limits import MAX_TIMER, MIN_TIMER, STAKE_RANGES, VIEWS
 from bot.core.ports import Inbound, Reply
 from bot.store import Store
 from bot.table import rebuys, session
-from bot.table.dealer import Dealer, cancel_timers
+from bot.table.dealer import Dealer
 from bot.table.fairness import Fairness
 from bot.table.output import TableOutput
 from bot.table.pause import TIMEBANK_OPTIONS, HostClocks
 from bot.table.routes import Route
 from bot.table.runtime import Runtime, require_owner, seated
+from bot.table.timers import cancel_timers
 from bot.text import render, results
 from bot.text.grammar import ACTIONS, Command, command_word, usage_text
 from engine import Action, IllegalActionError, Stakes, StakesError

@@ -17,7 +17,7 @@ from contextlib import AbstractContextManager
 from dataclasses import replace
 
 from bot.chips import wallets
-from bot.chips.ledger import Transfer, hand_transfers, net_by_account, seat_account
+from bot.chips.ledger import check_hand_transfers, hand_transfers, seat_account
 from bot.core.config import Settings
 from bot.core.errors import Refusal
 from bot.core.lifecycle import Work
@@ -31,6 +31,7 @@ from bot.table.fairness import Fairness, Revealed, revealed_seeds, short_hex
 from bot.table.housebot import choose_action
 from bot.table.output import TableOutput
 from bot.table.runtime import Runtime, TableGuard, TableHooks, Tables
+from bot.table.timers import TurnTimer, cancel_timers, cancelled
 from bot.text import render, results
 from engine import Action, Deck, DeckDealer, FairRecord, Hand
 from engine.cards import CARD_TEXTS, Card
@@ -95,7 +96,7 @@ class Dealer:
         'stop' it; a sit-and-go can be cancelled) and the channel is told."""
         table = rt.table
         log.error("table %s: dealing hand #%s failed; the table waits", table.id, table.hand_no + 1, exc_info=exc)
-        rt.next_timer = _cancelled(rt.next_timer)
+        rt.next_timer = cancelled(rt.next_timer)
         table.running, table.next_hand_at = False, None
         try:
             async with self.store.atomic() as tx:
@@ -109,7 +110,7 @@ class Dealer:
 
     async def _deal(self, rt: Runtime) -> None:
         table = rt.table
-        rt.next_timer = _cancelled(rt.next_timer)
+        rt.next_timer = cancelled(rt.next_timer)
         table.next_hand_at = None
         ready = table.ready_seats()
         if len(ready) < 2:
@@ -237,7 +238,7 @@ class Dealer:
     async def _finish_hand(self, rt: Runtime) -> None:
         hand, table, setup = rt.hand, rt.table, rt.setup
         assert hand is not None and setup is not None and rt.hand_id is not None
-        rt.turn_timer = _cancelled(rt.turn_timer)
+        rt.turn_timer = cancelled(rt.turn_timer)
         summary = results.summary_of(hand)
         now = self.clock.now()
         # Every seat dealt in, if its player still holds it, with its stack at the end; those
@@ -249,7 +250,7 @@ class Dealer:
         await rebuys.pending(self.store, rt)  # read once a table: the rebuys its settlement applies
         transfers = hand_transfers(hand, hand_id=rt.hand_id,
                                    account=lambda player: seat_account(table.id, setup.players[player].user))
-        _check_settlement(hand, transfers, setup=setup, table_id=table.id)
+        check_hand_transfers(hand, transfers, setup=setup, table_id=table.id)
         record = rt.fair
         if record is not None:  # read with the deal's player seeds, if it was dealt here
             await self._read_reveal(rt)
@@ -425,31 +426,31 @@ class Dealer:
     def arm_turn(self, rt: Runtime) -> None:
         hand = rt.hand
         if hand is None or hand.actor is None:
-            rt.turn_timer = _cancelled(rt.turn_timer)
+            rt.turn_timer = cancelled(rt.turn_timer)
             return
         seat = rt.seat_in_hand(hand.actor)
         token = rt.turn
         now = self.clock.now()
         leaving = seat is None or seat.leaving or (seat.sitting_out and rt.table.tournament is not None)
         if rt.clocks.paused and not leaving:  # every clock stands still; 'resume' arms the turn again
-            rt.turn_timer = _cancelled(rt.turn_timer)
+            rt.turn_timer = cancelled(rt.turn_timer)
             return
         if seat is not None and seat.is_bot:
-            rt.turn_timer = _cancelled(rt.turn_timer)
+            rt.turn_timer = cancelled(rt.turn_timer)
             rt.turn_timer = self._call_at(rt, now + self.settings.bot_delay, lambda: self._bot_turn(rt, token))
         elif leaving:
-            rt.turn_timer = _cancelled(rt.turn_timer)
+            rt.turn_timer = cancelled(rt.turn_timer)
             rt.turn_timer = self._call_at(rt, now, lambda: self._timeout(rt, token, leaving=True))
         else:
             when = rt.deadline if rt.deadline is not None else now + rt.table.timer
             armed = rt.turn_timer
-            if isinstance(armed, _TurnTimer) and armed.live and armed.due <= when:
+            if isinstance(armed, TurnTimer) and armed.live and armed.due <= when:
                 armed.when, armed.token = when, token  # it waits on for `when` once its clock timer fires
                 return
-            _cancelled(armed)
-            rt.turn_timer = self._arm_deadline(rt, _TurnTimer(when=when, token=token))
+            cancelled(armed)
+            rt.turn_timer = self._arm_deadline(rt, TurnTimer(when=when, token=token))
 
-    def _arm_deadline(self, rt: Runtime, timer: _TurnTimer) -> _TurnTimer:
+    def _arm_deadline(self, rt: Runtime, timer: TurnTimer) -> TurnTimer:
         """Set ``timer``'s clock timer for its deadline: then the player to act uses their time bank, or
         times out (rule 5), unless the deadline moved on meanwhile, and then it is set again for the new one."""
 
@@ -497,7 +498,7 @@ class Dealer:
             if seat is None or rest < 0.001:
                 await self.apply(rt, rt.hand.default_action(), by_timeout=True)
                 return
-            rt.turn_timer = _cancelled(rt.turn_timer)
+            rt.turn_timer = cancelled(rt.turn_timer)
             rt.turn_timer = self._call_at(rt, self.clock.now() + rest,
                                           lambda: self._timeout(rt, token, leaving=False))
             await self.output.say(rt, "timebank.line_running", name=seat.name, seconds=round(rest))
@@ -518,7 +519,7 @@ class Dealer:
             await self.apply(rt, rt.hand.default_action(), by_timeout=not leaving)
 
     def _arm_next_hand(self, rt: Runtime, when: float) -> None:
-        rt.next_timer = _cancelled(rt.next_timer)
+        rt.next_timer = cancelled(rt.next_timer)
 
         async def deal() -> None:
             async with rt.lock:
@@ -584,57 +585,6 @@ def _dealt_to(events: Sequence[Event], hand: Hand) -> list[int]:
         elif isinstance(e, CommunityCardDealt):
             dealt.update(hand.live_seats)
     return sorted(dealt)
-
-
-class _TurnTimer:
-    """The timer of a player's turn (rule 5), set lazily: an action moves the deadline (and the turn it is
-    for) here without touching the clock; the clock timer, set for an earlier deadline, finds the new one
-    when it fires and is set again for it. A timeout happens exactly when one timer per action would have
-    made it happen: at the last deadline, for the turn armed last, and never once cancelled."""
-
-    __slots__ = ("due", "handle", "live", "token", "when")
-
-    def __init__(self, *, when: float, token: str | None) -> None:
-        self.when = when
-        """The deadline: the player to act times out then."""
-        self.token = token
-        """The turn the deadline is for (see :attr:`Runtime.turn`)."""
-        self.due = when
-        """When the clock timer fires (never after :attr:`when`)."""
-        self.live = False
-        """The clock timer is set and has not fired: a later deadline needs no new one."""
-        self.handle: TimerHandle | None = None
-
-    def cancel(self) -> None:
-        self.live = False
-        if self.handle is not None:
-            self.handle.cancel()
-
-
-def cancel_timers(rt: Runtime) -> None:
-    rt.turn_timer = _cancelled(rt.turn_timer)
-    rt.next_timer = _cancelled(rt.next_timer)
-
-
-def _cancelled(handle: TimerHandle | None) -> TimerHandle | None:
-    """Cancel ``handle`` (if any); returns None, to clear the field that held it."""
-    if handle is not None:
-        handle.cancel()
-    return None
-
-
-def _check_settlement(hand: Hand, transfers: list[Transfer], *, setup: HandSetup, table_id: int) -> None:
-    """The hand's movements must take each seat from its start stack to its end stack and leave
-    the pot empty; a mismatch is a bug (logged; the audit names the hand and the account)."""
-    net = net_by_account(transfers)
-    for player, dealt in enumerate(setup.players):
-        account = seat_account(table_id, dealt.user)
-        if dealt.stack + net.get(account, 0) != hand.stacks[player]:
-            log.error("table %s hand #%s: %s moved %+d chips but its stack went %d -> %d", table_id,
-                      setup.hand_no, account, net.get(account, 0), dealt.stack, hand.stacks[player])
-    left = sum(v for k, v in net.items() if k.startswith("pot:"))
-    if left:
-        log.error("table %s hand #%s: %d chips left in the pot", table_id, setup.hand_no, left)
 
 
 async def _all_in_equity(hand: Hand) -> dict[int, Equity] | None:

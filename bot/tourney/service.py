@@ -30,12 +30,13 @@ from bot.platform import updates
 from bot.store import Store, Tx
 from bot.store.fence import TableMoved, is_fenced
 from bot.table.commands import TableCommands
-from bot.table.dealer import Dealer, cancel_timers
+from bot.table.dealer import Dealer
 from bot.table.fairness import Fairness, Revealed, revealed_seeds
 from bot.table.output import TableOutput
 from bot.table.routes import Route
 from bot.table.runtime import Runtime, TableHooks, Tables, community_of, require_owner
 from bot.table.seating import refilled
+from bot.table.timers import cancel_timers
 from bot.text.grammar import Command
 from bot.text.render import chips, chips_field, seconds_text
 from bot.tourney.schedule import (

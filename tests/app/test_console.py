@@ -463,7 +463,7 @@ async def test_turn_timer_checks_or_folds_then_sits_out(tmp_path: Path) -> None:
 
 @pytest.mark.asyncio
 async def test_each_action_moves_the_deadline_and_a_shorter_timer_takes_effect_at_once(tmp_path: Path) -> None:
-    """The turn timer is set lazily (bot/table/dealer.py, _TurnTimer): the timeouts still come exactly at the
+    """The turn timer is set lazily (bot/table/timers.py, TurnTimer): the timeouts still come exactly at the
     last action's time plus the table's timer, later or earlier than the clock timer already set."""
     async with Table(tmp_path / "t.db") as t:
         await _two_players(t)
