@@ -175,16 +175,22 @@ def equity_after(hand_file: HandFile, *, street: int, budget: int = DEFAULT_BUDG
     return equity_of_spot(spot_at(hand, street=street), street=street, budget=budget, samples=samples)
 
 
+def ran_out(hand: Hand) -> bool:
+    """Whether the hand is over and its betting ended at an all-in with two or more live hands (rule 13): the
+    cheap test :func:`all_in_equity` begins with, for callers that would otherwise count for nothing."""
+    if not hand.is_over or len(hand.live_seats) < 2:
+        return False
+    stacks_before = [st - c for st, c in zip(hand.starting_stacks, hand.contributed, strict=True)]
+    return sum(1 for s in hand.live_seats if stacks_before[s] > 0) <= 1  # two could bet: played to seventh
+
+
 def all_in_equity(hand: Hand, *, budget: int = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES) -> dict[int, Equity]:
     """For a hand whose betting ended with two or more live hands and at most one able to act (rule 13):
     street -> equity, from the street the betting ended on to the last before seventh (on seventh the
     showdown says it all). Empty when it does not apply (a hand still being bet, won uncontested, or
     whose betting went on to seventh street)."""
-    if not hand.is_over or len(hand.live_seats) < 2:
+    if not ran_out(hand):
         return {}
-    stacks_before = [st - c for st, c in zip(hand.starting_stacks, hand.contributed)]
-    if sum(1 for s in hand.live_seats if stacks_before[s] > 0) > 1:
-        return {}  # two could still bet: the hand was played out to a showdown on seventh street
     last = max((e.street for e in hand.events if isinstance(e, BettingBegan)), default=3)
     return {street: equity_of_spot(spot_at(hand, street=street), street=street, budget=budget, samples=samples)
             for street in range(last, 7)}

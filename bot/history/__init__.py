@@ -14,10 +14,12 @@ pots), the story tells the stored settlement, and says so.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Protocol
 
 from bot.core.errors import Refusal
@@ -193,8 +195,9 @@ class History:
         if self.tournaments is not None:
             tournament = await self.tournaments.played_at(found[0].table_id)
         levels = self.tournaments.level_of if self.tournaments is not None else None
-        files = export_files(found, viewer=msg.user, table=f"Stud {msg.platform} {msg.channel}",
-                             tournament=tournament, level_of=levels, tr=tr, equity=self.equity)
+        files = await asyncio.to_thread(  # an all-in's equity takes up to half a second: off the event loop
+            partial(export_files, found, viewer=msg.user, table=f"Stud {msg.platform} {msg.channel}",
+                    tournament=tournament, level_of=levels, tr=tr, equity=self.equity))
         first, final = found[0].number, found[-1].number
         text = tr("reply.exported_many" if len(found) > 1 else "reply.exported_one" if found[0].revealed
                   else "reply.exported_one_hidden", no=first, first=first, last=final, count=len(found))
@@ -207,7 +210,7 @@ class History:
         last = min(int(command.options.get("last", 1)), MAX_REPLAY)
         found = await self._find(msg, number=number, last=last, player=None if number is not None else msg.user,
                                  asked="replay")
-        page = replay_file(found, viewer=msg.user, tr=tr, equity=self.equity)
+        page = await asyncio.to_thread(partial(replay_file, found, viewer=msg.user, tr=tr, equity=self.equity))
         first, final = found[0].number, found[-1].number
         text = tr("reply.replay_many" if len(found) > 1 else "reply.replay_one", no=first, first=first, last=final,
                   count=len(found))

@@ -35,7 +35,7 @@ from bot.table.timers import TurnTimer, cancel_timers, cancelled
 from bot.text import render, results
 from engine import Action, Deck, DeckDealer, FairRecord, Hand
 from engine.cards import CARD_TEXTS, Card
-from engine.equity import Equity, all_in_equity
+from engine.equity import Equity, all_in_equity, ran_out
 from engine.events import CardDealt, CommunityCardDealt, Event
 from engine.handfile import hand_file_of
 
@@ -590,6 +590,8 @@ def _dealt_to(events: Sequence[Event], hand: Hand) -> list[int]:
 async def _all_in_equity(hand: Hand) -> dict[int, Equity] | None:
     """Each street's equities at an all-in (rule 13; :func:`engine.equity.all_in_equity`), counted off the event
     loop (up to half a second), or None: no all-in, or the count failed (the hand's lines go out without them)."""
+    if not ran_out(hand):  # most hands: no thread for nothing
+        return None
     try:
         return await asyncio.to_thread(all_in_equity, hand) or None
     except Exception:  # the equity is a courtesy: never let it stop a hand's settlement

@@ -234,7 +234,8 @@ class Settling(TableHooks):
             settled = await load_settle_up(self.store.fetch, settle_up_id)
             if settled is None:
                 continue
-            for due in sorted(settled.dues, key=lambda d: d.paid):
+            # open ones first, and among them one the asker is a party to (two players may share a name)
+            for due in sorted(settled.dues, key=lambda d: (d.paid, msg.user not in (d.payer, d.payee))):
                 pair = (_name(settled, due.payer).casefold(), _name(settled, due.payee).casefold())
                 if pair in wanted:
                     return settled, due

@@ -24,6 +24,7 @@ from bot.chips.audit import audit
 from bot.core.i18n import LANGUAGES, translator
 from bot.core.ports import Inbound
 from bot.store import Tx
+from bot.table.session import read_ledger
 from bot.text.grammar import COMMANDS
 
 WORDS = st.sampled_from([*COMMANDS, "stud", "/join", "@1.0", "@99.99", "=", "ante=", "big=-1", "timer=99999",
@@ -72,7 +73,7 @@ def test_random_input_never_crashes_and_never_moves_chips_wrongly(tmp_path_facto
 PEOPLE = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lou")
 
 
-def _next_line(rng: random.Random, t: Table, creator: str) -> tuple[str, str]:
+def _next_line(rng: random.Random, t: Table, creator: str, *, host: bool = False) -> tuple[str, str]:
     """(user, text) or ("/sleep", seconds): what someone does next, at any moment of a hand."""
     rt = t.bot.tables.get("console:main")
     if rt is None:  # stopped: a new day may pass before someone opens a table again (broke wallets refill)
@@ -109,6 +110,15 @@ def _next_line(rng: random.Random, t: Table, creator: str) -> tuple[str, str]:
                                     "config ante=0 bring_in=5 small=20 big=40 timer=10"])
     if roll < 0.75:
         return "/sleep", str(rng.choice([1, 5, 5, 30, 61]))  # the next hand; a turn that times out
+    if host and roll < 0.82:  # issue 22: rebuys, approvals, the host's sitout, a pause, a settle-up, its payments
+        named = [s.name for s in table.seats.values()] or ["nobody"]
+        return rng.choice([
+            *[(rng.choice(seated).user if seated else creator, rng.choice(["rebuy", "rebuy 20", "rebuy 150"]))] * 3,
+            (creator, f"approve {rng.choice(named)}"), (creator, f"deny {rng.choice(named)}"),
+            (creator, rng.choice(["config approve=on", "config approve=off"])),
+            (creator, f"sitout {rng.choice(named)}"), (creator, "pause"), (creator, "resume"), (creator, "resume"),
+            (rng.choice(PEOPLE), "pause"), (creator, "settle"), (rng.choice(PEOPLE), "ledger"),
+            (rng.choice(PEOPLE), f"paid {rng.choice(PEOPLE)} {rng.choice(PEOPLE)}")])
     return rng.choice(PEOPLE), rng.choice(["call", "fold", "check", "bet", "raise", "complete", "bring-in",
                                            "cards", "board", "top", "history 3", "join", "leave"])
 
@@ -164,6 +174,58 @@ async def test_comings_and_goings_at_any_moment_keep_every_chip(tmp_path: Path, 
     assert all(mid_hand.values()), mid_hand
     print(f"\nfuzz: {lines} lines, {hands} hands, {report.transfers} transfers of {len(kinds)} kinds, "
           f"during hands: {mid_hand}; the audit passed after every line")
+
+
+@pytest.mark.asyncio
+async def test_the_hosts_night_at_any_moment_keeps_every_chip_and_the_session_ledger(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, store_backend: Backend) -> None:
+    """Issue 22 in the same random sessions: besides the comings and goings, rebuys (at once and waiting for a
+    hand's end), approvals and denials, the host sitting players out, pauses and resumes, settle-ups and payments
+    marked by anyone, at any moment. After every line the audit passes, the chips are exactly those granted and
+    refilled, and the running session's ledger adds up to zero and holds each seated player's stack."""
+    rng = random.Random(int(os.environ.get("STUD_FUZZ_SEED", "11")) + 22)
+    target = int(os.environ.get("STUD_FUZZ_HANDS_PG", "120") if store_backend.postgresql
+                 else os.environ.get("STUD_FUZZ_HANDS", "300"))
+    caplog.set_level(logging.ERROR)
+    lines = sessions = 0
+    settings = replace(SETTINGS, starting_balance=200)
+    async with Table(tmp_path / "t.db", seed=rng.randrange(10**6), settings=settings) as t:
+        creator, hands = "ann", 0
+        while hands < target:
+            user, text = _next_line(rng, t, creator, host=True)
+            if user == "/sleep":
+                await t.wait(float(text))
+            else:
+                reply = await t.bot.handle(t.chat.inbound(user, text))
+                assert reply.text not in BUG, (lines, user, text)
+                await t.clock.settle()
+                if text == "new" and reply.ok:
+                    creator = user
+            lines += 1
+            report = await audit(t.store, checks=AUDIT_CHECKS)
+            assert report.ok, (lines, user, text, report.summary())
+            wallets = await t.store.fetch("SELECT COUNT(*) FROM wallets")
+            refills = await t.store.fetch("SELECT COALESCE(SUM(e.amount), 0) FROM ledger_transfers x JOIN "
+                                          "ledger_entries e ON e.transfer_id = x.id WHERE x.kind = 'refill' "
+                                          "AND e.account != 'house'")
+            granted = settings.starting_balance * wallets[0][0] + refills[0][0]
+            assert await chip_wallets.chip_total(t.store) == granted == report.issued, (lines, user, text)
+            if (rt := t.bot.tables.get("console:main")) is not None:
+                ledger = await read_ledger(t.store.fetch, table_id=rt.table.id, community=rt.table.community,
+                                           now=t.clock.now())
+                assert sum(line.net for line in ledger.lines) == 0, (lines, user, text, ledger)
+                stacks = {line.user: line.stack for line in ledger.lines if not line.is_house}
+                assert all(stacks.get(s.user, 0) == s.stack for s in rt.table.seats.values() if not s.is_bot), (
+                    lines, user, text, ledger)
+            hands = report.hands
+        kinds = {r[0] for r in await t.store.fetch("SELECT DISTINCT kind FROM ledger_transfers")}
+        [(sessions,)] = [tuple(r) for r in await t.store.fetch("SELECT COUNT(*) FROM table_sessions")]
+        replayed = await audit(t.store, checks=AUDIT_CHECKS, replay=True)
+        assert replayed.ok and replayed.replayed == hands, replayed.summary()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text[-3000:]
+    assert kinds >= {"buy-in", "rebuy", "cash-out", "kick", "closed"} and sessions >= 2, (kinds, sessions)
+    print(f"\nhost's night: {lines} lines, {hands} hands, {sessions} sessions settled, {report.transfers} transfers; "
+          "the audit and the session ledger held after every line")
 
 
 def test_a_wrong_setting_is_a_clear_message_and_status_2() -> None:

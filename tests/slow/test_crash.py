@@ -162,6 +162,8 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path, store_backend: Ba
             line = pending.pop(0)
         elif rng.random() < 0.08:  # coming and going at any moment, a hand in progress or not
             line = f"{rng.choice(HUMANS)}: {rng.choice(['leave', 'join 300', 'join 300', 'sitout', 'back'])}"
+        elif rng.random() < 0.03:  # issue 22: a rebuy (at once, or waiting for the hand's end) and a settle-up
+            line = rng.choice([f"{rng.choice(HUMANS)}: rebuy 50", "ann: settle", "bob: ledger"])
         elif prompt is not None and prompt[0] in HUMANS:
             player, legal, token = prompt
             options = [o.split(" ")[0] for o in legal.split(" · ")]
@@ -224,6 +226,9 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path, store_backend: Ba
           f"{audits} audits passed (the killed database and the restarted bot's at each kill, then "
           f"'studbot audit': {cli.stdout.strip()})")
     assert len(statuses) >= 10 and set(statuses) == {"done"}, statuses
+    [(rebuys,)] = rows_now(db, "SELECT COUNT(*) FROM ledger_transfers WHERE kind = 'rebuy'")
+    [(settled,)] = rows_now(db, "SELECT COUNT(*) FROM table_sessions")
+    assert rebuys >= 1 and settled >= 1, (rebuys, settled)  # issue 22's moves were among the killed lines
     # The chips never changed: every wallet's 1000 are in the wallet or at the table.
     totals.add(chip_surplus(db))
     assert totals == {0}
