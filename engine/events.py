@@ -15,6 +15,7 @@ from enum import StrEnum
 from engine.cards import Card
 from engine.errors import IllegalActionError
 from engine.evaluate import HighHand, LowHand, best_high, best_low
+from engine.lowball import RazzHand, best_razz, is_razz_value
 
 
 class Action(StrEnum):
@@ -24,6 +25,10 @@ class Action(StrEnum):
     COMPLETE = "complete"
     BET = "bet"
     RAISE = "raise"
+    BET_BIG = "bet-big"
+    """G5: Stud's fourth street with a pair showing: open with the big bet."""
+    RAISE_BIG = "raise-big"
+    """G5: raise by the big bet while the fourth-street choice is open."""
     CALL = "call"
     CHECK = "check"
     FOLD = "fold"
@@ -48,7 +53,7 @@ class Action(StrEnum):
 
 _ACTION_OF: dict[str, Action] = {a.value: a for a in Action}
 
-AGGRESSIVE = frozenset({Action.COMPLETE, Action.BET, Action.RAISE})
+AGGRESSIVE = frozenset({Action.COMPLETE, Action.BET, Action.RAISE, Action.BET_BIG, Action.RAISE_BIG})
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +135,13 @@ class HandShown:
         return best_high(self.all_cards)
 
     @property
-    def low(self) -> LowHand | None:
-        """The best eight-or-better low, or None."""
+    def low(self) -> LowHand | RazzHand | None:
+        """The best low of the game: Razz's ace-to-five (when ``low_value`` is a razz value),
+        else the best eight-or-better low, or None."""
+        if is_razz_value(self.low_value):
+            return best_razz(self.all_cards)
+        if self.low_value is None:
+            return None
         return best_low(self.all_cards)
 
 

@@ -1,7 +1,8 @@
 """The hand state machine: antes, the deal, bring-in, fixed-limit betting, the showdown.
 
-One :class:`Hand` plays one hand of Seven Card Stud Hi-Lo from the antes to the
-last chip (rules 3-20 of RULES.md). It is pure and deterministic: the cards come
+One :class:`Hand` plays one hand of a stud game from the antes to the last chip:
+Seven Card Stud Hi-Lo (rules 3-20 of RULES.md), Seven Card Stud or Razz (GAMES.md;
+what differs between them is :mod:`engine.games`'s). It is pure and deterministic: the cards come
 from the :class:`~engine.dealing.CardSource` passed in, the decisions from the
 caller, one at a time, in the style of PokerKit's verify / can / act::
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.betting import CAP, actors_count, chips_for, counts_as_full, is_capped, legal_now
 from engine.cards import Card
 from engine.dealing import CardSource
 from engine.errors import EngineError, HandOverError, IllegalActionError, NotYourTurnError, SetupError
@@ -42,11 +44,12 @@ from engine.events import (
     StreetBegan,
     UncalledReturned,
 )
-from engine.order import board_key, bring_in_card_key
+from engine.games import RULES_OF, Game, GameRules, Scoring
+from engine.lowball import razz_value_of_key
 from engine.pots import PotResult
-from engine.refusals import CAP, why_not
+from engine.refusals import why_not
 from engine.showdown import Settlement, settle_showdown, settle_uncontested
-from engine.stakes import Options, ShortAllIn, Stakes
+from engine.stakes import Options, Stakes
 
 MAX_PLAYERS = 8
 DECK_SIZE = 52
@@ -55,7 +58,7 @@ _ORDINAL = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}
 
 
 class Hand:
-    """One hand of stud hi-lo, from the antes to the split of the last pot."""
+    """One hand of a stud game (stud hi-lo unless ``game`` says), from the antes to the split of the last pot."""
 
     def __init__(
         self,
@@ -65,8 +68,11 @@ class Hand:
         stacks: Sequence[int],
         dealer: CardSource,
         options: Options | None = None,
+        game: Game = Game.STUD8,
     ) -> None:
         _check_players(names, stacks)
+        self.game = game
+        self.rules: GameRules = RULES_OF[game]
         self.stakes = stakes
         self.options = options if options is not None else Options()
         self.names: tuple[str, ...] = tuple(names)
@@ -96,12 +102,16 @@ class Hand:
         self.is_over = False
         self._live_count = n
         self._pending: list[bool] = [False] * n
-        self._may_raise: list[bool] = [False] * n
-        self._capped = False
+        self.may_raise_flags: list[bool] = [False] * n
+        self.cap_reached = False
         self._awaiting_bring_in = False
         self._last_aggressor: int | None = None
         self._round_first: int | None = None
         self._legal: tuple[Action, ...] | None = None
+        self.double_bet_allowed = False
+        """G5: fourth street of Stud opened with a pair showing (set when the street is dealt)."""
+        self._double_open = False
+        self._big_step = False
         self._start()
 
     # ----------------------------------------------------------------- queries
@@ -125,8 +135,15 @@ class Hand:
 
     @property
     def limit(self) -> int:
-        """The fixed bet of the current street."""
-        return self.stakes.small_bet if self.street <= 4 else self.stakes.big_bet
+        """The fixed bet of the current street (G5: the big bet on fourth street once somebody bet it)."""
+        if self.street <= 4 and not self._big_step:
+            return self.stakes.small_bet
+        return self.stakes.big_bet
+
+    @property
+    def double_bet_open(self) -> bool:
+        """G5: the big bet may still be chosen on this fourth street (a pair shows, nobody bet big yet)."""
+        return self._double_open and not self._big_step
 
     @property
     def to_call(self) -> int:
@@ -153,7 +170,7 @@ class Hand:
     def legal_actions(self) -> tuple[Action, ...]:
         """The actions the player to act may take now (empty when nobody must act)."""
         if self._legal is None:
-            self._legal = self._compute_legal()
+            self._legal = legal_now(self)
         return self._legal
 
     def can(self, action: Action | str) -> bool:
@@ -185,22 +202,16 @@ class Hand:
     def can_bring_in(self) -> bool:
         return Action.BRING_IN in self.legal_actions()
 
+    def can_bet_big(self) -> bool:
+        return Action.BET_BIG in self.legal_actions()
+
+    def can_raise_big(self) -> bool:
+        return Action.RAISE_BIG in self.legal_actions()
+
     def amount_of(self, action: Action | str) -> int:
         """Chips ``action`` would put in now (0 for check and fold), capped by the stack."""
         seat = self.actor
-        return 0 if seat is None else self._amount(seat, _as_action(action))
-
-    def _amount(self, seat: int, action: Action) -> int:
-        stack = self.stacks[seat]
-        if action is Action.BRING_IN:
-            return min(self.stakes.bring_in, stack)
-        if action is Action.CALL:
-            return min(self.current_bet - self.round_bets[seat], stack)
-        if action in (Action.COMPLETE, Action.BET):
-            return min(self.limit - self.round_bets[seat], stack)
-        if action is Action.RAISE:
-            return min(self.current_bet + self.limit - self.round_bets[seat], stack)
-        return 0
+        return 0 if seat is None else chips_for(self, seat, _as_action(action))
 
     def total_after(self, action: Action | str) -> int:
         """The player's chips in front of them this round after ``action`` ("raise to 10")."""
@@ -252,7 +263,7 @@ class Hand:
         for a in self.legal_actions():
             if a in (Action.CHECK, Action.FOLD):
                 parts.append(a.value)
-            elif a in (Action.RAISE, Action.COMPLETE):
+            elif a in (Action.RAISE, Action.COMPLETE, Action.RAISE_BIG):
                 parts.append(f"{a.value} to {self.total_after(a)}")
             else:
                 parts.append(f"{a.value} {self.amount_of(a)}")
@@ -297,71 +308,20 @@ class Hand:
 
     def may_raise(self, seat: int) -> bool:
         """False for a player whom a short all-in did not reopen the betting for (rule 12)."""
-        return self._may_raise[seat]
+        return self.may_raise_flags[seat]
+
+    @property
+    def big_step(self) -> bool:
+        """G5: somebody bet or raised by the big bet on this fourth street."""
+        return self._big_step
 
     @property
     def is_capped(self) -> bool:
         """True once the round's betting is capped (rule 6)."""
-        return self._is_capped()
-
-    def _compute_legal(self) -> tuple[Action, ...]:
-        seat = self.actor
-        if seat is None:
-            return ()
-        stack = self.stacks[seat]
-        if self._awaiting_bring_in:
-            # Rule 5: post the bring-in or complete; no fold, and a player whose chips
-            # do not exceed the bring-in can only post it.
-            if stack > self.stakes.bring_in and self._others_can_exceed(seat):
-                return (Action.BRING_IN, Action.COMPLETE)
-            return (Action.BRING_IN,)
-        owed = self.current_bet - self.round_bets[seat]
-        can_increase = (
-            self._may_raise[seat]
-            and stack > owed
-            and not self._is_capped()
-            and self._others_can_exceed(seat)
-        )
-        if owed <= 0:
-            if can_increase and self.current_bet == 0:
-                return (Action.CHECK, Action.BET)
-            return (Action.CHECK,)
-        if not can_increase:
-            return (Action.CALL, Action.FOLD)
-        if self.full_bets == 0:
-            return (Action.CALL, Action.COMPLETE, Action.FOLD)
-        return (Action.CALL, Action.FOLD, Action.RAISE)
-
-    def _others_can_exceed(self, seat: int) -> bool:
-        """Rule 13: some other player in the hand could put in more than the current bet."""
-        bet = self.current_bet
-        rb, st, fo = self.round_bets, self.stacks, self.folded
-        for o in range(self.seat_count):  # noqa: SIM110 (a plain loop: this is the hot path)
-            if o != seat and not fo[o] and rb[o] + st[o] > bet:
-                return True
-        return False
-
-    def _is_capped(self) -> bool:
-        """Rule 6: four bets; not while only two players who are not all-in remain."""
-        if self.full_bets < CAP:
-            return False
-        if self._capped or self.options.heads_up_cap:
-            return True
-        return self._actors_count() > 2
-
-    def _actors_count(self) -> int:
-        st, fo = self.stacks, self.folded
-        return sum(1 for s in range(self.seat_count) if st[s] > 0 and not fo[s])
-
-    def _counts_as_full(self, action: Action, new_total: int, old_bet: int) -> bool:
-        """Rule 12: a complete or bet is judged by its round total, a raise by what it adds."""
-        size = new_total - old_bet if action is Action.RAISE else new_total
-        if self.options.short_all_in is ShortAllIn.HALF:
-            return 2 * size >= self.limit
-        return size >= self.limit
+        return is_capped(self)
 
     def _apply(self, seat: int, action: Action, legal: tuple[Action, ...]) -> None:
-        amount = self._amount(seat, action)
+        amount = chips_for(self, seat, action)
         old_bet = self.current_bet
         if action is Action.FOLD:
             self.folded[seat] = True
@@ -372,7 +332,7 @@ class Hand:
             self.contributed[seat] += amount
         total = self.round_bets[seat]
         self._pending[seat] = False
-        self._may_raise[seat] = False
+        self.may_raise_flags[seat] = False
         if action is Action.BRING_IN:
             self._awaiting_bring_in = False
             self.current_bet = total
@@ -380,12 +340,14 @@ class Hand:
             self._awaiting_bring_in = False
             self.current_bet = total
             self._last_aggressor = seat
-            full = self._counts_as_full(action, total, old_bet)
+            full = counts_as_full(self, action=action, new_total=total, old_bet=old_bet)
+            if action in (Action.BET_BIG, Action.RAISE_BIG):
+                self._big_step = True  # G5: every later bet of the round is the big one
             if full:
                 self.full_bets += 1
-                if self.full_bets >= CAP and (self.options.heads_up_cap or self._actors_count() > 2):
-                    self._capped = True
-            rb, st, fo, pending, may = self.round_bets, self.stacks, self.folded, self._pending, self._may_raise
+                if self.full_bets >= CAP and (self.options.heads_up_cap or actors_count(self) > 2):
+                    self.cap_reached = True
+            rb, st, fo, pending, may = self.round_bets, self.stacks, self.folded, self._pending, self.may_raise_flags
             for o in range(self.seat_count):
                 if o != seat and not fo[o] and st[o] > 0:
                     if full:
@@ -436,7 +398,7 @@ class Hand:
             self._return_unmatched_ante()
             self._run_out()
             return
-        lowest = min(range(self.seat_count), key=lambda s: bring_in_card_key(self.cards[s][2]))
+        lowest = self.rules.bring_in([cards[2] for cards in self.cards])  # rule 4, G1, G2
         bring_in = self._next_actor_from(lowest)
         self.bring_in_seat = bring_in
         self._begin_round(first=bring_in)
@@ -483,11 +445,16 @@ class Hand:
         self.round_bets = [0] * n
         self.current_bet = 0
         self.full_bets = 0
-        self._capped = False
+        self.cap_reached = False
         self._last_aggressor = None
-        self._may_raise = [True] * n
+        self.may_raise_flags = [True] * n
         self._pending = [not f and st > 0 for f, st in zip(self.folded, self.stacks)]  # can_act(s)
         self._round_first = first
+        self._big_step = False
+        self._double_open = self.street == 4 and self.rules.double_bet_on(
+            [self.up_cards(s) for s in self.live_seats], option=self.options.open_pair_double)
+        if self._double_open:
+            self.double_bet_allowed = True
         self.first_actors[self.street] = first
         self.actor = first
         self._legal = None
@@ -519,8 +486,8 @@ class Hand:
         live = [s for s in range(self.seat_count) if not self.folded[s]]
         if self.street == 7 and 6 in self.first_actors:
             return self._next_actor_from(self.first_actors[6])  # rule 9
-        cards = self.cards
-        best = max(live, key=lambda s: (board_key(cards[s][2:6]), -s))  # rule 8: the up cards
+        cards, board_key = self.cards, self.rules.board_key
+        best = max(live, key=lambda s: (board_key(cards[s][2:6]), -s))  # rule 8, G3, G4: the up cards
         return self._next_actor_from(best)
 
     def _next_street(self) -> None:
@@ -529,7 +496,7 @@ class Hand:
             return
         self.street += 1
         self._deal_street()
-        if self._actors_count() < 2:
+        if actors_count(self) < 2:
             self._run_out()
             return
         self._begin_round(first=self._first_actor())
@@ -571,7 +538,19 @@ class Hand:
         return high_value_of_key(key=self.keys[seat], cards=self.all_cards(seat))
 
     def low_value(self, seat: int) -> int | None:
-        return low_value_of_key(self.keys[seat]) if len(self.all_cards(seat)) >= 5 else None
+        """The seat's low of the game: eight-or-better (None without one), Razz's ace-to-five
+        (:mod:`engine.lowball`), or None in Stud, which has no low."""
+        scoring = self.rules.scoring
+        if scoring is Scoring.HIGH or len(self.cards[seat]) + (self.community is not None) < 5:
+            return None
+        if scoring is Scoring.LOW:
+            return razz_value_of_key(self.keys[seat])
+        return low_value_of_key(self.keys[seat])
+
+    @property
+    def scoring(self) -> Scoring:
+        """What the pots are divided by (rules 17-19, G6, G7)."""
+        return self.rules.scoring
 
     def all_cards(self, seat: int) -> list[Card]:
         """The seat's cards plus the community card, if one was dealt."""
@@ -589,7 +568,8 @@ class Hand:
 
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"{_ORDINAL[self.street]} street, {self.actor_name} to act"
-        return f"<Hand {', '.join(self.names)}: {state}>"
+        game = "" if self.game is Game.STUD8 else f" ({self.game.label})"
+        return f"<Hand{game} {', '.join(self.names)}: {state}>"
 
 
 def _unmatched(amounts: Sequence[int]) -> tuple[int, int] | None:

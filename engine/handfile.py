@@ -25,6 +25,7 @@ from engine.errors import CardError, EngineError, FairRecordError, HandFileError
 from engine.events import Action, ActionTaken
 from engine.fair import FairRecord
 from engine.game import Hand
+from engine.games import Game
 from engine.stakes import Options, Stakes
 
 FORMAT = "stud8-hand/1"
@@ -40,7 +41,7 @@ class ReplayError(EngineError):
 
 @dataclass(frozen=True, slots=True)
 class HandFile:
-    """One hand: stakes, options, players in seat order, cards as dealt, and the actions.
+    """One hand: its game, stakes, options, players in seat order, cards as dealt, and the actions.
 
     ``fair`` is the optional stud8-fair/1 record (FAIRNESS.md) of the deck the cards came
     from; replaying ignores it, ``python -m engine.verify`` checks the cards against it.
@@ -53,6 +54,8 @@ class HandFile:
     community: Card | None
     actions: tuple[str, ...]
     fair: FairRecord | None = None
+    game: Game = Game.STUD8
+    """G9: ``"game"`` in the file; absent means ``stud8``."""
 
     @classmethod
     def from_json(cls, text: str | bytes) -> HandFile:
@@ -81,6 +84,7 @@ class HandFile:
         if "stakes" not in data:
             raise HandFileError("the hand file has no 'stakes'")
         stakes = Stakes.from_dict(data["stakes"])
+        game = Game.from_str(data["game"]) if "game" in data else Game.STUD8
         options = Options.from_dict(data.get("options"))
         players = _players(data.get("players"))
         names = [name for name, _ in players]
@@ -97,13 +101,15 @@ class HandFile:
         fair = None if data.get("fair") is None else FairRecord.from_dict(data["fair"])
         return cls(
             stakes=stakes, options=options, players=tuple(players), cards=cards,
-            community=community, actions=tuple(actions), fair=fair,
+            community=community, actions=tuple(actions), fair=fair, game=game,
         )
 
     def to_dict(self) -> dict[str, Any]:
         """The hand file as JSON-ready data; ``"fair"`` only when the hand has a record."""
-        data: dict[str, Any] = {
-            "format": FORMAT,
+        data: dict[str, Any] = {"format": FORMAT}
+        if self.game is not Game.STUD8:  # G9: a stud8 file is written as before
+            data["game"] = self.game.value
+        data |= {
             "stakes": self.stakes.to_dict(),
             "options": self.options.to_dict(),
             "players": [{"name": n, "stack": s} for n, s in self.players],
@@ -171,7 +177,7 @@ def replay_hand(hand_file: HandFile) -> Hand:
     try:
         hand = Hand(
             stakes=hand_file.stakes, options=hand_file.options, names=names,
-            stacks=[s for _, s in hand_file.players], dealer=dealer,
+            stacks=[s for _, s in hand_file.players], dealer=dealer, game=hand_file.game,
         )
     except EngineError as exc:
         raise ReplayError(str(exc)) from None
@@ -210,6 +216,7 @@ def hand_file_of(hand: Hand, *, fair: FairRecord | None = None) -> HandFile:
         community=hand.community,
         actions=tuple(a.value for a in hand.actions),
         fair=fair,
+        game=hand.game,
     )
 
 

@@ -27,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from engine.games import Scoring
+
 
 @dataclass(frozen=True, slots=True)
 class Pot:
@@ -106,17 +108,25 @@ def split_pot(
     low: Mapping[int, int | None],
     high_order: Sequence[int],
     low_order: Sequence[int],
+    scoring: Scoring = Scoring.HI_LO,
 ) -> PotResult:
-    """Divide one pot at showdown (rules 18 and 19).
+    """Divide one pot at showdown (rules 18 and 19; G6 and G7 by ``scoring``).
 
     ``high`` and ``low`` map each eligible seat to its hand value (higher is better;
     ``None`` for no qualifying low). ``high_order`` and ``low_order`` give the odd-chip
-    priority of rule 19 (highest card first; lowest card, ace low, first).
+    priority of rule 19 (highest card first; lowest card, ace low, first). With
+    ``Scoring.HIGH`` only ``high`` is read, with ``Scoring.LOW`` only ``low`` (Razz: every
+    value present), and the best takes the whole pot.
     """
     eligible = pot.eligible
+    if scoring is Scoring.LOW:
+        best = max(v for s in eligible if (v := low[s]) is not None)
+        winners = tuple(s for s in eligible if low[s] == best)
+        shares = split_evenly(amount=pot.amount, winners=winners, order=low_order)
+        return PotResult(amount=pot.amount, eligible=eligible, high=(), low=winners, shares=shares)
     best_high = max(high[s] for s in eligible)
     high_winners = tuple(s for s in eligible if high[s] == best_high)
-    lows = [v for s in eligible if (v := low[s]) is not None]
+    lows = [v for s in eligible if (v := low[s]) is not None] if scoring is Scoring.HI_LO else []
     low_winners: tuple[int, ...] = ()
     if lows:
         best_low = max(lows)
@@ -131,6 +141,9 @@ def split_pot(
     return PotResult(amount=pot.amount, eligible=eligible, high=high_winners, low=low_winners, shares=shares)
 
 
-def award_uncontested(*, pot: Pot, winner: int) -> PotResult:
-    """A pot won without a showdown (rule 14): all of it to the last player in."""
+def award_uncontested(*, pot: Pot, winner: int, scoring: Scoring = Scoring.HI_LO) -> PotResult:
+    """A pot won without a showdown (rule 14): all of it to the last player in (named a low
+    winner in Razz, G9, a high winner otherwise)."""
+    if scoring is Scoring.LOW:
+        return PotResult(amount=pot.amount, eligible=pot.eligible, high=(), low=(winner,), shares={winner: pot.amount})
     return PotResult(amount=pot.amount, eligible=pot.eligible, high=(winner,), low=(), shares={winner: pot.amount})

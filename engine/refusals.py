@@ -56,6 +56,13 @@ class BettingView(Protocol):
     def may_raise(self, seat: int) -> bool:
         """False for a player whom a short all-in did not reopen the betting for (rule 12)."""
 
+    @property
+    def double_bet_open(self) -> bool:
+        """G5: the big bet may still be chosen on this fourth street."""
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The actions the player to act may take now."""
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Reason:
@@ -71,6 +78,16 @@ def why_not(view: BettingView, action: Action) -> Reason:
     """Why ``action`` is not legal for the player to act (call only when it is not)."""
     seat = view.actor
     assert seat is not None
+    if action in (Action.BET_BIG, Action.RAISE_BIG):
+        plain = Action.BET if action is Action.BET_BIG else Action.RAISE
+        if view.double_bet_open and plain in view.legal_actions():
+            return Reason(reason="double_short", amount=view.stacks[seat],
+                          text=f"only {view.stacks[seat]} chips left, not more than the small bet (G5)")
+        if view.double_bet_open or not plain in view.legal_actions():
+            return why_not(view, plain)
+        return Reason(reason="double_closed", amount=0,
+                      text="the big bet is only for Stud's fourth street with a pair showing, before anybody "
+                           "bet it (G5)")
     owed = view.current_bet - view.round_bets[seat]
     stack = view.stacks[seat]
     if view.awaiting_bring_in:

@@ -13,6 +13,7 @@ from typing import Protocol
 
 from engine.cards import Card
 from engine.events import Event, HandShown, PotAwarded
+from engine.games import Scoring
 from engine.order import high_odd_chip_key, low_odd_chip_key
 from engine.pots import Pot, PotResult, award_uncontested, build_pots, split_pot
 
@@ -53,6 +54,10 @@ class ShowdownView(Protocol):
     def folded(self) -> Sequence[bool]: ...
 
     def is_all_in(self, seat: int) -> bool: ...
+
+    @property
+    def scoring(self) -> Scoring:
+        """What the pots are divided by (rules 17-19, G6, G7)."""
 
     def high_value(self, seat: int) -> int:
         """The seat's best high hand value (own cards plus the community card)."""
@@ -110,14 +115,15 @@ def settle_showdown(hand: ShowdownView) -> Settlement:
     high_order = sorted(order, key=lambda s: high_odd_chip_key(hand.cards[s]), reverse=True)
     low_order = sorted(order, key=lambda s: low_odd_chip_key(hand.cards[s]))
     results = [
-        split_pot(pot=pot, high=high, low=low, high_order=high_order, low_order=low_order) for pot in _pots(hand)
+        split_pot(pot=pot, high=high, low=low, high_order=high_order, low_order=low_order, scoring=hand.scoring)
+        for pot in _pots(hand)
     ]
     return _settlement(hand, order=order, shown=shown, results=results)
 
 
 def settle_uncontested(hand: ShowdownView, *, winner: int) -> Settlement:
     """Rule 14: everybody else folded; the winner takes every pot, shows nothing."""
-    results = [award_uncontested(pot=pot, winner=winner) for pot in _pots(hand)]
+    results = [award_uncontested(pot=pot, winner=winner, scoring=hand.scoring) for pot in _pots(hand)]
     return _settlement(hand, order=[], shown=[], results=results)
 
 

@@ -75,25 +75,30 @@ class ShortAllIn(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Table options: ``heads_up_cap`` (rule 6) and ``short_all_in`` (rule 12)."""
+    """Table options: ``heads_up_cap`` (rule 6), ``short_all_in`` (rule 12) and
+    ``open_pair_double`` (GAMES.md G5: Stud's fourth-street double bet; no other game reads it)."""
 
     heads_up_cap: bool = False
     short_all_in: ShortAllIn = ShortAllIn.HALF
+    open_pair_double: bool = True
 
     def __post_init__(self) -> None:
         if type(self.heads_up_cap) is not bool:
             raise StakesError(f"option heads_up_cap must be true or false, got {self.heads_up_cap!r}")
         if not isinstance(self.short_all_in, ShortAllIn):
             raise StakesError(f"option short_all_in must be 'half' or 'full', got {self.short_all_in!r}")
+        if type(self.open_pair_double) is not bool:
+            raise StakesError(f"option open_pair_double must be true or false, got {self.open_pair_double!r}")
 
     @classmethod
     def from_dict(cls, data: Any) -> Options:
-        """Build from ``{"heads_up_cap": false, "short_all_in": "half"}`` (both optional)."""
+        """Build from ``{"heads_up_cap": false, "short_all_in": "half", "open_pair_double": true}``
+        (each optional)."""
         if data is None:
             return cls()
         if not isinstance(data, dict):
             raise StakesError(f"options must be an object, got {data!r}")
-        unknown = sorted(set(data) - {"heads_up_cap", "short_all_in"})
+        unknown = sorted(set(data) - {"heads_up_cap", "short_all_in", "open_pair_double"})
         if unknown:
             raise StakesError(f"unknown option(s) {unknown}")
         short = data.get("short_all_in", "half")
@@ -101,7 +106,12 @@ class Options:
             short_all_in = ShortAllIn(short)
         except ValueError:
             raise StakesError(f"option short_all_in must be 'half' or 'full', got {short!r}") from None
-        return cls(heads_up_cap=data.get("heads_up_cap", False), short_all_in=short_all_in)
+        return cls(heads_up_cap=data.get("heads_up_cap", False), short_all_in=short_all_in,
+                   open_pair_double=data.get("open_pair_double", True))
 
     def to_dict(self) -> dict[str, object]:
-        return {"heads_up_cap": self.heads_up_cap, "short_all_in": self.short_all_in.value}
+        """The options as JSON data; ``open_pair_double`` only when it is off (a stud8 file is as before)."""
+        data: dict[str, object] = {"heads_up_cap": self.heads_up_cap, "short_all_in": self.short_all_in.value}
+        if not self.open_pair_double:
+            data["open_pair_double"] = False
+        return data

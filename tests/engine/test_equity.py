@@ -17,7 +17,8 @@ import pytest
 from engine import ALL_CARDS, Card, Deck, DeckDealer, Hand, Stakes
 from engine.equity import all_in_equity, equity_after, equity_of_spot, run, spot_at
 from engine.equity_deal import Splitter, Spot, count_exact, count_heads_up
-from engine.evaluate import high_value, low_value
+from engine.evaluate import high_value
+from engine.games import Scoring, low_of
 from engine.handfile import HandFile, hand_file_of, replay_hand
 from engine.pots import Pot, split_pot
 from engine.showdown import settle_showdown
@@ -75,7 +76,11 @@ class _View:
         return high_value(self._all(seat))
 
     def low_value(self, seat: int) -> int | None:
-        return low_value(self._all(seat))
+        return low_of(self.hand.scoring, self._all(seat))
+
+    @property
+    def scoring(self) -> Scoring:
+        return self.hand.scoring
 
 
 def brute_force(hand: Hand, street: int) -> tuple[dict[str, float], dict[str, float], int]:

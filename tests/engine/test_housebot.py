@@ -83,7 +83,7 @@ def test_many_house_bot_hands_are_legal_end_and_conserve_chips(caplog: pytest.Lo
         showdowns += len(hand.live_seats) > 1
     assert not caplog.records, [r.getMessage() for r in caplog.records]
     # Every kind of action shows up, and the bot neither always folds nor never does.
-    assert set(kinds) == set(Action)
+    assert set(kinds) == set(Action) - {Action.BET_BIG, Action.RAISE_BIG}  # G5 is Stud's, not stud8's
     assert 0.1 < kinds[Action.FOLD] / count < 0.6
     assert showdowns > 100
     mean = elapsed / count
