@@ -121,4 +121,11 @@ MIGRATIONS: list[Migration] = [
     rebuys.MIGRATION,
     # 17: a cash table's sessions settled, with their ledgers and payments, and its chip value (bot/table/session.py).
     session.MIGRATION,
+    # 18: the game a table deals (GAMES.md: stud8, stud, razz or the mix), the mix's hands per game and the hand
+    # number the mix began after (its rotation starts with Razz then).
+    """
+    ALTER TABLE tables ADD COLUMN game TEXT NOT NULL DEFAULT 'stud8';
+    ALTER TABLE tables ADD COLUMN mix_hands INTEGER NOT NULL DEFAULT 8;
+    ALTER TABLE tables ADD COLUMN mix_start INTEGER NOT NULL DEFAULT 0;
+    """,
 ]

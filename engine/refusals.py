@@ -83,7 +83,7 @@ def why_not(view: BettingView, action: Action) -> Reason:
         if view.double_bet_open and plain in view.legal_actions():
             return Reason(reason="double_short", amount=view.stacks[seat],
                           text=f"only {view.stacks[seat]} chips left, not more than the small bet (G5)")
-        if view.double_bet_open or not plain in view.legal_actions():
+        if view.double_bet_open or plain not in view.legal_actions():
             return why_not(view, plain)
         return Reason(reason="double_closed", amount=0,
                       text="the big bet is only for Stud's fourth street with a pair showing, before anybody "

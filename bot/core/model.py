@@ -8,6 +8,15 @@ from typing import Any, NamedTuple
 from bot.core.limits import DEFAULT_REFILL_HANDS, DEFAULT_REFILL_SECONDS, MAX_SEATS
 from bot.core.names import plain
 from engine import Stakes
+from engine.games import Game, mix_game
+
+MIX = "mix"
+"""G8: the table game that deals Razz, Stud and Stud Hi-Lo in turn."""
+TABLE_GAMES = (*(g.value for g in Game), MIX)
+"""What ``config game=`` takes: stud8, stud, razz, mix."""
+DEFAULT_MIX_HANDS = 8
+"""G8: the WSOP's H.O.R.S.E. count."""
+MIX_HANDS_RANGE = (1, 50)
 
 
 @dataclass
@@ -52,6 +61,24 @@ class Table:
     those sitting out are dealt in (and fold at once when facing a bet), so that it always ends."""
     closing: bool = False
     """Stopped during a hand: the hand plays out, then its settlement closes the table."""
+    game: str = "stud8"
+    """What the table deals (``config game=``): one of :data:`TABLE_GAMES`, a game or ``"mix"`` (G8)."""
+    mix_hands: int = DEFAULT_MIX_HANDS
+    """G8: hands of each game before the mix moves on (``config mix_hands=``, 1-50)."""
+    mix_start: int = 0
+    """The hand number the mix began after: hand ``mix_start + 1`` is the mix's first (Razz)."""
+
+    def game_of_hand(self, hand_no: int) -> Game:
+        """The game hand ``hand_no`` is dealt in (G8 for a mix table).
+
+        >>> t = Table(id=1, platform="console", community="c", channel="c", creator="ann", stakes=Stakes(), timer=30,
+        ...           game="mix", mix_hands=2, mix_start=4)
+        >>> [t.game_of_hand(n).value for n in (5, 6, 7, 9, 11)]
+        ['razz', 'razz', 'stud', 'stud8', 'razz']
+        """
+        if self.game == MIX:
+            return mix_game(index=max(0, hand_no - 1 - self.mix_start), per_game=self.mix_hands)
+        return Game.from_str(self.game)
 
     def seat_of(self, user: str) -> Seat | None:
         return next((s for s in self.seats.values() if s.user == user), None)
@@ -122,13 +149,19 @@ class HandSetup:
     players: list[Player]
     """In seat order; the player's index here is their seat in the engine's hand."""
     deck: list[str]
+    game: Game = Game.STUD8
+    """The hand's game (G8: fixed before the deal); stored only when it is not stud8."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"hand_no": self.hand_no, "stakes": self.stakes.to_dict(), "players": self.players, "deck": self.deck}
+        data = {"hand_no": self.hand_no, "stakes": self.stakes.to_dict(), "players": self.players, "deck": self.deck}
+        if self.game is not Game.STUD8:
+            data["game"] = self.game.value
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> HandSetup:
         return cls(
             hand_no=data["hand_no"], stakes=Stakes.from_dict(data["stakes"]),
             players=[Player(int(a), str(b), str(c), int(d)) for a, b, c, d in data["players"]], deck=list(data["deck"]),
+            game=Game.from_str(data.get("game", "stud8")),
         )

@@ -21,7 +21,7 @@ from typing import Any, Protocol, Self, TypeVar
 
 from bot.core.i18n import DEFAULT_LANGUAGE, language_of
 from bot.core.limits import VIEWS
-from bot.core.model import HandSetup, Seat, Table, UserLanguage
+from bot.core.model import TABLE_GAMES, HandSetup, Seat, Table, UserLanguage
 from bot.store import fence
 from bot.store.batch import CommitStats, Committer, StoreConflict
 from engine import Stakes
@@ -346,9 +346,10 @@ class Tx:
     async def save_table(self, table: Table) -> None:
         await self.execute(
             "UPDATE tables SET stakes = ?, timer = ?, running = ?, hand_no = ?, board_ref = ?, next_hand_at = ?, "
-            "view = ?, lang = ?, closing = ? WHERE id = ?",
+            "view = ?, lang = ?, closing = ?, game = ?, mix_hands = ?, mix_start = ? WHERE id = ?",
             (_stakes_json(table.stakes), table.timer, int(table.running), table.hand_no, table.board_ref,
-             table.next_hand_at, table.view, table.lang, int(table.closing), table.id),
+             table.next_hand_at, table.view, table.lang, int(table.closing), table.game, table.mix_hands,
+             table.mix_start, table.id),
         )
 
     async def save_board_ref(self, table_id: int, ref: str | None) -> None:
@@ -417,6 +418,8 @@ def _table(row: Row) -> Table:
         running=bool(row["running"]), hand_no=row["hand_no"], board_ref=row["board_ref"],
         next_hand_at=row["next_hand_at"], view=row["view"] if row["view"] in VIEWS else "image",
         lang=language_of(row["lang"]) or DEFAULT_LANGUAGE, closing=bool(row["closing"]),
+        game=row["game"] if row["game"] in TABLE_GAMES else "stud8", mix_hands=row["mix_hands"],
+        mix_start=row["mix_start"],
     )
 
 

@@ -76,7 +76,7 @@ class Dealer:
         deck = Deck.from_cards(cards if cards is not None else [Card.from_str(c) for c in setup.deck])
         players = setup.players
         return Hand(stakes=setup.stakes, names=[p.name for p in players], stacks=[p.stack for p in players],
-                    dealer=DeckDealer(deck))
+                    dealer=DeckDealer(deck), game=setup.game)
 
     async def start_hand(self, rt: Runtime) -> None:
         """Deal the next hand (:meth:`_deal`). A deal that fails is reported and the table waits
@@ -131,7 +131,7 @@ class Dealer:
                                           players=[(p.user, p.name) for p in players])
             deck = record.deck()
             setup = HandSetup(hand_no=hand_no, stakes=table.stakes, players=players,
-                              deck=[CARD_TEXTS[c.index] for c in deck])
+                              deck=[CARD_TEXTS[c.index] for c in deck], game=table.game_of_hand(hand_no))
             hand = self.build_hand(setup, cards=deck)  # in the transaction: if it fails, nothing is stored
             hand_id = await tx.begin_hand(table_id=table.id, setup=setup, now=now, deadline=now + table.timer)
             await tx.save_table(replace(table, hand_no=setup.hand_no))

@@ -32,6 +32,7 @@ from bot.core.i18n import Translator, family
 from engine import ALL_CARDS, Card, HighHand, LowHand, best_low
 from engine.cards import RANK_MASK, SUIT_SHIFT
 from engine.evaluate import HandCategory, category_of, high_value_of_key, value_ranks
+from engine.lowball import RazzHand
 from engine.order import board_key
 
 RANKS = range(2, 15)
@@ -78,8 +79,8 @@ def low_ranks(ranks: Sequence[int]) -> str:
     return "-".join("A" if r == 1 else str(r) for r in ranks)
 
 
-def low_name(tr: Translator, low: LowHand) -> str:
-    """The low's ranks, '8-6-3-2-A', or the wheel's name."""
+def low_name(tr: Translator, low: LowHand | RazzHand) -> str:
+    """The low's ranks, '8-6-3-2-A', or the wheel's name (a razz low's five cards in reading order)."""
     ranks = [c.low_rank for c in low.cards]
     return tr("low.wheel") if ranks == [5, 4, 3, 2, 1] else low_ranks(ranks)
 
