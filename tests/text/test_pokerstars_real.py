@@ -1,6 +1,9 @@
-"""Real PokerStars 7 Card Stud Hi/Lo hands (tests/data/pokerstars, from fpdb's test files) read by
-our reader and replayed through our engine: the bring-in, the order of actors, every amount, and
-every collected amount against what the site paid.
+"""Real PokerStars 7 Card Stud Hi/Lo, 7 Card Stud and Razz hands (tests/data/pokerstars, from fpdb's
+test files) read by our reader and replayed through our engine in their game (G1-G7): the bring-in,
+the order of actors, every amount (Stud's ``Pair on board - a double bet is allowed`` and its big
+bets as ``bet-big``, G5), every collected amount against what the site paid, and the stacks from
+one hand of a tournament to the next. PokerStars keeps the cap heads-up in every stud game, so the
+replays set ``heads_up_cap`` (GAMES.md, "The cap heads-up").
 
 Cards nobody saw (down cards of players who folded) are filled with unused cards: they decide
 nothing (the bring-in and the first actor go by up cards, and those players never show). Every
@@ -21,8 +24,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from pokerstars_reader import CHATTER, ReadError, ReadHand, match_line, read_file, read_hand, split_hands
+from test_export_phh import AGREED, classify
 
 from bot.history.exports import HandMeta, pokerstars_text, safe_name
+from bot.history.exports.phh import pokerkit_replayable
 from engine import ALL_CARDS, Action, Card, Hand, Options, ScriptedDealer, Stakes
 from engine.events import ActionTaken, UncalledReturned
 from engine.games import Game
@@ -209,6 +214,27 @@ def test_tournament_stacks_carry_from_hand_to_hand() -> None:
                 chained += 1
             previous = (read, hand) if category == AGREE else None
     assert chained >= 50
+
+
+def test_real_hands_exported_as_phh_replay_in_pokerkit_to_the_same_stacks(capsys: pytest.CaptureFixture[str]) -> None:
+    """G9: every real hand that agrees without rake, exported as PHH (``F7S/8``, ``F7S``, ``FR``), is
+    replayed by PokerKit to the stacks our engine and PokerStars reached; the one Stud hand with a
+    double bet is left out (PokerKit's ``F7S`` has no open-pair option: ``pokerkit_replayable``)."""
+    tally: Counter[str] = Counter()
+    for _, read in _read_all():
+        category, hand = replayed(read)
+        if category != AGREE:
+            continue
+        if not pokerkit_replayable(hand):
+            tally[f"{read.game} double bet"] += 1
+            continue
+        meta = HandMeta(number=read.number, table=read.table, played_at=datetime(2020, 1, 1, tzinfo=UTC),
+                        viewer=read.viewer)
+        assert classify(hand, meta) == (AGREED,), f"hand #{read.number}"
+        tally[read.game] += 1
+    with capsys.disabled():
+        print(f"\nreal hands through PHH and PokerKit, same stacks: {dict(tally)}")
+    assert tally["razz"] >= 20 and tally["stud"] >= 15 and tally["stud double bet"] == 1
 
 
 def _sorted_runs(lines: list[str], rule: str) -> list[str]:
