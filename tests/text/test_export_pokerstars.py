@@ -7,6 +7,7 @@ import os
 import random
 from collections import Counter
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from export_hands import example_hand, random_hand, random_time
@@ -142,6 +143,9 @@ def test_random_razz_and_stud_hands_export_and_read_back(game: Game, capsys: pyt
                                for e in hand.events)
         assert "No low hand qualified" not in text
     assert len(read_file("\n\n\n".join(texts) + "\n")) == count
+    if samples := os.environ.get("STUDBOT_GAME_SAMPLES"):  # for scripts/fpdb_import.py
+        Path(samples).mkdir(parents=True, exist_ok=True)
+        (Path(samples) / f"{game}-random.txt").write_text("\n\n\n".join(texts) + "\n")
     with capsys.disabled():
         print(f"\nPokerStars export, {count} random {game} hands: "
               + ", ".join(f"{k} {v}" for k, v in sorted(seen.items())))
