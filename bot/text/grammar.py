@@ -48,6 +48,7 @@ from bot.core.limits import (
     REVEALS,
     VIEWS,
 )
+from bot.core.model import MIX, MIX_HANDS_RANGE, TABLE_GAMES
 from engine import PlayerSeedError, check_player_seed
 
 
@@ -69,9 +70,10 @@ CONFIG_KEYS: Final = {
     "lang": "lang", "language": "lang", "reveal": "reveal", "approve": "approve",
     "timebank": "timebank", "time_bank": "timebank", "timebank_refill": "timebank_refill",
     "time_bank_refill": "timebank_refill", "chip_value": "chip_value", "chipvalue": "chip_value",
-    "currency": "currency",
+    "currency": "currency", "game": "game", "mix_hands": "mix_hands", "mixhands": "mix_hands",
+    "mix-hands": "mix_hands",
 }
-WORD_KEYS: Final = {"view": VIEWS, "reveal": REVEALS, "approve": ("on", "off")}
+WORD_KEYS: Final = {"view": VIEWS, "reveal": REVEALS, "approve": ("on", "off"), "game": TABLE_GAMES}
 """Config keys whose values are words, and the words they take."""
 
 COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "pause", "resume", "config", "kick",
@@ -261,6 +263,11 @@ def parse(text: str) -> Command:
             if not _REFILL.fullmatch(value):
                 raise UsageError("timebank.usage_refill", value=repr(value), usage=usage)
             options[canon] = value
+        elif canon == "mix_hands":
+            low, high = MIX_HANDS_RANGE
+            if not _WHOLE.fullmatch(value) or not low <= _int(value, usage) <= high:
+                raise UsageError("usage.mix_hands", value=repr(value), low=low, high=high, usage=usage)
+            options[canon] = _int(value, usage)
         else:
             options[canon] = _int(value, usage)
     return Command(name=name, options=options)
@@ -407,9 +414,21 @@ def help_text(topic: str | None = None, tr: Translator = EN) -> str:
     return tr("help.all", commands=table, actions=", ".join(ACTIONS))
 
 
-def rules_text(tr: Translator = EN) -> str:
-    """How the game is played, in ``tr``'s language."""
-    return tr("rules.text")
+_RULES: Final = family("rules", TABLE_GAMES)
+
+
+def rules_text(tr: Translator = EN, game: str = "stud8") -> str:
+    """How ``game`` (one of :data:`~bot.core.model.TABLE_GAMES`) is played, in ``tr``'s language; the mix
+    explains its rotation, then each of its games.
+
+    >>> rules_text(EN, "razz").split(".")[0]
+    'Razz: Seven Card Stud for the lowest hand'
+    >>> rules_text(EN, "mix").count("\\n\\n")
+    3
+    """
+    if game == MIX:
+        return "\n\n".join([tr(_RULES[MIX]), *(tr(_RULES[g]) for g in ("razz", "stud", "stud8"))])
+    return tr(_RULES[game])
 
 
 RULES_TEXT: Final = rules_text(EN)
