@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from bot.core.config import Settings
 from bot.core.errors import Refusal
-from bot.core.i18n import family, language_of
+from bot.core.i18n import Translator, family, language_of
 from bot.core.limits import MAX_TIMER, MIN_TIMER, STAKE_RANGES, VIEWS
 from bot.core.ports import Inbound, Reply
 from bot.store import Store
@@ -23,7 +23,7 @@ from bot.table.runtime import Runtime, require_owner, seated
 from bot.table.timers import cancel_timers
 from bot.text import render, results
 from bot.text.grammar import ACTIONS, Command, command_word, usage_text
-from engine import Action, IllegalActionError, Stakes, StakesError
+from engine import Action, Hand, IllegalActionError, Stakes, StakesError
 
 DONE = Reply("")
 """An action taken: nothing to say to its player alone (the table is told)."""
@@ -212,16 +212,37 @@ class TableCommands:
             raise Refusal("refuse.turn_over", code="turn_over")
         if hand.actor != player:
             raise Refusal("refuse.not_your_turn", name=rt.names[hand.actor] if hand.actor is not None else "?")
-        action = Action.from_str(command.name)
+        action = _sized(hand, command) if command.args else Action.from_str(command.name)
         try:
             hand.verify(action, seat=player)
         except IllegalActionError as exc:
             if exc.reason not in _WHY:
                 raise
             why, amount = _WHY[exc.reason], exc.amount
-            raise Refusal("refuse.illegal", action=lambda tr: command_word(tr, action.value),
+            raise Refusal("refuse.illegal", action=lambda tr: command_word(tr, command.name),
                           reason=lambda tr: tr(why, amount=amount),
-                          legal=lambda tr: " · ".join(label.lower() for _, label in render.action_options(hand, tr))
-                          ) from None
+                          legal=lambda tr: _legal_text(hand, tr)) from None
         await self.dealer.apply(rt, action, by_timeout=False)
         return DONE
+
+
+def _legal_text(hand: Hand, tr: Translator) -> str:
+    return " · ".join(label.lower() for _, label in render.action_options(hand, tr))
+
+
+def _sized(hand: Hand, command: Command) -> Action:
+    """The action of 'bet 10', 'raise 15' (the total it raises to) or 'bet big' (G5): the small or the big
+    one, whichever is legal at that size; one not legal at all is left to the engine to explain."""
+    plain = Action.from_str(command.name)
+    big = Action.BET_BIG if plain is Action.BET else Action.RAISE_BIG
+    size = command.args[0]
+    if size == "big":
+        return big
+    legal = hand.legal_actions()
+    if plain not in legal:
+        return plain
+    for action in (plain, big):
+        if action in legal and hand.round_bets[hand.actor or 0] + hand.amount_of(action) == size:
+            return action
+    raise Refusal("refuse.size", action=lambda tr: command_word(tr, plain.value), size=size,
+                  legal=lambda tr: _legal_text(hand, tr))

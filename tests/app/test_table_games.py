@@ -132,3 +132,62 @@ async def test_rules_explain_the_game_being_dealt(tmp_path: Path) -> None:
         await t.say("ann", "lang ru")
         await t.say("bob", "lang ru")
         assert "Разз: семикарточный стад" in await t.say("bob", "rules")
+
+
+async def _stud_fourth_street_with_a_pair(t: Table) -> str:
+    """Seed 5 deals a Stud hand whose fourth street shows a pair (G5); third street called down.
+    The player to act's options."""
+    await _seated(t, "ann", "bob")
+    await t.say("ann", "config game=stud")
+    await t.start()
+    while (hand := t.runtime.hand) is not None and hand.street < 4:
+        player, legal, _ = t.to_act()
+        await t.say(player, "bring-in" if "bring-in" in legal else "call" if "call" in legal else "check")
+    assert t.runtime.hand is not None and t.runtime.hand.double_bet_open
+    return t.to_act()[1]
+
+
+@pytest.mark.asyncio
+async def test_rule_g5_the_double_bet_is_offered_and_typed_by_its_size(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db", seed=5) as t:
+        assert await _stud_fourth_street_with_a_pair(t) == "check · bet 5 · bet 10"
+        player, _, turn = t.to_act()
+        other = "bob" if player == "ann" else "ann"
+        out = await t.say(player, "bet 7")
+        assert "You cannot bet 7 now; you can: check · bet 5 · bet 10." in out  # and nothing changed
+        assert t.to_act() == (player, "check · bet 5 · bet 10", turn)
+        assert f"{player} bets 10 (the double bet: a pair shows)" in await t.say(player, "bet 10")
+        assert t.to_act()[1] == "call 10 · fold · raise to 20"  # after a big bet, every raise is big
+        _, _, turn = t.to_act()
+        assert f"{other} raises to 20" in await t.say(other, f"raise @{turn}")
+        hand = t.runtime.hand
+        assert hand is not None and [a.value for a in hand.actions][-2:] == ["bet-big", "raise"]
+
+
+@pytest.mark.asyncio
+async def test_rule_g5_after_a_small_bet_the_raise_may_be_small_or_big_and_buttons_send_it(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db", seed=5) as t:
+        await _stud_fourth_street_with_a_pair(t)
+        player, _, _ = t.to_act()
+        other = "bob" if player == "ann" else "ann"
+        assert f"{player} bets 5" in await t.say(player, "bet")  # the small bet, as before
+        _, legal, turn = t.to_act()
+        assert legal == "call 5 · fold · raise to 10 · raise to 15"
+        out = await t.say(other, f"raise-big @{turn}")  # the button of 'Raise to 15'
+        assert f"{other} raises to 15 (by the big bet)" in out
+        assert t.to_act()[1] == "call 10 · fold · raise to 25"
+
+
+@pytest.mark.asyncio
+async def test_rule_g5_bet_big_where_there_is_no_double_bet_is_refused_with_the_reason(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db", seed=5) as t:
+        await _seated(t, "ann", "bob")
+        await t.start()  # Stud Hi-Lo: no double bet (rule 7)
+        while (hand := t.runtime.hand) is not None and hand.street < 4:
+            player, legal, _ = t.to_act()
+            await t.say(player, "bring-in" if "bring-in" in legal else "call" if "call" in legal else "check")
+        player, legal, _ = t.to_act()
+        out = await t.say(player, "bet big")
+        assert "You cannot bet now: the double bet is only for Stud's fourth street" in out
+        assert t.to_act()[1] == legal
+        assert "You cannot bet 10 now; you can: check · bet 5." in await t.say(player, "bet 10")
