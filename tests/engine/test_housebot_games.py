@@ -197,4 +197,5 @@ def test_house_bots_beat_a_calling_station_and_a_random_player_in_each_game(game
                 seats[kind] += 1
     per_hand = {kind: won[kind] / seats[kind] for kind in won}
     print(f"\n{game.value}: chips won per hand per seat: " + ", ".join(f"{k} {v:+.2f}" for k, v in per_hand.items()))
-    assert per_hand["house"] > 0.3 and per_hand["house"] > per_hand["station"] and per_hand["house"] > per_hand["random"]
+    assert per_hand["house"] > 0.3
+    assert per_hand["house"] > max(per_hand["station"], per_hand["random"]) + 0.5
