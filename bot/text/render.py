@@ -127,6 +127,11 @@ def table_game_text(table: Table, tr: Translator = EN) -> str:
     return game_name(tr, Game.from_str(table.game))
 
 
+def short_game_text(table: Table, tr: Translator = EN) -> str:
+    """The table's game in a word or two: 'Razz', 'Stud Hi-Lo', 'Stud mix'."""
+    return tr("game.mix") if table.game == MIX else game_name(tr, Game.from_str(table.game))
+
+
 def idle_game_text(table: Table, tr: Translator = EN) -> str:
     """The game on a board between hands: the table's game, or on a mix table the game of the next hand."""
     if table.game == MIX:

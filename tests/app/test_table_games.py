@@ -34,6 +34,7 @@ async def test_rule_g8_config_game_between_hands_names_the_game_on_the_board(tmp
         assert "The table now deals Razz." in out
         assert "Razz · ante 1, bring-in 2" in await t.say("ann", "board")
         assert _saved(t)[0] == "razz"
+        assert "[dm cat] You are seated at the Razz table with 100 chips." in await t.say("cat", "join 100")
         await t.start()
         assert "Hand #1 · Razz · third street · ante 1, bring-in 2, bets 5/10" in await t.say("ann", "board")
         assert t.runtime.hand is not None and t.runtime.hand.game is Game.RAZZ
