@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from test_console import Table
 
+from bot.core.errors import UsageError
+from bot.text.grammar import parse
 from engine.games import Game
 
 pytestmark = pytest.mark.usefixtures("store_backend")
@@ -192,3 +194,19 @@ async def test_rule_g5_bet_big_where_there_is_no_double_bet_is_refused_with_the_
         assert "You cannot bet now: the double bet is only for Stud's fourth street" in out
         assert t.to_act()[1] == legal
         assert "You cannot bet 10 now; you can: check · bet 5." in await t.say(player, "bet 10")
+
+
+@pytest.mark.parametrize(("typed", "name", "args"), [
+    ("bet", "bet", ()), ("bet big", "bet", ("big",)), ("bet 10", "bet", (10,)), ("raise 15", "raise", (15,)),
+    ("raise BIG", "raise", ("big",)), ("бет большую", "bet", ("big",)), ("stawiam duży", "bet", ("big",)),
+    ("bet-big @3.4", "bet", ("big",)), ("r big", "raise", ("big",)),
+])
+def test_typed_sizes_of_bet_and_raise(typed: str, name: str, args: tuple[object, ...]) -> None:
+    command = parse(typed)
+    assert (command.name, command.args) == (name, args)
+
+
+@pytest.mark.parametrize("typed", ["bet 0", "bet -5", "bet small", "bet 5 10", "raise big big", "call 5", "fold big"])
+def test_bad_sizes_get_the_usage(typed: str) -> None:
+    with pytest.raises(UsageError):
+        parse(typed)
