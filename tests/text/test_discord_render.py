@@ -346,7 +346,7 @@ async def test_the_synced_commands_carry_russian_and_polish_names_and_descriptio
     adapter = DiscordAdapter(settings=settings, bot=SimpleNamespace())  # type: ignore[arg-type]
     [stud] = await adapter.commands_payload()
     assert stud["name"] == "stud" and not stud.get("name_localizations")
-    assert stud["description"] == "Seven Card Stud Hi-Lo, eight or better"
+    assert stud["description"] == "Seven Card Stud: Hi-Lo, high (Stud), Razz and the stud mix"
     _assert_localized(stud, what="/stud", names=False)
     subcommands = {o["name"]: o for o in stud["options"]}
     assert list(subcommands) == SUBCOMMANDS  # the English names, as before
