@@ -210,3 +210,25 @@ def test_typed_sizes_of_bet_and_raise(typed: str, name: str, args: tuple[object,
 def test_bad_sizes_get_the_usage(typed: str) -> None:
     with pytest.raises(UsageError):
         parse(typed)
+
+
+@pytest.mark.asyncio
+async def test_rule_g5_a_stack_no_bigger_than_the_small_bet_cannot_make_the_double_bet(tmp_path: Path) -> None:
+    async with Table(tmp_path / "t.db", seed=5) as t:
+        await t.say("ann", "new")
+        await t.say("ann", "join 10")
+        await t.say("bob", "join 100")
+        await t.say("ann", "config game=stud")
+        await t.start()
+        assert "bob brings in 2" in await t.say("bob", "bring-in")
+        assert "ann completes to 5" in await t.say("ann", "complete")
+        assert "bob calls 3" in await t.say("bob", "call")
+        hand = t.runtime.hand
+        assert hand is not None and hand.street == 4 and hand.double_bet_open and hand.stacks[0] == 4
+        player, legal, _ = t.to_act()
+        assert (player, legal) == ("ann", "check · bet 4")  # all in with the small bet; no second button
+        out = await t.say("ann", "bet big")
+        assert "You cannot bet now: only 4 chips left, not more than the small bet" in out
+        assert t.to_act()[1] == legal
+        out = await t.say("ann", "bet 4")
+        assert "ann bets 4 (all-in)" in out
