@@ -27,7 +27,7 @@ from bot.core.config import Settings
 from bot.core.errors import Refusal, UsageError
 from bot.core.i18n import EN, LANGUAGE_NAMES, Translator, translator
 from bot.core.lifecycle import Work
-from bot.core.model import Table, UserLanguage
+from bot.core.model import MIX, Table, UserLanguage
 from bot.core.names import display_name
 from bot.core.ports import Clock, Inbound, Messenger, Reply, TableAddress
 from bot.history import History
@@ -262,7 +262,12 @@ class StudBot:
         return Reply(help_text(str(command.args[0]) if command.args else None, tr), private=True)
 
     async def _rules(self, msg: Inbound, command: Command) -> Reply:
-        return Reply(rules_text(self.translator(msg)), private=True)
+        """How the channel's table's game is played (the hand in progress's, or the mix's), else Stud Hi-Lo."""
+        here = self.tables.of(msg)
+        game = "stud8" if here is None else here.table.game
+        if here is not None and here.hand is not None and not here.hand.is_over and game != MIX:
+            game = here.hand.game.value  # a change of game waits for the next hand
+        return Reply(rules_text(self.translator(msg), game), private=True)
 
     async def _stats(self, msg: Inbound, command: Command) -> Reply:
         tr = self.translator(msg)

@@ -27,6 +27,7 @@ from bot.table import delivery
 from bot.table.commands import TableCommands
 from bot.table.dealer import Dealer
 from bot.table.fairness import Fairness
+from bot.table.games import MixRotation
 from bot.table.hosting import Hosting
 from bot.table.output import Languages, TableOutput
 from bot.table.runtime import NoGuard, TableHooks, Tables
@@ -114,7 +115,7 @@ def build_bot(settings: Settings, *, store: Store, messenger: Messenger, clock: 
     tourneys = Tourneys(dealer=dealer, output=output, tables=tables, commands=commands, store=store, clock=clock,
                         settings=settings, fair=fair, rng=rng)
     settling = Settling(store=store, output=output, clock=clock)
-    hooks += [tourneys, StatsRecorder(), TimeBankRefill(), settling]
+    hooks += [tourneys, StatsRecorder(), TimeBankRefill(), settling, MixRotation(output=output)]
     bot = StudBot(store=store, clock=clock, settings=settings, fair=fair, output=output, tables=tables,
                   dealer=dealer, guard=guard, seating=seating, commands=commands, tourneys=tourneys,
                   history=History(store, tournaments=tourneys), stats=StatsAnswers(store=store, clock=clock),

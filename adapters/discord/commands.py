@@ -42,7 +42,18 @@ from bot.core.limits import (
     PERIODS,
     STAKE_LIMIT,
 )
-from bot.text.grammar import ACTIONS, COMMANDS, TOURNEY_SUBCOMMANDS, USAGE, WORD_KEYS, command_word, usage_text
+from bot.core.model import MIX_HANDS_RANGE
+from bot.text.grammar import (
+    ACTIONS,
+    BIG_ACTIONS,
+    COMMANDS,
+    TOURNEY_SUBCOMMANDS,
+    TURN_ACTIONS,
+    USAGE,
+    WORD_KEYS,
+    command_word,
+    usage_text,
+)
 
 Callback = Callable[..., Coroutine[Any, Any, None]]
 
@@ -56,17 +67,21 @@ OPTION_DESCRIPTIONS: Final = family("adapters.option", [
     "tourney.action", "tourney.seats", "tourney.stack", "tourney.buyin", "tourney.levels", "tourney.pace",
     "tourney.payout", "seed.text", "verify.hand", "config.reveal", "stats.player", "top.net", "top.period",
     "config.timebank", "config.timebank_refill", "pause.resume", "rebuy.chips", "config.approve", "sitout.name",
-    "sitout.back", "ledger.action", "ledger.payer", "ledger.payee", "config.chip_value", "config.currency"])
+    "sitout.back", "ledger.action", "ledger.payer", "ledger.payee", "config.chip_value", "config.currency",
+    "config.game", "config.mix_hands"])
 """Each option's description, by ``command.option``."""
 OPTION_NAMES: Final = family("adapters.option_name", [
     "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "lang", "name", "count", "command", "language",
     "number", "last", "action", "seats", "stack", "buyin", "levels", "pace", "payout", "text", "hand", "reveal",
     "player", "net", "period", "everyone", "timebank", "timebank_refill", "resume", "chips",
     "approve", "back", "payer", "payee", "chip_value", "currency",
-    "replay"])
+    "replay", "game", "mix_hands"])
 BUTTONS_ONLY: Final = frozenset({"approve", "deny"})
 """Commands with no subcommand (Discord allows 25): a host answers a request with the buttons under it."""
 VIEW_CHOICES: Final = family("adapters.view", WORD_KEYS["view"])
+GAME_CHOICES: Final = family("adapters.game", WORD_KEYS["game"])
+BIG_CHOICES: Final = family("adapters.act_big", BIG_ACTIONS)
+"""G5's double bet among '/stud act' choices, named in each language."""
 REVEAL_CHOICES: Final = family("adapters.reveal", WORD_KEYS["reveal"])
 APPROVE_CHOICES: Final = family("adapters.approve", WORD_KEYS["approve"])
 PERIOD_CHOICES: Final = family("adapters.period", PERIODS)
@@ -147,6 +162,10 @@ def localized(tr: Translator, where: Where, data: Any) -> str | None:
             return None  # each language is named in itself, whoever reads it
         if value in VIEW_CHOICES:
             return _clip(tr(VIEW_CHOICES[value]))
+        if value in GAME_CHOICES:
+            return _clip(tr(GAME_CHOICES[value]))
+        if value in BIG_CHOICES:
+            return _clip(tr(BIG_CHOICES[value]))
         if value in TOURNEY_CHOICES:
             return _clip(tr(TOURNEY_CHOICES[value]))
         if value in REVEAL_CHOICES:
@@ -194,8 +213,10 @@ async def join(interaction: discord.Interaction[discord.Client],
                        view=_option("config.view"), lang=_option("config.lang"), reveal=_option("config.reveal"),
                        timebank=_option("config.timebank"), timebank_refill=_option("config.timebank_refill"),
                        approve=_option("config.approve"), chip_value=_option("config.chip_value"),
-                       currency=_option("config.currency"))
+                       currency=_option("config.currency"), game=_option("config.game"),
+                       mix_hands=_option("config.mix_hands"))
 @app_commands.choices(view=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["view"]],
+                      game=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["game"]],
                       lang=_LANGUAGE_CHOICES,
                       reveal=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["reveal"]],
                       approve=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["approve"]])
@@ -209,11 +230,12 @@ async def config(interaction: discord.Interaction[discord.Client],
                  timebank: app_commands.Range[int, 0, MAX_TIMEBANK] | None = None,
                  timebank_refill: app_commands.Range[str, 3, 9] | None = None, approve: str | None = None,
                  chip_value: app_commands.Range[str, 1, 12] | None = None,
-                 currency: app_commands.Range[str, 1, 8] | None = None) -> None:
+                 currency: app_commands.Range[str, 1, 8] | None = None, game: str | None = None,
+                 mix_hands: app_commands.Range[int, MIX_HANDS_RANGE[0], MIX_HANDS_RANGE[1]] | None = None) -> None:
     await _run(interaction, command_text("config", ante=ante, bring_in=bring_in, small=small, big=big, timer=timer,
                                          view=view, lang=lang, reveal=reveal, timebank=timebank,
                                          timebank_refill=timebank_refill, approve=approve, chip_value=chip_value,
-                                         currency=currency))
+                                         currency=currency, game=game, mix_hands=mix_hands))
 
 
 MERGED: Final = {"resume": "pause", "back": "sitout", "rules": "help", "settle": "ledger", "paid": "ledger",
@@ -336,7 +358,7 @@ every other command keeps its own subcommand within Discord's 25."""
 
 
 @app_commands.describe(action=_option("act.action"))
-@app_commands.choices(action=[app_commands.Choice(name=a, value=a) for a in ACTIONS])
+@app_commands.choices(action=[app_commands.Choice(name=a, value=a) for a in TURN_ACTIONS])
 async def act(interaction: discord.Interaction[discord.Client], action: str) -> None:
     await _run(interaction, action)
 

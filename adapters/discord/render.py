@@ -11,7 +11,7 @@ from typing import Any, Final
 import discord
 
 from bot.core.ports import BoardView, Button
-from bot.text.grammar import ACTIONS
+from bot.text.grammar import TURN_ACTIONS
 
 PREFIX: Final = "stud:"
 TEMPLATE: Final = re.compile(
@@ -33,6 +33,8 @@ _STYLES: Final = {
     "call": discord.ButtonStyle.success,
     "bet": discord.ButtonStyle.primary,
     "raise": discord.ButtonStyle.primary,
+    "bet-big": discord.ButtonStyle.primary,
+    "raise-big": discord.ButtonStyle.primary,
     "complete": discord.ButtonStyle.primary,
     "bring-in": discord.ButtonStyle.primary,
     "approve": discord.ButtonStyle.success,
@@ -58,7 +60,7 @@ BUTTON_COMMANDS: Final = frozenset({"join", "cards", "register"})
 """What the board's buttons send besides the actions (which carry their turn)."""
 REQUEST_COMMANDS: Final = frozenset({"approve", "deny"})
 """What the buttons under a request to the host send, with the request's id."""
-TURN_COMMANDS: Final = frozenset(ACTIONS) | {"paid"}
+TURN_COMMANDS: Final = frozenset(TURN_ACTIONS) | {"paid"}
 """What buttons send with a turn: the actions (a hand's decision), and 'paid' (a settle-up's payment)."""
 
 

@@ -24,7 +24,7 @@ import html
 import re
 from collections.abc import Sequence
 
-from bot.text.grammar import ACTIONS
+from bot.text.grammar import TURN_ACTIONS
 
 PREFIX = "s"
 MAX_CALLBACK_BYTES = 64
@@ -37,7 +37,7 @@ BUTTON_COMMANDS = frozenset({"join", "cards", "register"})
 REQUEST_COMMANDS = frozenset({"approve", "deny"})
 """What the buttons under a request to the host send, with the request's id ('s|approve|#12')."""
 _REQUEST = re.compile(r"^#\d{1,12}$")
-TURN_COMMANDS = frozenset(ACTIONS) | {"paid"}
+TURN_COMMANDS = frozenset(TURN_ACTIONS) | {"paid"}
 """What buttons send with a turn: the actions (a hand's decision), and 'paid' (a settle-up's payment)."""
 _TURN = re.compile(r"^\d{1,9}\.\d{1,6}$")
 _CARDS_LINE = re.compile(r"^[^\d:\[]*?(\d+)[^\d:\[]*:\s*(\S.*)$")

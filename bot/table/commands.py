@@ -9,11 +9,11 @@ from decimal import Decimal
 
 from bot.core.config import Settings
 from bot.core.errors import Refusal
-from bot.core.i18n import family, language_of
+from bot.core.i18n import Translator, family, language_of
 from bot.core.limits import MAX_TIMER, MIN_TIMER, STAKE_RANGES, VIEWS
 from bot.core.ports import Inbound, Reply
 from bot.store import Store
-from bot.table import rebuys, session
+from bot.table import games, rebuys, session
 from bot.table.dealer import Dealer
 from bot.table.fairness import Fairness
 from bot.table.output import TableOutput
@@ -23,14 +23,17 @@ from bot.table.runtime import Runtime, require_owner, seated
 from bot.table.timers import cancel_timers
 from bot.text import render, results
 from bot.text.grammar import ACTIONS, Command, command_word, usage_text
-from engine import Action, IllegalActionError, Stakes, StakesError
+from engine import Action, Hand, IllegalActionError, Stakes, StakesError
 
 DONE = Reply("")
 """An action taken: nothing to say to its player alone (the table is told)."""
 
 _WHY = family("why", ("bring_in_no_fold", "bring_in_short", "bring_in_first", "bring_in_posted", "fold_free",
                       "check_facing", "nothing_to_call", "bet_complete", "bet_raise", "nothing_to_complete",
-                      "raise_no_bet", "raise_complete", "call_all_in", "capped", "not_reopened", "nobody_to_call"))
+                      "raise_no_bet", "raise_complete", "call_all_in", "capped", "not_reopened", "nobody_to_call",
+                      "double_short", "double_closed"))
+_NOT_STAKES = (*TIMEBANK_OPTIONS, "mix_hands")
+"""Whole-number options of 'config' that are not stakes (nor the timer)."""
 
 
 class TableCommands:
@@ -90,7 +93,7 @@ class TableCommands:
     async def config(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         require_owner(rt, msg)
         table = rt.table
-        o = {k: v for k, v in command.options.items() if isinstance(v, int) and k not in TIMEBANK_OPTIONS}
+        o = {k: v for k, v in command.options.items() if isinstance(v, int) and k not in _NOT_STAKES}
         for key, (low, high) in STAKE_RANGES.items():
             if key in o and not low <= o[key] <= high:
                 raise Refusal("refuse.stake_range", key=key, low=low, high=high)
@@ -124,6 +127,10 @@ class TableCommands:
             await self.output.say(rt, "approval.line_on" if rt.approve else "approval.line_off")
         money = await self._money(rt, command)
         changed_view, changed_lang = view != table.view, lang != table.lang
+        setting = games.wanted_setting(table, command.options)
+        changed_game = setting is not None and setting.game != table.game
+        if setting is not None:  # G8: the hand in progress keeps its game; the next hand has the new one
+            table.game, table.mix_hands, table.mix_start = setting.game, setting.mix_hands, setting.mix_start
         table.stakes, table.timer, table.view, table.lang = stakes, timer, str(view), lang
         async with self.store.atomic() as tx:
             await tx.save_table(table)
@@ -133,6 +140,8 @@ class TableCommands:
         if set(o):
             await self.output.say(rt, "line.stakes_next" if playing else "line.stakes",
                                   stakes=lambda tr: render.stakes_text(table, tr))
+        if setting is not None:
+            await games.announce_setting(self.output, rt, changed_game=changed_game)
         if changed_view:
             await self.output.say(rt, "line.view_image" if table.view == "image" else "line.view_text")
         if clocks is not None:
@@ -203,16 +212,37 @@ class TableCommands:
             raise Refusal("refuse.turn_over", code="turn_over")
         if hand.actor != player:
             raise Refusal("refuse.not_your_turn", name=rt.names[hand.actor] if hand.actor is not None else "?")
-        action = Action.from_str(command.name)
+        action = _sized(hand, command) if command.args else Action.from_str(command.name)
         try:
             hand.verify(action, seat=player)
         except IllegalActionError as exc:
             if exc.reason not in _WHY:
                 raise
             why, amount = _WHY[exc.reason], exc.amount
-            raise Refusal("refuse.illegal", action=lambda tr: command_word(tr, action.value),
+            raise Refusal("refuse.illegal", action=lambda tr: command_word(tr, command.name),
                           reason=lambda tr: tr(why, amount=amount),
-                          legal=lambda tr: " · ".join(label.lower() for _, label in render.action_options(hand, tr))
-                          ) from None
+                          legal=lambda tr: _legal_text(hand, tr)) from None
         await self.dealer.apply(rt, action, by_timeout=False)
         return DONE
+
+
+def _legal_text(hand: Hand, tr: Translator) -> str:
+    return " · ".join(label.lower() for _, label in render.action_options(hand, tr))
+
+
+def _sized(hand: Hand, command: Command) -> Action:
+    """The action of 'bet 10', 'raise 15' (the total it raises to) or 'bet big' (G5): the small or the big
+    one, whichever is legal at that size; one not legal at all is left to the engine to explain."""
+    plain = Action.from_str(command.name)
+    big = Action.BET_BIG if plain is Action.BET else Action.RAISE_BIG
+    size = command.args[0]
+    if size == "big":
+        return big
+    legal = hand.legal_actions()
+    if plain not in legal:
+        return plain
+    for action in (plain, big):
+        if action in legal and hand.round_bets[hand.actor or 0] + hand.amount_of(action) == size:
+            return action
+    raise Refusal("refuse.size", action=lambda tr: command_word(tr, plain.value), size=size,
+                  legal=lambda tr: _legal_text(hand, tr))

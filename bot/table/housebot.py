@@ -6,6 +6,11 @@ table (folded players' too), the community card, the pot, the bet to call, the
 street and who is still in. It never reads another player's down cards, nor the
 hand's events (whose ``CardDealt`` entries carry them).
 
+Each game is played for what wins in it (GAMES.md): Stud Hi-Lo for both halves (below), Stud for
+the high hand alone (the low tiers and the low share left out; with a strong hand it makes G5's
+double bet where it is open), Razz for the ace-to-five low (:mod:`bot.table.razzbot`: low cards are
+good, pairs and high cards are bad, each opponent's board read as a low).
+
 The strategy is a small, fast heuristic for limit Seven Card Stud Hi-Lo:
 
 * **Third street** sorts the three cards into tiers: rolled-up trips, big pairs and
@@ -36,8 +41,11 @@ import logging
 import random
 from collections.abc import Sequence
 
+from bot.table import razzbot
+from bot.table.odds import p_make as _p_make
 from engine import Action, Card, Hand
 from engine.evaluate import HandCategory, category_of, high_value, low_value
+from engine.games import Game
 
 __all__ = ["choose_action"]
 
@@ -115,7 +123,7 @@ class _View:
 
     __slots__ = (
         "boards", "community", "full_bets", "mine", "n_opp", "pot", "seen_rank", "seen_suit",
-        "street", "to_call", "to_come", "unseen",
+        "street", "strong", "to_call", "to_come", "unseen",
     )
 
     def __init__(self, hand: Hand, seat: int) -> None:
@@ -153,21 +161,39 @@ class _View:
         self.unseen = max(1, _UNUSED - seen)
         self.boards = boards
         self.n_opp = max(1, len(boards))
+        self.strong = False
+        """Set by a later street's decision: the hand is well ahead (worth G5's big bet where it is open)."""
 
 
 def _decide(hand: Hand, legal: Sequence[Action], rng: random.Random) -> Action:
     seat = hand.actor
     assert seat is not None
     view = _View(hand, seat)
-    intent = _third_street(view, legal, rng) if view.street == 3 else _later_street(view, legal, rng)
-    return _to_action(intent, legal)
+    game = hand.game
+    if game is Game.RAZZ and view.street == 3:
+        intent = _third_street(view, legal, rng, razzbot.third_tier(view.mine[:3]))
+    elif game is Game.RAZZ:
+        share, drawing = razzbot.share(view)
+        intent = bet_by_share(view, share, rng, drawing=drawing)
+    elif view.street == 3:
+        intent = _third_street(view, legal, rng, _third_tier(view.mine[:3], view.seen_rank, view.boards,
+                                                             low_game=game is Game.STUD8))
+    else:
+        intent = _later_street(view, legal, rng, high_only=game is Game.STUD)
+    action = _to_action(intent, legal)
+    big = {Action.BET: Action.BET_BIG, Action.RAISE: Action.RAISE_BIG}.get(action)
+    if view.strong and big is not None and big in legal:  # G5: a strong Stud hand takes the big bet
+        return big
+    return action
 
 
 # ------------------------------------------------------------------ third street
 
 
-def _third_tier(mine: Sequence[Card], seen_rank: Sequence[int], boards: Sequence[Sequence[Card]]) -> int:
-    """0 junk, 1 marginal, 2 playable, 3 strong, 4 premium."""
+def _third_tier(mine: Sequence[Card], seen_rank: Sequence[int], boards: Sequence[Sequence[Card]], *,
+                low_game: bool = True) -> int:
+    """0 junk, 1 marginal, 2 playable, 3 strong, 4 premium; three low cards count only in a ``low_game``
+    (Stud Hi-Lo: in Stud they are three small cards)."""
     ranks = sorted((c.rank for c in mine), reverse=True)
     if ranks[0] == ranks[2]:
         return 4  # rolled-up trips
@@ -186,7 +212,7 @@ def _third_tier(mine: Sequence[Card], seen_rank: Sequence[int], boards: Sequence
         return max(0, tier - dead)
     lows = sorted({c.low_rank for c in mine if c.low_rank <= 8})
     suited = mine[0].suit == mine[1].suit == mine[2].suit
-    if len(lows) == 3:
+    if len(lows) == 3 and low_game:
         top = lows[2]
         score = 0.0
         if lows[0] == 1:
@@ -215,8 +241,8 @@ def _third_tier(mine: Sequence[Card], seen_rank: Sequence[int], boards: Sequence
     return 0
 
 
-def _third_street(view: _View, legal: Sequence[Action], rng: random.Random) -> int:
-    tier = _third_tier(view.mine[:3], view.seen_rank, view.boards)
+def _third_street(view: _View, legal: Sequence[Action], rng: random.Random, tier: int) -> int:
+    """Third street by the tier of the three cards (:func:`_third_tier`, Razz's own in bot/table/razzbot.py)."""
     if Action.BRING_IN in legal:  # the bring-in player's choice
         if tier == 4 or (tier == 3 and rng.random() < 0.25):
             return _RAISE
@@ -253,18 +279,6 @@ def _third_street(view: _View, legal: Sequence[Action], rng: random.Random) -> i
 
 
 # ------------------------------------------------------------------ later streets
-
-
-def _p_make(need: int, draws: int, outs: float, unseen: int, per_hit: float) -> float:
-    """Chance to catch ``need`` more useful cards in ``draws`` cards (outs shrink per hit)."""
-    if need <= 0:
-        return 1.0
-    if draws < need or outs <= 0 or unseen <= 0:
-        return 0.0
-    p = min(1.0, outs / unseen)
-    hit = _p_make(need - 1, draws - 1, outs - per_hit, unseen - 1, per_hit)
-    miss = _p_make(need, draws - 1, outs, unseen - 1, per_hit) if draws - 1 >= need else 0.0
-    return p * hit + (1.0 - p) * miss
 
 
 def _rank_made(mine: Sequence[Card]) -> tuple[int, int]:
@@ -367,7 +381,8 @@ def _low_quality(top: int, second: int) -> float:
     return q
 
 
-def _later_street(view: _View, legal: Sequence[Action], rng: random.Random) -> int:
+def _later_street(view: _View, legal: Sequence[Action], rng: random.Random, *, high_only: bool = False) -> int:
+    """Fourth to seventh street; ``high_only`` (Stud, G6): the share of the pot is the high hand's alone."""
     mine, street, to_come = view.mine, view.street, view.to_come
 
     # --- high: made hand and draws, then against each opponent's board
@@ -379,8 +394,10 @@ def _later_street(view: _View, legal: Sequence[Action], rng: random.Random) -> i
     # --- low: made, or the chance to make one from the live low cards
     low_ranks = sorted({c.low_rank for c in mine if c.low_rank <= 8})
     n_low = len(low_ranks)
-    made_low = low_value(mine) if len(mine) >= 5 else None
-    if made_low is not None:
+    made_low = low_value(mine) if len(mine) >= 5 and not high_only else None
+    if high_only:
+        p_low_make, q_low, low_top = 0.0, 0.0, 9
+    elif made_low is not None:
         mask = 255 - made_low
         used = [r + 1 for r in range(7, -1, -1) if mask >> r & 1]
         p_low_make = 1.0
@@ -423,11 +440,11 @@ def _later_street(view: _View, legal: Sequence[Action], rng: random.Random) -> i
         # A board of low, unpaired cards is more likely a low draw than a high hand.
         lows = {c.low_rank for c in board if c.low_rank <= 8}
         bad = len(board) - len(lows)
-        if b_cat == 0 and len(board) >= 2 and bad == 0:
+        if b_cat == 0 and len(board) >= 2 and bad == 0 and not high_only:
             q = 1.0 - (1.0 - q) * 0.75
         p_high *= q
         # Low threat: a board with three cards useless for a low cannot make one.
-        if bad <= 2:
+        if bad <= 2 and not high_only:
             p_opp_low = (0.1, 0.3, 0.5, 0.65, 0.8)[min(len(lows), 4)]
             if bad == 2:
                 p_opp_low *= 0.5
@@ -446,15 +463,22 @@ def _later_street(view: _View, legal: Sequence[Action], rng: random.Random) -> i
     p_low = p_low_make * low_safe
     p_any_low = 1.0 - (1.0 - p_low_make) * none_low
     share = p_high * (1.0 - 0.5 * p_any_low) + 0.5 * p_low
+    drawing = to_come >= 2 and max(p_low_make * q_low, p_draw) >= 0.45
+    return bet_by_share(view, share, rng, drawing=drawing)
 
-    # --- betting
+
+def bet_by_share(view: _View, share: float, rng: random.Random, *, drawing: bool) -> int:
+    """Fourth to seventh street's betting from the share of the pot the hand can expect (every game):
+    bet or raise above a bar that falls with the number of opponents, call at the pot's odds (better
+    with draws to come), else fold; ``drawing``: a good draw, worth a semi-bluff."""
+    street, to_come = view.street, view.to_come
     n_opp = view.n_opp
     value_bar = min(0.55, 1.35 / (n_opp + 1))
     to_call = view.to_call
+    view.strong = share >= value_bar + 0.2 + 0.07 * view.full_bets
     if to_call <= 0:
         if _ramp(share, value_bar, 0.1, rng):
             return _RAISE
-        drawing = to_come >= 2 and max(p_low_make * q_low, p_draw) >= 0.45
         if drawing and rng.random() < 0.25:
             return _RAISE  # a semi-bluff
         if street == 7 and n_opp == 1 and share < 0.2 and rng.random() < 0.05:

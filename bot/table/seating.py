@@ -119,7 +119,8 @@ class Seating:
         await self.output.say(rt, "line.sits", name=seat.name, chips=chips_field(seat.stack))
         try:
             reachable = await self.output.messenger.send_private(
-                platform=table.platform, user=user, text=tr("dm.welcome", chips=render.chips(seat.stack, tr)))
+                platform=table.platform, user=user, text=tr("dm.welcome", game=render.short_game_text(table, tr),
+                                                       chips=render.chips(seat.stack, tr)))
         except Exception:
             log.exception("table %s: the welcome message to %s failed", table.id, user)
             reachable = True  # not known to be closed: the next card will tell

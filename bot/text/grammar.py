@@ -48,6 +48,7 @@ from bot.core.limits import (
     REVEALS,
     VIEWS,
 )
+from bot.core.model import MIX, MIX_HANDS_RANGE, TABLE_GAMES
 from engine import PlayerSeedError, check_player_seed
 
 
@@ -60,6 +61,15 @@ def _with_usage(name: str) -> Callable[[Translator], str]:
 
 
 ACTIONS: Final = ("fold", "check", "call", "bet", "raise", "complete", "bring-in")
+BIG_ACTIONS: Final = ("bet-big", "raise-big")
+"""G5's double bet: what its buttons send ('bet-big @12.7'), read as 'bet big' and 'raise big'."""
+TURN_ACTIONS: Final = ACTIONS + BIG_ACTIONS
+"""Every action a button or Discord's '/stud act' may send with a turn."""
+SIZED: Final = ("bet", "raise")
+"""The actions that may name their size: 'bet 10', 'raise 15' (the total), 'bet big' (G5)."""
+BIG_WORDS: Final = frozenset({"big", "double", "большой", "большую", "большая", "двойной", "двойную", "duży", "duża",
+                              "duzy", "duza", "podwójny", "podwojny"})
+"""'big' as players type it after 'bet' or 'raise', in the three languages."""
 ALIASES: Final = {"bringin": "bring-in", "bring_in": "bring-in", "c": "call", "k": "check", "f": "fold",
                   "r": "raise", "b": "bet", "sit-out": "sitout", "sit": "back", "?": "help", "mycards": "cards",
                   "history": "history", "leaderboard": "top"}
@@ -69,9 +79,10 @@ CONFIG_KEYS: Final = {
     "lang": "lang", "language": "lang", "reveal": "reveal", "approve": "approve",
     "timebank": "timebank", "time_bank": "timebank", "timebank_refill": "timebank_refill",
     "time_bank_refill": "timebank_refill", "chip_value": "chip_value", "chipvalue": "chip_value",
-    "currency": "currency",
+    "currency": "currency", "game": "game", "mix_hands": "mix_hands", "mixhands": "mix_hands",
+    "mix-hands": "mix_hands",
 }
-WORD_KEYS: Final = {"view": VIEWS, "reveal": REVEALS, "approve": ("on", "off")}
+WORD_KEYS: Final = {"view": VIEWS, "reveal": REVEALS, "approve": ("on", "off"), "game": TABLE_GAMES}
 """Config keys whose values are words, and the words they take."""
 
 COMMANDS: Final = ("new", "join", "leave", "sitout", "back", "start", "stop", "pause", "resume", "config", "kick",
@@ -148,6 +159,8 @@ def parse(text: str) -> Command:
         if len(words) > 1:
             raise UsageError("usage.no_arguments", name=head, usage=_with_usage("tourney"))
         return Command(name="tourney", args=(head,))
+    if head in BIG_ACTIONS:  # a double bet's button: 'bet-big @12.7' is 'bet big @12.7'
+        head, words = head.removesuffix("-big"), [head.removesuffix("-big"), "big", *words[1:]]
     name = ALIASES.get(head) or LOCAL_NAMES.get(head, head)
     if name not in USAGE:
         raise UsageError("usage.unknown", word=repr(words[0]))
@@ -159,6 +172,8 @@ def parse(text: str) -> Command:
     usage = _USAGE_OF[name]
     if name == "tourney":  # sit-and-go tournaments
         return _tourney_command(rest, usage)
+    if name in SIZED and rest:
+        return _sized(name, rest, turn, usage)
     if name in ACTIONS or name in ("new", "leave", "back", "start", "stop", "cards", "board", "rules", "pause",
                                    "resume", "settle"):
         if rest:
@@ -261,9 +276,28 @@ def parse(text: str) -> Command:
             if not _REFILL.fullmatch(value):
                 raise UsageError("timebank.usage_refill", value=repr(value), usage=usage)
             options[canon] = value
+        elif canon == "mix_hands":
+            low, high = MIX_HANDS_RANGE
+            if not _WHOLE.fullmatch(value) or not low <= _int(value, usage) <= high:
+                raise UsageError("usage.mix_hands", value=repr(value), low=low, high=high, usage=usage)
+            options[canon] = _int(value, usage)
         else:
             options[canon] = _int(value, usage)
     return Command(name=name, options=options)
+
+
+def _sized(name: str, rest: Sequence[str], turn: str | None, usage: Callable[[Translator], str]) -> Command:
+    """'bet 10', 'raise 15' (to a total), 'bet big' / 'raise big' (G5's double bet): the size is the
+    only argument, ``'big'`` or a whole number (the table picks the legal action of that size).
+
+    >>> parse("bet big").args, parse("raise-big @3.4"), parse("bet 10").args, parse("бет большую").args
+    (('big',), Command(name='raise', args=('big',), options={}, turn='3.4'), (10,), ('big',))
+    """
+    if len(rest) != 1:
+        raise UsageError("usage.only", usage=usage)
+    if rest[0].lower() in BIG_WORDS:
+        return Command(name=name, args=("big",), turn=turn)
+    return Command(name=name, args=(_positive_int(rest[0], usage),), turn=turn)
 
 
 _REFILL = re.compile(r"[0-9]{1,4}/[0-9]{1,4}")
@@ -407,9 +441,21 @@ def help_text(topic: str | None = None, tr: Translator = EN) -> str:
     return tr("help.all", commands=table, actions=", ".join(ACTIONS))
 
 
-def rules_text(tr: Translator = EN) -> str:
-    """How the game is played, in ``tr``'s language."""
-    return tr("rules.text")
+_RULES: Final = family("rules", TABLE_GAMES)
+
+
+def rules_text(tr: Translator = EN, game: str = "stud8") -> str:
+    """How ``game`` (one of :data:`~bot.core.model.TABLE_GAMES`) is played, in ``tr``'s language; the mix
+    explains its rotation, then each of its games.
+
+    >>> rules_text(EN, "razz").split(".")[0]
+    'Razz: Seven Card Stud for the lowest hand'
+    >>> rules_text(EN, "mix").count("\\n\\n")
+    3
+    """
+    if game == MIX:
+        return "\n\n".join([tr(_RULES[MIX]), *(tr(_RULES[g]) for g in ("razz", "stud", "stud8"))])
+    return tr(_RULES[game])
 
 
 RULES_TEXT: Final = rules_text(EN)

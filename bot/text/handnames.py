@@ -20,6 +20,17 @@ with the ranks in the grammatical form it needs.
 High: king high · drawing to 8-4-2
 Хай: старшая карта король · дро на лоу 8-4-2
 High: wysoka karta król · ciągniesz do low 8-4-2
+
+Each game says what matters in it: Stud the high alone, Razz the ace-to-five low alone.
+
+>>> strength(translator("en"), parse_cards("Kc 8d 4h 2s"), game=Game.STUD)
+'High: king high'
+>>> [strength(translator("en"), parse_cards(c), game=Game.RAZZ) for c in ("Kc 7d 4h 2s", "9c 7d 4h 2s Ah Ad")]
+['drawing to 7-4-2', 'Low: 9-7-4-2-A']
+>>> from engine.lowball import best_razz
+>>> paired = best_razz(parse_cards("2c 2d Kh Qs Jc"))
+>>> [low_name(translator(lang), paired) for lang in ("en", "ru", "pl")]
+['pair of twos, K-Q-J', 'пара двоек, K-Q-J', 'para dwójek, K-Q-J']
 """
 
 from __future__ import annotations
@@ -32,7 +43,8 @@ from bot.core.i18n import Translator, family
 from engine import ALL_CARDS, Card, HighHand, LowHand, best_low
 from engine.cards import RANK_MASK, SUIT_SHIFT
 from engine.evaluate import HandCategory, category_of, high_value_of_key, value_ranks
-from engine.lowball import RazzHand
+from engine.games import Game
+from engine.lowball import RazzHand, best_razz, razz_category, razz_ranks
 from engine.order import board_key
 
 RANKS = range(2, 15)
@@ -74,15 +86,60 @@ def _high_name(tr: Translator, value: int) -> str:
     return _named(tr, _CATEGORY[category], ranks[0], second)
 
 
+_LETTERS: Final = {1: "A", 11: "J", 12: "Q", 13: "K", 14: "A"}
+
+
 def low_ranks(ranks: Sequence[int]) -> str:
-    """'8-6-3-2-A' (ranks highest first, the ace as 1)."""
-    return "-".join("A" if r == 1 else str(r) for r in ranks)
+    """'8-6-3-2-A', 'K-Q-J' (ranks highest first, the ace as 1; a razz low may hold court cards).
+
+    >>> low_ranks([13, 10, 9, 2, 1])
+    'K-10-9-2-A'
+    """
+    return "-".join(_LETTERS.get(r) or str(r) for r in ranks)
 
 
 def low_name(tr: Translator, low: LowHand | RazzHand) -> str:
-    """The low's ranks, '8-6-3-2-A', or the wheel's name (a razz low's five cards in reading order)."""
+    """The low's ranks, '8-6-3-2-A', or the wheel's name; a razz low with a pair (G7) names its kind in the
+    reader's words, then the other ranks: 'pair of twos, K-Q-J'."""
+    if isinstance(low, RazzHand) and razz_category(low.value) is not HandCategory.HIGH_CARD:
+        return _razz_kind(tr, low.value)
     ranks = [c.low_rank for c in low.cards]
     return tr("low.wheel") if ranks == [5, 4, 3, 2, 1] else low_ranks(ranks)
+
+
+def _razz_kind(tr: Translator, value: int) -> str:
+    """A paired razz low: the high hand's phrase of its kind (ranks with the ace as 14 for the words), then
+    the kickers in reading order."""
+    ranks = razz_ranks(value)
+    word = [14 if r == 1 else r for r in ranks]
+    category = razz_category(value)
+    if category is HandCategory.ONE_PAIR:
+        return f"{_named(tr, 'hand.pair', word[0])}, {low_ranks(ranks[2:])}"
+    if category is HandCategory.TWO_PAIR:
+        return f"{_named(tr, 'hand.two_pair', word[0], word[2])}, {low_ranks(ranks[4:])}"
+    if category is HandCategory.THREE_OF_A_KIND:
+        return f"{_named(tr, 'partial.three', word[0])}, {low_ranks(ranks[3:])}"
+    if category is HandCategory.FULL_HOUSE:
+        return _named(tr, "hand.full_house", word[0], word[3])
+    return f"{_named(tr, 'partial.quads', word[0])}, {low_ranks(ranks[4:])}"
+
+
+def razz_status(tr: Translator, cards: Sequence[Card]) -> str:
+    """Where a razz player's low stands (G7): the best five once there are five cards ('Low: 9-7-4-2-A',
+    'Low: pair of twos, K-Q-J'), before that the different ranks held, highest first, leaving out those above
+    eight while three are eight or lower ('drawing to 7-4-2' with K-7-4-2), else keeping the lowest three.
+
+    >>> from engine import parse_cards
+    >>> from bot.core.i18n import EN
+    >>> [razz_status(EN, parse_cards(c)) for c in ("Kc 2d 2h", "8c 5d 3h Ac", "Kc 9d 7h 2s", "2c 2d 3h 3s 4c")]
+    ['drawing to K-2', 'drawing to 8-5-3-A', 'drawing to 9-7-2', 'Low: two pair, threes and twos, 4']
+    """
+    if len(cards) >= 5:
+        return tr("low.made", low=low_name(tr, best_razz(cards)))
+    held = sorted({c.low_rank for c in cards})
+    good = [r for r in held if r <= 8]  # a nine or worse is a card to replace while three good ones are held
+    drawing = good if len(good) >= min(3, len(held)) else held[:3]
+    return tr("low.drawing", ranks=low_ranks(drawing[::-1]))
 
 
 def partial_high(tr: Translator, cards: Sequence[Card]) -> str:
@@ -125,8 +182,9 @@ def low_status(tr: Translator, cards: Sequence[Card]) -> str:
     return tr("low.drawing", ranks=low_ranks(ranks))
 
 
-def strength(tr: Translator, cards: Sequence[Card]) -> str:
-    """'High: two pair, queens and tens · drawing to 8-5-3' (the high so far, then the low).
+def strength(tr: Translator, cards: Sequence[Card], *, game: Game = Game.STUD8) -> str:
+    """'High: two pair, queens and tens · drawing to 8-5-3' (the high so far, then the low); in Stud the
+    high alone ('High: two pair, queens and tens'), in Razz the low alone (:func:`razz_status`).
 
     Remembered by the cards' ranks (every card dealt names the hand of each player who gets
     it): the line depends on the ranks alone unless five cards share a suit, and those
@@ -138,12 +196,19 @@ def strength(tr: Translator, cards: Sequence[Card]) -> str:
     # The rank part of the keys' sum is the multiset of ranks (so also how many cards there
     # are): all that the high so far (pairs, straights, high cards) and the low depend on,
     # unless five of a suit (engine.evaluate's test) make a flush.
-    remembered = None if ((key >> SUIT_SHIFT) + 0x3333) & 0x8888 else (tr, key & RANK_MASK)
+    if game is Game.RAZZ:  # ranks alone: never a flush
+        remembered: tuple[Translator, int, Game] | None = (tr, key & RANK_MASK, game)
+    else:
+        remembered = None if ((key >> SUIT_SHIFT) + 0x3333) & 0x8888 else (tr, key & RANK_MASK, game)
     text = _STRENGTHS.get(remembered) if remembered else None
     if text is None:
-        high = _high_name(tr, high_value_of_key(key=key, cards=cards)) if len(cards) >= 5 \
-            else partial_high(tr, cards)
-        text = tr("strength.line", high=high, low=_low_status(tr, cards))
+        if game is Game.RAZZ:
+            text = razz_status(tr, cards)
+        else:
+            high = _high_name(tr, high_value_of_key(key=key, cards=cards)) if len(cards) >= 5 \
+                else partial_high(tr, cards)
+            text = tr("strength.high", high=high) if game is Game.STUD \
+                else tr("strength.line", high=high, low=_low_status(tr, cards))
         if remembered:
             if len(_STRENGTHS) >= _STRENGTHS_KEPT:
                 _STRENGTHS.clear()  # a bound, seldom reached: 3 languages x the rank shapes players hold
@@ -164,7 +229,7 @@ def _low_status(tr: Translator, cards: Sequence[Card]) -> str:
     return text
 
 
-_STRENGTHS: dict[tuple[Translator, int], str] = {}
+_STRENGTHS: dict[tuple[Translator, int, Game], str] = {}
 _STRENGTHS_KEPT = 50_000
 _LOW_BIT: Final = tuple(1 << c.low_rank if c.low_rank <= 8 else 0 for c in sorted(ALL_CARDS, key=lambda c: c.index))
 """Each card's low rank as a bit (none above eight), by ``Card.index``."""

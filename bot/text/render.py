@@ -13,7 +13,7 @@ from functools import cache, lru_cache
 from typing import Final
 
 from bot.core.i18n import EN, Translator, family
-from bot.core.model import Table
+from bot.core.model import MIX, Table
 from bot.core.names import pad, width
 from bot.core.ports import Button
 from bot.text import handnames, results
@@ -32,6 +32,7 @@ from engine.events import (
     StreetBegan,
     UncalledReturned,
 )
+from engine.games import Game
 from engine.pots import build_pots
 
 BACK = "🂠"
@@ -40,6 +41,7 @@ _DID = family("did", [a.value for a in Action])
 _LABEL = family("label", [a.value for a in Action])
 _DID_KEY: Final = {a: _DID[a.value] for a in Action}
 _LABEL_KEY: Final = {a: _LABEL[a.value] for a in Action}
+_GAME: Final = family("game", [g.value for g in Game])
 
 PRETTY: Final = tuple(card.pretty for card in sorted(ALL_CARDS, key=lambda c: c.index))
 """Each card's face (``Card.pretty``) by ``Card.index``: a board shows dozens of cards."""
@@ -99,6 +101,42 @@ def seconds_text(delay: float) -> str:
     ('5', '0.5')
     """
     return f"{delay:g}"
+
+
+def game_name(tr: Translator, game: Game) -> str:
+    """'Stud Hi-Lo', 'Stud', 'Razz' in ``tr``'s language ('Разз').
+
+    >>> from bot.core.i18n import translator
+    >>> [game_name(translator(lang), Game.RAZZ) for lang in ("en", "ru", "pl")]
+    ['Razz', 'Разз', 'Razz']
+    """
+    return tr(_GAME[game.value])
+
+
+def table_game_text(table: Table, tr: Translator = EN) -> str:
+    """What the table deals (``config game=``): a game's name, or the mix with its count of hands.
+
+    >>> from engine import Stakes
+    >>> t = Table(id=1, platform="console", community="c", channel="c", creator="ann", stakes=Stakes(), timer=30,
+    ...           game="mix", mix_hands=2)
+    >>> table_game_text(t)
+    'the stud mix (Razz, Stud, Stud Hi-Lo; 2 hands each)'
+    """
+    if table.game == MIX:
+        return tr("game.mix_each", hands=tr.n("game.n_hands", table.mix_hands))
+    return game_name(tr, Game.from_str(table.game))
+
+
+def short_game_text(table: Table, tr: Translator = EN) -> str:
+    """The table's game in a word or two: 'Razz', 'Stud Hi-Lo', 'Stud mix'."""
+    return tr("game.mix") if table.game == MIX else game_name(tr, Game.from_str(table.game))
+
+
+def idle_game_text(table: Table, tr: Translator = EN) -> str:
+    """The game on a board between hands: the table's game, or on a mix table the game of the next hand."""
+    if table.game == MIX:
+        return tr("board.mix_next", game=game_name(tr, table.game_of_hand(table.hand_no + 1)))
+    return game_name(tr, Game.from_str(table.game))
 
 
 def stakes_text(table: Table, tr: Translator = EN) -> str:
@@ -172,14 +210,15 @@ def board(table: Table, hand: Hand | None, *, names: Sequence[str], turn: str | 
     words = _words(tr)
     join = words.join
     if hand is None:
-        lines = [tr("board.title_idle", stakes=stakes)] + ([paused] if paused else [])
+        lines = [tr("board.title_idle", game=idle_game_text(table, tr), stakes=stakes)] + ([paused] if paused else [])
         seated = ", ".join(tr("board.seat_out" if s.sitting_out else "board.seat", name=s.name, stack=s.stack)
                            for _, s in sorted(table.seats.items())) or tr("board.nobody")
         lines.append(tr("board.seats", seats=seated))
         lines.append(tr("board.hint_running" if table.running else "board.hint_idle"))
         return "\n".join(lines), (join,)
     street = street_name(tr, "showdown" if hand.is_over else hand.street)
-    lines = [_title(tr, table.hand_no, street, stakes)] + ([paused] if paused else []) + [pots_text(hand, tr)]
+    title = _title(tr, table.hand_no, hand.game, street, stakes)
+    lines = [title] + ([paused] if paused else []) + [pots_text(hand, tr)]
     column = max(map(width, names))  # columns on screen: emoji are two, marks and controls none
     folded, bets, stacks, over, actor = hand.folded, hand.round_bets, hand.stacks, hand.is_over, hand.actor
     for seat, name in enumerate(names):
@@ -211,25 +250,28 @@ def board(table: Table, hand: Hand | None, *, names: Sequence[str], turn: str | 
 
 
 @lru_cache(maxsize=4096)
-def _title(tr: Translator, no: int, street: str, stakes: str) -> str:
-    """The board's first line, remembered: drawn again at each action of a street (and tables deal
-    hands of the same numbers), it is the longest line of the board to format."""
-    return tr("board.title", no=no, street=street, stakes=stakes)
+def _title(tr: Translator, no: int, game: Game, street: str, stakes: str) -> str:
+    """The board's first line, 'Hand #12 · Razz · fourth street · ante 1, ...' (G8: it names the hand's game),
+    remembered: drawn again at each action of a street (and tables deal hands of the same numbers), it is
+    the longest line of the board to format."""
+    return tr("board.title", no=no, game=game_name(tr, game), street=street, stakes=stakes)
 
 
 def private_view(hand: Hand, seat: int, *, hand_no: int, tr: Translator = EN) -> str:
-    """A player's own cards (down ones in brackets) with their best high and low so far."""
+    """A player's own cards (down ones in brackets) with what matters in the hand's game so far: the high
+    and the low (Stud Hi-Lo), the high (Stud), the ace-to-five low (Razz: '9-7-4-2-A', 'drawing to 7-4-2')."""
     parts = _in_order(hand.cards[seat], _PRIVATE)
     if hand.community is not None:
         text = tr("private.cards_community", no=hand_no, cards=parts, card=PRETTY[hand.community.index])
     else:
         text = tr("private.cards", no=hand_no, cards=parts)
-    return f"{text}\n{strength(hand.all_cards(seat), tr)}"
+    return f"{text}\n{strength(hand.all_cards(seat), tr, game=hand.game)}"
 
 
-def strength(cards: Sequence[Card], tr: Translator = EN) -> str:
-    """'High: two pair, queens and tens · drawing to 8-5-3' (see :func:`~bot.text.handnames.low_status`)."""
-    return handnames.strength(tr, cards)
+def strength(cards: Sequence[Card], tr: Translator = EN, *, game: Game = Game.STUD8) -> str:
+    """'High: two pair, queens and tens · drawing to 8-5-3' (see :func:`~bot.text.handnames.low_status`);
+    'High: ...' alone in Stud, the low alone in Razz."""
+    return handnames.strength(tr, cards, game=game)
 
 
 _UNSAID: Final = (CardDealt, BettingBegan, AntePosted, HandEnded)
@@ -301,7 +343,12 @@ def describe(events: Sequence[Event], hand: Hand, names: Sequence[str], tr: Tran
         elif isinstance(event, HandShown):
             low = event.low
             high = handnames.high_name(tr, event.high)
-            if low:
+            if hand.game is Game.RAZZ and low:  # G7: the low alone
+                lines.append(tr("line.shows_razz", name=names[event.seat], cards=cards_text(event.cards),
+                                low=handnames.low_name(tr, low)))
+            elif hand.game is Game.STUD:  # G6: the high alone; the game has no low to miss
+                lines.append(tr("line.shows_high", name=names[event.seat], cards=cards_text(event.cards), high=high))
+            elif low:
                 lines.append(tr("line.shows", name=names[event.seat], cards=cards_text(event.cards), high=high,
                                 low=handnames.low_name(tr, low)))
             else:

@@ -19,6 +19,8 @@ from typing import Any, Protocol
 from bot.core.i18n import Translator
 from bot.text import handnames
 from engine import Hand, best_high, best_low
+from engine.games import Game
+from engine.lowball import best_razz
 
 NO_CHIPS_MOVED = "no chips moved"
 """The text summary kept, before summaries were JSON, for a hand in which nobody won anything."""
@@ -74,7 +76,7 @@ def pot_line(tr: Translator, award: Award, *, index: int, hand: Hand, names: Seq
         return handnames.high_name(tr, best_high(hand.all_cards(seat)))
 
     def low_hand(seat: int) -> str:
-        low = best_low(hand.all_cards(seat))
+        low = best_razz(hand.all_cards(seat)) if hand.game is Game.RAZZ else best_low(hand.all_cards(seat))
         assert low is not None  # a seat that won a low half holds one
         return handnames.low_name(tr, low)
 
@@ -82,6 +84,9 @@ def pot_line(tr: Translator, award: Award, *, index: int, hand: Hand, names: Seq
         seat = winners[0]
         if not hands:
             return tr("pot.scoop_short", name=names[seat], **fields)
+        if hand.game is not Game.STUD8:  # G6, G7: one hand takes the pot, by the game's only reading
+            best = low_hand(seat) if hand.game is Game.RAZZ else high_hand(seat)
+            return tr("pot.wins_with", name=names[seat], hand=best, **fields)
         if award.low:
             return tr("pot.scoop", name=names[seat], high=high_hand(seat), low=low_hand(seat), **fields)
         return tr("pot.scoop_no_low", name=names[seat], high=high_hand(seat), **fields)

@@ -187,9 +187,9 @@ async def test_a_chosen_language_wins_over_the_platform_locale(tmp_path: Path) -
     async with Table(tmp_path / "chosen.db") as t:
         say = lambda text, locale: t.bot.handle(Inbound(  # noqa: E731
             platform="console", community="local", channel="main", user="eve", name="eve", text=text, locale=locale))
-        assert (await say("rules", "ru")).text == translator("ru")("rules.text")
+        assert (await say("rules", "ru")).text == translator("ru")("rules.stud8")
         assert (await say("lang pl", "ru")).text == translator("pl")("reply.lang_set")
-        assert (await say("rules", "ru")).text == translator("pl")("rules.text")
+        assert (await say("rules", "ru")).text == translator("pl")("rules.stud8")
         assert (await say("lang en", "ru")).text == translator("en")("reply.lang_set")
         assert (await say("help", "ru-RU")).text.startswith("Commands:")
 

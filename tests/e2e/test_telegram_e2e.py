@@ -377,8 +377,9 @@ async def test_each_hand_keeps_its_final_board(fake: FakeBotAPI, tmp_path: Path,
         boards = fake.boards(GROUP)
         assert len(boards) == 3  # the lobby became hand 1; hands 2 and 3 are new messages
         for no, message in ((1, boards[0]), (2, boards[1])):
-            assert f"Hand #{no} · showdown" in text_of(message) and "Pot " in text_of(message), text_of(message)
-        assert "Hand #3 · third street" in text_of(boards[2])
+            text = text_of(message)
+            assert f"Hand #{no} · Stud Hi-Lo · showdown" in text and "Pot " in text, text
+        assert "Hand #3 · Stud Hi-Lo · third street" in text_of(boards[2])
 
 
 @pytest.mark.asyncio

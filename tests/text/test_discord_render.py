@@ -23,7 +23,7 @@ from adapters.discord.commands import MERGED, stud_group
 from adapters.discord.messenger import DiscordMessenger, Window, board_view
 from bot.core.config import Settings
 from bot.core.ports import BoardView, Button, TableAddress
-from bot.text.grammar import ACTIONS, COMMANDS, parse
+from bot.text.grammar import ACTIONS, COMMANDS, TURN_ACTIONS, parse
 
 BOARD = BoardView(
     text="Hand #3 · fourth street · ante 1, bring-in 2, bets 5/10, timer 60s\nPot 12\n→ Ann 190  🂠 🂠 5♦ 9♣\n"
@@ -33,12 +33,14 @@ BOARD = BoardView(
     hand_no=3)
 
 
-@pytest.mark.parametrize("command", [f"{a} @12.7" for a in ACTIONS] + ["join", "cards"])
+@pytest.mark.parametrize("command", [f"{a} @12.7" for a in TURN_ACTIONS] + ["join", "cards"])
 def test_custom_ids_carry_the_command_and_its_turn(command: str) -> None:
     custom_id = render.custom_id_of(command)
     assert custom_id.startswith("stud:") and len(custom_id) <= 100
     assert render.command_of(custom_id) == command
-    assert parse(render.command_of(custom_id) or "").name == command.split()[0]
+    parsed = parse(render.command_of(custom_id) or "")
+    assert parsed.name == command.split()[0].removesuffix("-big") and parsed.turn == (command.partition("@")[2] or None)
+    assert parsed.args == (("big",) if "-big" in command else ())  # G5's double bet: 'bet-big' is 'bet big'
 
 
 def test_foreign_or_malformed_ids_are_not_ours() -> None:
@@ -180,7 +182,10 @@ def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
     assert options["join"]["buy_in"].type is discord.AppCommandOptionType.integer
     assert not options["join"]["buy_in"].required and options["join"]["buy_in"].min_value == 1
     assert set(options["config"]) == {"ante", "bring_in", "small", "big", "timer", "view", "lang", "reveal",
-                                      "timebank", "timebank_refill", "approve", "chip_value", "currency"}
+                                      "timebank", "timebank_refill", "approve", "chip_value", "currency", "game",
+                                      "mix_hands"}
+    assert [c.value for c in options["config"]["game"].choices] == ["stud8", "stud", "razz", "mix"]
+    assert options["config"]["mix_hands"].min_value == 1 and options["config"]["mix_hands"].max_value == 50
     assert options["config"]["timebank"].min_value == 0 and options["config"]["timebank"].max_value == 300
     assert set(options["pause"]) == {"resume"} and not options["pause"]["resume"].required
     assert options["rebuy"]["chips"].min_value == 1 and not options["rebuy"]["chips"].required
@@ -188,7 +193,7 @@ def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
     assert [c.value for c in options["config"]["reveal"].choices] == ["hand", "stop"]
     assert options["seed"]["text"].max_value == 64 and not options["seed"]["text"].required
     assert options["verify"]["hand"].required and options["verify"]["hand"].min_value == 1
-    assert [c.value for c in options["act"]["action"].choices] == list(ACTIONS)  # every action, one subcommand
+    assert [c.value for c in options["act"]["action"].choices] == list(TURN_ACTIONS)  # every action, one subcommand
     assert [c.value for c in options["lang"]["language"].choices] == ["en", "ru", "pl"]
     assert [c.value for c in options["config"]["view"].choices] == ["image", "text"]
     assert options["config"]["timer"].min_value == 10 and options["config"]["timer"].max_value == 600
@@ -197,7 +202,8 @@ def test_the_stud_group_has_a_subcommand_for_every_command() -> None:
               if c not in ACTIONS and c not in ("approve", "deny") and (c not in MERGED or c == "rules")]
     assert [c.value for c in options["help"]["command"].choices] == topics and len(topics) <= 25
     assert set(options["sitout"]) == {"name", "back"} and not options["sitout"]["back"].required
-    assert [c.value for c in options["act"]["action"].choices] == list(ACTIONS) and options["act"]["action"].required
+    assert [c.value for c in options["act"]["action"].choices] == list(TURN_ACTIONS)
+    assert options["act"]["action"].required
     assert set(options["export"]) == {"number", "last", "everyone"} and options["export"]["last"].max_value == 100
     assert options["export"]["everyone"].type is discord.AppCommandOptionType.boolean  # 'export ... all' (issue 25)
     assert set(options["hand"]) == {"number", "replay", "last"} and not options["hand"]["number"].required
@@ -340,7 +346,7 @@ async def test_the_synced_commands_carry_russian_and_polish_names_and_descriptio
     adapter = DiscordAdapter(settings=settings, bot=SimpleNamespace())  # type: ignore[arg-type]
     [stud] = await adapter.commands_payload()
     assert stud["name"] == "stud" and not stud.get("name_localizations")
-    assert stud["description"] == "Seven Card Stud Hi-Lo, eight or better"
+    assert stud["description"] == "Seven Card Stud: Hi-Lo, high (Stud), Razz and the stud mix"
     _assert_localized(stud, what="/stud", names=False)
     subcommands = {o["name"]: o for o in stud["options"]}
     assert list(subcommands) == SUBCOMMANDS  # the English names, as before

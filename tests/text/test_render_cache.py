@@ -17,7 +17,7 @@ from bot.text import handnames, render
 from engine import ALL_CARDS, Action, Card, Deck, DeckDealer, Hand, Stakes, best_high, parse_cards
 
 PINNED = {
-    "en": ("Hand #7 · third street · ante 1, bring-in 2, bets 5/10, timer 30s\nPot 4\n"
+    "en": ("Hand #7 · Stud Hi-Lo · third street · ante 1, bring-in 2, bets 5/10, timer 30s\nPot 4\n"
            "  Ann    79  🂠 🂠 J♣               bet 20\n"
            "  Bob     0  🂠 🂠 4♥               all-in · bet 3\n"
            "→ Cat    84  🂠 🂠 10♣              bet 15\n"
@@ -26,7 +26,7 @@ PINNED = {
            [("Call 5", "call @7.6"), ("Fold", "fold @7.6"), ("Raise to 25", "raise @7.6"), ("Join", "join"),
             ("My cards", "cards")],
            "Hand #7, your cards: [5♦] [9♦] J♣\nHigh: jack high · no low yet"),
-    "ru": ("Раздача №7 · третий стрит · анте 1, бринг-ин 2, ставки 5/10, таймер 30 с\nБанк 4\n"
+    "ru": ("Раздача №7 · Стад хай-лоу · третий стрит · анте 1, бринг-ин 2, ставки 5/10, таймер 30 с\nБанк 4\n"
            "  Ann    79  🂠 🂠 J♣               ставка 20\n"
            "  Bob     0  🂠 🂠 4♥               олл-ин · ставка 3\n"
            "→ Cat    84  🂠 🂠 10♣              ставка 15\n"
@@ -35,7 +35,7 @@ PINNED = {
            [("Колл 5", "call @7.6"), ("Пас", "fold @7.6"), ("Рейз до 25", "raise @7.6"), ("Сесть", "join"),
             ("Мои карты", "cards")],
            "Раздача №7, ваши карты: [5♦] [9♦] J♣\nХай: старшая карта валет · лоу пока нет"),
-    "pl": ("Rozdanie nr 7 · trzecia ulica · ante 1, bring-in 2, stawki 5/10, zegar 30 s\nPula 4\n"
+    "pl": ("Rozdanie nr 7 · Stud Hi-Lo · trzecia ulica · ante 1, bring-in 2, stawki 5/10, zegar 30 s\nPula 4\n"
            "  Ann    79  🂠 🂠 J♣               zakład 20\n"
            "  Bob     0  🂠 🂠 4♥               all-in · zakład 3\n"
            "→ Cat    84  🂠 🂠 10♣              zakład 15\n"

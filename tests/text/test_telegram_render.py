@@ -23,7 +23,7 @@ from adapters.telegram.codec import (
     utf16_len,
 )
 from bot.core.ports import Button
-from bot.text.grammar import ACTIONS, COMMANDS, parse
+from bot.text.grammar import COMMANDS, TURN_ACTIONS, parse
 
 
 def test_doctests() -> None:
@@ -32,7 +32,7 @@ def test_doctests() -> None:
         assert failed == 0
 
 
-@pytest.mark.parametrize("action", ACTIONS)
+@pytest.mark.parametrize("action", TURN_ACTIONS)
 def test_every_action_button_round_trips_within_64_bytes(action: str) -> None:
     command = f"{action} @999999999.999999"
     data = encode_callback(command)

@@ -61,7 +61,7 @@ from bot.text.images.drawing import (
     clear_tiles,
     text_font,
 )
-from bot.text.render import action_options, pots_text, stakes_text, street_name
+from bot.text.render import action_options, game_name, pots_text, stakes_text, street_name
 from engine import Card, Hand
 
 # ------------------------------------------------------------------ the render model
@@ -196,7 +196,8 @@ def board_layout(table: Table, hand: Hand | None, *, names: Sequence[str], four_
     return BoardLayout(
         lang=tr.lang, words=words, width=WIDTH, height=y + footer_h + PAD,
         title=tr("img.hand_title", no=table.hand_no, street=street),
-        subtitle=tr("board.title_idle", stakes=stakes_text(table, tr)), pot=pot, pot_detail=detail.removesuffix(")"),
+        subtitle=tr("board.title_idle", game=game_name(tr, hand.game), stakes=stakes_text(table, tr)), pot=pot,
+        pot_detail=detail.removesuffix(")"),
         footer=footer, community=community, seats=tuple(seats), four_colour=four_colour,
     )
 
