@@ -128,7 +128,7 @@ def test_razz_bring_in_and_pot_agree_with_pokerkit() -> None:
 
 
 def test_stud_high_takes_the_whole_pot_as_in_pokerkit() -> None:
-    """G6: no low half in Stud; a wheel (a straight) loses to kings up."""
+    """G6: no low half in Stud: ann's wheel is a five-high straight and takes the whole pot from kings up."""
     cards = {"ann": "Ac 2d 3c 4h 5s 9c Jd", "bob": "Kc Kd Qh Qs Ts 8c 7h"}
     tally = Tally(game=Game.STUD)
     categories = compare(stakes=Stakes(), stacks=[100, 100], cards=[parse_cards(c) for c in cards.values()],
