@@ -87,7 +87,14 @@ def _razz_miss(rank_key: int) -> int:
     ranks = _ranks_of_key(rank_key)
     if len(ranks) < 5:
         raise CardError(f"a razz low needs 5 cards, the key holds {len(ranks)}")
-    best = min(_code(five) for five in combinations(ranks, 5))
+    distinct = sorted(set(ranks))
+    if len(distinct) >= 5:
+        # Five different ranks beat any pair: the five lowest, read from the highest down.
+        best = int(HandCategory.HIGH_CARD)
+        for rank in reversed(distinct[:5]):
+            best = best << 4 | rank
+    else:
+        best = min(_code(five) for five in set(combinations(sorted(ranks), 5)))
     value = _RAZZ[rank_key] = RAZZ_BASE + _CODE_TOP - best
     return value
 
@@ -120,7 +127,11 @@ def razz_value(cards: Sequence[Card]) -> int:
     key = 0
     for card in cards:
         key += card.key
-    return razz_value_of_key(key)
+    key &= RANK_MASK  # the lookup of razz_value_of_key, inlined: this is the evaluator's hot path
+    try:
+        return _RAZZ[key]
+    except KeyError:
+        return _razz_miss(key)
 
 
 def is_razz_value(value: int | None) -> bool:
