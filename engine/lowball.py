@@ -205,12 +205,16 @@ def best_razz(cards: Sequence[Card]) -> RazzHand:
 
 RazzBoardKey = tuple[tuple[int, ...], tuple[int, ...]]
 
+_RAZZ_BOARDS: Final[dict[int, RazzBoardKey]] = {}
+"""The rank part of up to four cards' keys -> their razz board key (as engine.order's ``_BOARD_KEYS``)."""
+
 
 def razz_board_key(up_cards: Sequence[Card]) -> RazzBoardKey:
     """G4: the strength of a razz board for acting first; **bigger acts first** (the lowest board).
 
     A board without a pair beats any board with one; unpaired boards compare from their
-    highest card down, aces low; paired boards as G7 does. Suits never count.
+    highest card down, aces low; paired boards as G7 does. Suits never count. Memoised by
+    the rank multiset of up to four cards (a stud board).
 
     >>> from engine.cards import parse_cards
     >>> razz_board_key(parse_cards("8c 4d 2h")) > razz_board_key(parse_cards("8s 5d Ah"))
@@ -220,6 +224,20 @@ def razz_board_key(up_cards: Sequence[Card]) -> RazzBoardKey:
     >>> razz_board_key(parse_cards("Kc Qd Jh")) > razz_board_key(parse_cards("2s 2d 3h"))
     True
     """
+    if len(up_cards) > 4:  # more could overflow a rank's count in the key
+        return _razz_board_key(up_cards)
+    rank_key = 0
+    for card in up_cards:
+        rank_key += card.key
+    rank_key &= RANK_MASK
+    try:
+        return _RAZZ_BOARDS[rank_key]
+    except KeyError:
+        key = _RAZZ_BOARDS[rank_key] = _razz_board_key(up_cards)
+        return key
+
+
+def _razz_board_key(up_cards: Sequence[Card]) -> RazzBoardKey:
     counts: dict[int, int] = {}
     for card in up_cards:
         counts[card.low_rank] = counts.get(card.low_rank, 0) + 1
