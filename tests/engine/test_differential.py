@@ -2,7 +2,9 @@
 
 The random run plays 2,000 hands (``STUD_DIFF_HANDS=20000`` for the long run); a
 difference RULES.md does not list fails it. The scripted hands below show that
-each listed difference is recognised as its own category.
+each listed difference is recognised as its own category. Razz and Stud (GAMES.md) play 400
+random hands each (``STUD_DIFF_HANDS_PER_GAME``; the long run is
+``python -m tests.support.differential --game razz --hands 20000``).
 """
 
 from __future__ import annotations
