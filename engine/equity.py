@@ -5,7 +5,9 @@ hand is turned face up and the rest of the cards are dealt with no betting. A pl
 then ``E[chips they win] / chips in all the pots``, the high and the low halves of every pot, ties,
 quartering, side pots and odd chips counted exactly as the showdown will divide them: every pot goes
 through the engine's own :func:`~engine.pots.build_pots` and :func:`~engine.pots.split_pot`. The
-equities of the live players sum to 1.
+equities of the live players sum to 1. The hand's game decides what a pot is divided by: Stud Hi-Lo's
+high and low halves, Stud's best high hand (G6) or Razz's best ace-to-five low (G7), each pot whole;
+``python -m engine.equity`` reads the game from the hand file (G9).
 
 A player's **scoop** is the chance that they win every chip of every pot they are eligible for (the
 main pot and each side pot they reached: both halves, or the whole of a pot nobody has a low for, and
@@ -139,7 +141,7 @@ def spot_at(hand: Hand, *, street: int) -> Spot:
         raise EquityError("there are no chips in the pot")
     return Spot(seats=tuple(live), names=tuple(hand.names[s] for s in live), known=known, needs=needs,
                 community=community, community_due=community_due,
-                unseen=tuple(c for c in ALL_CARDS if c.index not in seen), pots=tuple(pots))
+                unseen=tuple(c for c in ALL_CARDS if c.index not in seen), pots=tuple(pots), scoring=hand.scoring)
 
 
 def _hand_to(hand_file: HandFile, street: int) -> Hand:
@@ -149,7 +151,7 @@ def _hand_to(hand_file: HandFile, street: int) -> Hand:
     names = [n for n, _ in hand_file.players]
     dealer = ScriptedDealer(cards=[hand_file.cards[n] for n in names], community=hand_file.community, names=names)
     hand = Hand(stakes=hand_file.stakes, options=hand_file.options, names=names,
-                stacks=[s for _, s in hand_file.players], dealer=dealer)
+                stacks=[s for _, s in hand_file.players], dealer=dealer, game=hand_file.game)
     for i, text in enumerate(hand_file.actions):
         if hand.is_over or hand.street > street:
             break

@@ -7,7 +7,9 @@ value, low value and the two odd-chip keys of rule 19 (their highest own card, t
 ace low); the outcomes of all live players decide how the showdown divides every pot. The counting
 gathers how often each tuple of outcomes occurs, then a :class:`Splitter` divides the pots for each
 with the engine's own :func:`~engine.pots.split_pot` (once per pattern of winners), so odd chips,
-quartering and side pots fall exactly where the showdown sends them.
+quartering and side pots fall exactly where the showdown sends them. The spot's ``scoring`` follows
+the hand's game: Stud reads the high hand alone and Razz the ace-to-five low alone, each pot whole
+to the best.
 
 Three ways to count:
 
@@ -28,10 +30,16 @@ from math import comb
 
 from engine.cards import ALL_CARDS, Card
 from engine.evaluate import high_value_of_key, low_value_of_key
+from engine.games import Scoring
+from engine.lowball import razz_value_of_key
 from engine.pots import Pot, split_pot
 
 Outcome = tuple[int, int | None, int, int]
-"""One player's showdown: high value, low value (None: no low), high odd-chip key, low odd-chip key."""
+"""One player's showdown: high value, low value (None: no low), high odd-chip key, low odd-chip key.
+
+The spot's :class:`~engine.games.Scoring` decides what is read: Stud Hi-Lo both; Stud (G6) the high
+only (low None, low key 99); Razz (G7) the ace-to-five low only (high 0, high key -1), so that the
+parts a game does not read never tell two outcomes apart."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -53,6 +61,8 @@ class Spot:
     unseen: tuple[Card, ...]
     """Every card nobody alive holds and nobody saw folded: the cards still to come are among these."""
     pots: tuple[Pot, ...]
+    scoring: Scoring = Scoring.HI_LO
+    """What the pots are divided by (the hand's game: rules 17-19, G6, G7)."""
 
     @property
     def total(self) -> int:
@@ -79,9 +89,10 @@ class Counted:
 class _Player:
     """A live player's known cards as the hot loops want them."""
 
-    __slots__ = ("cards", "high_key", "key", "low_key")
+    __slots__ = ("cards", "high_key", "key", "low_key", "scoring")
 
-    def __init__(self, cards: Sequence[Card]) -> None:
+    def __init__(self, cards: Sequence[Card], scoring: Scoring = Scoring.HI_LO) -> None:
+        self.scoring = scoring
         self.cards = list(cards)
         self.key = sum(c.key for c in cards)
         self.high_key = max((c.index for c in cards), default=-1)
@@ -100,11 +111,16 @@ class _Player:
                 low_key = lk
         if extra is not None:  # the community card counts in the hand, never for odd chips (rule 19)
             key += extra.key
+        scoring = self.scoring
+        if scoring is Scoring.LOW:  # G7: the ace-to-five low alone
+            return (0, razz_value_of_key(key), -1, low_key)
         if ((key >> 32) + 0x3333) & 0x8888:  # a flush: the only case in which the cards themselves are read
             cards = [*self.cards, *drawn] if extra is None else [*self.cards, *drawn, extra]
             high = high_value_of_key(key=key, cards=cards)
         else:
             high = high_value_of_key(key=key, cards=())
+        if scoring is Scoring.HIGH:  # G6: no low
+            return (high, None, high_key, 99)
         low = low_value_of_key(key) if len(self.cards) + len(drawn) + (extra is not None) >= 5 else None
         return (high, low, high_key, low_key)
 
@@ -159,7 +175,7 @@ def heads_up_cost(spot: Spot) -> int:
 
 def count_heads_up(spot: Spot) -> Counted:
     """Exact counts for two players without a community card, by inclusion-exclusion on shared cards."""
-    players = [_Player(cards) for cards in spot.known]
+    players = [_Player(cards, spot.scoring) for cards in spot.known]
     classes: list[dict[Outcome, int]] = [{}, {}]
     # by_subset[p][S][outcome]: how many of p's completions contain every card of S (S non-empty).
     by_subset: list[dict[tuple[Card, ...], dict[Outcome, int]]] = [{}, {}]
@@ -192,7 +208,7 @@ def count_heads_up(spot: Spot) -> Counted:
 
 def count_exact(spot: Spot) -> Counted:
     """Exact counts: every deal, player by player, the community card (if due) first."""
-    players = [_Player(cards) for cards in spot.known]
+    players = [_Player(cards, spot.scoring) for cards in spot.known]
     # The walk counts tuples of small ints (an outcome's number, one numbering for all players): they hash
     # much faster than tuples of outcomes.
     numbers: dict[Outcome, int] = {}
@@ -228,7 +244,8 @@ def _walk(tables: list[list[tuple[int, int]]], index: int, used: int, prefix: tu
 
 def count_sampled(spot: Spot, *, samples: int, rng: random.Random) -> Counted:
     """``samples`` run-outs drawn uniformly: the cards to come are a random sample of the unseen ones."""
-    players = [_Player(cards) for cards in spot.known]
+    players = [_Player(cards, spot.scoring) for cards in spot.known]
+    scoring = spot.scoring
     needs = spot.needs
     total_need = sum(needs) + (1 if spot.community_due else 0)
     pool = list(spot.unseen)
@@ -252,7 +269,7 @@ def count_sampled(spot: Spot, *, samples: int, rng: random.Random) -> Counted:
             pool[j], pool[k] = pool[k], pool[j]
         common = pool[total_need - 1] if due else spot.community
         common_key = 0 if common is None else common.key
-        outcomes = []
+        outcomes: list[Outcome] = []
         for base, high_key, low_key, cards, lo, hi in rows:  # _Player.outcome, inlined: the hot loop
             key = base + common_key
             for j in range(lo, hi):
@@ -263,12 +280,18 @@ def count_sampled(spot: Spot, *, samples: int, rng: random.Random) -> Counted:
                     high_key = index
                 if low_keys[index] < low_key:
                     low_key = low_keys[index]
+            if scoring is Scoring.LOW:  # G7: the ace-to-five low alone (as _Player.outcome)
+                outcomes.append((0, razz_value_of_key(key), -1, low_key))
+                continue
             if ((key >> 32) + 0x3333) & 0x8888:  # a flush: the cards themselves are read
                 hand = [*cards, *pool[lo:hi]] if common is None else [*cards, *pool[lo:hi], common]
                 high = high_value_of_key(key=key, cards=hand)
             else:
                 high = high_value_of_key(key=key, cards=())
-            outcomes.append((high, low_value_of_key(key), high_key, low_key))  # seven cards: a low can be read
+            if scoring is Scoring.HIGH:  # G6: no low
+                outcomes.append((high, None, high_key, 99))
+            else:  # seven cards: a low can be read
+                outcomes.append((high, low_value_of_key(key), high_key, low_key))
         outcome_key = tuple(outcomes)
         weights[outcome_key] = weights.get(outcome_key, 0) + 1
     return Counted(weights=weights, deals=samples)
@@ -331,7 +354,8 @@ class Splitter:
         chips = dict.fromkeys(seats, 0)
         whole = {s: any(s in pot.eligible for pot in self.spot.pots) for s in seats}
         for pot in self.spot.pots:
-            result = split_pot(pot=pot, high=high, low=low, high_order=high_order, low_order=low_order)
+            result = split_pot(pot=pot, high=high, low=low, high_order=high_order, low_order=low_order,
+                               scoring=self.spot.scoring)
             for seat in pot.eligible:
                 got = result.shares.get(seat, 0)
                 chips[seat] += got

@@ -87,7 +87,14 @@ def _razz_miss(rank_key: int) -> int:
     ranks = _ranks_of_key(rank_key)
     if len(ranks) < 5:
         raise CardError(f"a razz low needs 5 cards, the key holds {len(ranks)}")
-    best = min(_code(five) for five in combinations(ranks, 5))
+    distinct = sorted(set(ranks))
+    if len(distinct) >= 5:
+        # Five different ranks beat any pair: the five lowest, read from the highest down.
+        best = int(HandCategory.HIGH_CARD)
+        for rank in reversed(distinct[:5]):
+            best = best << 4 | rank
+    else:
+        best = min(_code(five) for five in set(combinations(sorted(ranks), 5)))
     value = _RAZZ[rank_key] = RAZZ_BASE + _CODE_TOP - best
     return value
 
@@ -120,7 +127,11 @@ def razz_value(cards: Sequence[Card]) -> int:
     key = 0
     for card in cards:
         key += card.key
-    return razz_value_of_key(key)
+    key &= RANK_MASK  # the lookup of razz_value_of_key, inlined: this is the evaluator's hot path
+    try:
+        return _RAZZ[key]
+    except KeyError:
+        return _razz_miss(key)
 
 
 def is_razz_value(value: int | None) -> bool:
@@ -194,12 +205,16 @@ def best_razz(cards: Sequence[Card]) -> RazzHand:
 
 RazzBoardKey = tuple[tuple[int, ...], tuple[int, ...]]
 
+_RAZZ_BOARDS: Final[dict[int, RazzBoardKey]] = {}
+"""The rank part of up to four cards' keys -> their razz board key (as engine.order's ``_BOARD_KEYS``)."""
+
 
 def razz_board_key(up_cards: Sequence[Card]) -> RazzBoardKey:
     """G4: the strength of a razz board for acting first; **bigger acts first** (the lowest board).
 
     A board without a pair beats any board with one; unpaired boards compare from their
-    highest card down, aces low; paired boards as G7 does. Suits never count.
+    highest card down, aces low; paired boards as G7 does. Suits never count. Memoised by
+    the rank multiset of up to four cards (a stud board).
 
     >>> from engine.cards import parse_cards
     >>> razz_board_key(parse_cards("8c 4d 2h")) > razz_board_key(parse_cards("8s 5d Ah"))
@@ -209,6 +224,20 @@ def razz_board_key(up_cards: Sequence[Card]) -> RazzBoardKey:
     >>> razz_board_key(parse_cards("Kc Qd Jh")) > razz_board_key(parse_cards("2s 2d 3h"))
     True
     """
+    if len(up_cards) > 4:  # more could overflow a rank's count in the key
+        return _razz_board_key(up_cards)
+    rank_key = 0
+    for card in up_cards:
+        rank_key += card.key
+    rank_key &= RANK_MASK
+    try:
+        return _RAZZ_BOARDS[rank_key]
+    except KeyError:
+        key = _RAZZ_BOARDS[rank_key] = _razz_board_key(up_cards)
+        return key
+
+
+def _razz_board_key(up_cards: Sequence[Card]) -> RazzBoardKey:
     counts: dict[int, int] = {}
     for card in up_cards:
         counts[card.low_rank] = counts.get(card.low_rank, 0) + 1

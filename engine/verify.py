@@ -140,7 +140,7 @@ def verify_hand_file(hand_file: HandFile) -> Verdict:
     with contextlib.suppress(_Differs, EngineError, ValueError):
         hand = Hand(
             stakes=hand_file.stakes, options=hand_file.options, names=names,
-            stacks=[s for _, s in hand_file.players], dealer=dealer,
+            stacks=[s for _, s in hand_file.players], dealer=dealer, game=hand_file.game,
         )
         for text in hand_file.actions:
             if hand.is_over:

@@ -2,7 +2,9 @@
 
 The random run plays 2,000 hands (``STUD_DIFF_HANDS=20000`` for the long run); a
 difference RULES.md does not list fails it. The scripted hands below show that
-each listed difference is recognised as its own category.
+each listed difference is recognised as its own category. Razz and Stud (GAMES.md) play 400
+random hands each (``STUD_DIFF_HANDS_PER_GAME``; the long run is
+``python -m tests.support.differential --game razz --hands 20000``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from differential import (
 )
 
 from engine import Stakes, parse_cards
+from engine.games import Game
 
 
 def test_random_hands_agree_with_pokerkit_but_for_the_listed_differences(capsys: pytest.CaptureFixture[str]) -> None:
@@ -97,3 +100,50 @@ def test_known_difference_seventh_street_opener_folded() -> None:
     # cat opens sixth street and folds: rule 9 opens seventh with ann (clockwise from
     # cat), PokerKit with bob's open queens, the best board left.
     assert _compare(cards, actions) == {SEVENTH_OPENER}
+
+
+# ---------------------------------------------------------------- Razz and Stud (GAMES.md)
+
+
+@pytest.mark.parametrize("game", [Game.RAZZ, Game.STUD])
+def test_random_hands_of_each_game_agree_with_pokerkit_but_for_the_listed_differences(
+        game: Game, capsys: pytest.CaptureFixture[str]) -> None:
+    hands = int(os.environ.get("STUD_DIFF_HANDS_PER_GAME", "400"))
+    tally = run(hands=hands, seed=11, game=game)  # raises Mismatch on any unlisted difference
+    with capsys.disabled():
+        print("\n" + tally.report())
+    assert tally.hands == hands
+    assert tally.agreed > hands // 2
+    assert tally.categories[SHORT_BRING_IN] > 0 and tally.categories[SHORT_ALL_IN] > 0
+    # A split into a high and a low half exists only in Stud Hi-Lo.
+    assert tally.categories[HALF_BY_HALF] == tally.categories[SIDE_POT_LOW_BUG] == 0
+
+
+def test_razz_bring_in_and_pot_agree_with_pokerkit() -> None:
+    """G2: the Qh door brings in over the Qc (spades highest, then hearts); G7: the wheel takes the pot."""
+    cards = {"ann": "Ac 2d Qc 3h 4s 5c Kd", "bob": "7c 8d Qh 9h Ts Jc Kh", "cat": "6c 6d 2s 6h 7s 8c 9d"}
+    tally = Tally(game=Game.RAZZ)
+    categories = compare(stakes=Stakes(), stacks=[100, 100, 100], cards=[parse_cards(c) for c in cards.values()],
+                         choose=scripted_chooser(["bring-in", "call", "call", *["check"] * 12]), tally=tally,
+                         game=Game.RAZZ)
+    assert categories == set() and tally.agreed == 1
+
+
+def test_stud_high_takes_the_whole_pot_as_in_pokerkit() -> None:
+    """G6: no low half in Stud: ann's wheel is a five-high straight and takes the whole pot from kings up."""
+    cards = {"ann": "Ac 2d 3c 4h 5s 9c Jd", "bob": "Kc Kd Qh Qs Ts 8c 7h"}
+    tally = Tally(game=Game.STUD)
+    categories = compare(stakes=Stakes(), stacks=[100, 100], cards=[parse_cards(c) for c in cards.values()],
+                         choose=scripted_chooser(["bring-in", "call", *["check"] * 8]), tally=tally, game=Game.STUD)
+    assert categories == set() and tally.agreed == 1
+
+
+def test_known_difference_odd_chip_by_seat_in_razz() -> None:
+    """G7 and rule 19: tied wheels split 9 chips; the odd chip goes to bob's Ac (the lowest card),
+    PokerKit gives it to seat 0."""
+    cards = {"ann": "Ad 2d 9c 3d 4d 5d Kd", "bob": "Ac 2c 8c 3c 4c 5c Qc", "cat": "Jh Js Ks Th Ts Jc 9h"}
+    tally = Tally(game=Game.RAZZ)
+    categories = compare(stakes=Stakes(), stacks=[100, 100, 100], cards=[parse_cards(c) for c in cards.values()],
+                         choose=scripted_chooser(["bring-in", "call", "call", *["check"] * 12]), tally=tally,
+                         game=Game.RAZZ)
+    assert categories == {ODD_CHIP_BY_SEAT}

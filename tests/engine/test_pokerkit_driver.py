@@ -111,3 +111,23 @@ def test_random_hands() -> None:
         firsts = hand.first_actor_by_street()
         if hand.bring_in_seat is not None:
             assert firsts[3] == hand.bring_in_seat
+
+
+def test_variants_razz_and_stud() -> None:
+    """Razz: the Qh door brings in over the Qc (spades highest, aces low); Stud: the 2c, as Stud Hi-Lo."""
+    cards = [["Ah", "2h", "Qc"], ["3h", "4h", "Qh"], ["5h", "6h", "2c"]]
+    razz = PKHand(ante=1, bring_in=2, small_bet=5, big_bet=10, stacks=[50, 50, 50], cards=cards, variant="razz")
+    assert razz.bring_in_seat == 1
+    stud = PKHand(ante=1, bring_in=2, small_bet=5, big_bet=10, stacks=[50, 50, 50], cards=cards, variant="stud")
+    assert stud.bring_in_seat == 2
+    with pytest.raises(ValueError, match="unknown variant"):
+        PKHand(ante=1, bring_in=2, small_bet=5, big_bet=10, stacks=[50, 50], cards=cards[:2], variant="holdem")
+
+
+def test_razz_showdown_whole_pot_to_the_best_low() -> None:
+    hand = PKHand.play(
+        ante=1, bring_in=2, small_bet=5, big_bet=10, stacks=[50, 50], variant="razz",
+        cards=[["Ah", "2h", "3c", "4d", "5s", "Kc", "Kd"], ["Qh", "Jh", "Ks", "Qs", "Js", "9c", "9d"]],
+        actions=["bring-in", "call", *["check"] * 8],
+    )
+    assert hand.bring_in_seat == 1 and hand.payoffs() == [3, -3]

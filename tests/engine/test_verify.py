@@ -368,3 +368,35 @@ def test_readme_snippet_agrees_with_the_engine_and_sees_a_changed_seed(
     assert run_snippet(tmp_path, data) == ["commitment ok: True", "deck: " + " ".join(map(str, record.deck()))]
     data["fair"]["server_seed"] = "ab" * 32
     assert run_snippet(tmp_path, data)[0] == "commitment ok: False"
+
+
+# ------------------------------------------------------------------ G9: a hand's game
+
+
+@pytest.mark.parametrize("game", ["razz", "stud"])
+def test_rule_g9_a_fair_hand_of_each_game_verifies_in_its_own_game(game: str) -> None:
+    """The check replays the file's actions in the file's game: in Razz the bring-in and the first
+    actors differ from Stud Hi-Lo's, so who folds (and so who is dealt the later cards) does too."""
+    from engine.games import Game
+
+    for hand_no in range(40):
+        record = FairRecord.for_deal(table="console:main", hand_no=hand_no, server_seed=bytes(range(32)),
+                                     player_seeds=[("ann", ""), ("bob", ""), ("cat", ""), ("dan", "")])
+        hand = Hand(stakes=Stakes(), names=["ann", "bob", "cat", "dan"], stacks=[60, 60, 60, 60],
+                    dealer=DeckDealer(Deck.from_cards(record.deck())), game=Game(game))
+        # The bring-in seat folds on fourth street: in the other game another seat would.
+        bringer = hand.bring_in_seat
+        hand.act("bring-in")
+        while hand.street == 3:
+            hand.act("call")
+        while not hand.is_over:
+            hand.act("fold" if hand.actor == bringer and hand.can("fold") else
+                     "bet" if hand.can("bet") else "call" if hand.can("call") else "check")
+        verdict = verify_hand_file(hand_file_of(hand, fair=record))
+        assert verdict.ok, (hand_no, verdict)
+        data = hand_file_of(hand, fair=record).to_dict()
+        # Tampering with the last card dealt is found.
+        name = next(n for n in data["cards"] if len(data["cards"][n]) == 7)
+        seen = {c for cards in data["cards"].values() for c in cards}
+        data["cards"][name][6] = next(str(c) for c in record.deck() if str(c) not in seen)
+        assert not verify_hand_file(HandFile.from_dict(data)).ok

@@ -1,4 +1,8 @@
-"""Differential play against PokerKit 0.7.7: the same cards, the same decisions.
+"""Differential play against PokerKit 0.7.7: the same cards, the same decisions, in each game.
+
+Stud Hi-Lo plays PokerKit's ``FixedLimitSevenCardStudHighLowSplitEightOrBetter``, Stud its
+``FixedLimitSevenCardStud`` (which has no open-pair big bet, so this engine plays with
+``open_pair_double`` off: GAMES.md G5), Razz its ``FixedLimitRazz``.
 
 Both engines play each random hand in lockstep with PokerKit's settings
 (``heads_up_cap: true``, ``short_all_in: "full"``). At every decision the seat to
@@ -12,7 +16,8 @@ known quirks switchable. With no quirk on it must give exactly this engine's
 payoffs (an independent check of the split); a hand whose PokerKit payoffs are
 reproduced by the smallest set of quirks counts one hit for each quirk in it.
 
-Run ``python tests/support/differential.py --hands 20000`` for the long run.
+Run ``python -m tests.support.differential --game razz --hands 20000`` for the long run
+(``--game all`` plays the three games in turn).
 """
 
 from __future__ import annotations
@@ -32,9 +37,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 from pokerkit_driver import PKHand
 
 from engine import ALL_CARDS, Action, Card, Hand, Options, ScriptedDealer, ShortAllIn, Stakes
+from engine.games import Game, Scoring
 from engine.order import high_odd_chip_key, low_odd_chip_key
 
-OPTIONS = Options(heads_up_cap=True, short_all_in=ShortAllIn.FULL)
+OPTIONS = Options(heads_up_cap=True, short_all_in=ShortAllIn.FULL, open_pair_double=False)
 
 # Categories of RULES.md's "Where PokerKit (0.7.7) differs".
 ODD_CHIP_BY_SEAT = "odd chips by seat, not by suit (rule 19)"
@@ -46,6 +52,8 @@ SHORT_ALL_IN = "all-in for less than a full bet (rule 12)"
 SEVENTH_OPENER = "seventh-street opener folded or all-in (rule 9)"
 QUIRKS = (ODD_CHIP_BY_SEAT, HALF_BY_HALF, SIDE_POT_LOW_BUG, MERGED_POTS)
 CATEGORIES = (*QUIRKS, SHORT_BRING_IN, SHORT_ALL_IN, SEVENTH_OPENER)
+SPLIT_QUIRKS = (HALF_BY_HALF, SIDE_POT_LOW_BUG)
+"""The quirks of a split into a high and a low half: Stud Hi-Lo only."""
 
 _PK_NAME = {
     Action.BRING_IN: "bring-in", Action.COMPLETE: "cbr", Action.BET: "cbr", Action.RAISE: "cbr",
@@ -59,6 +67,7 @@ class Mismatch(AssertionError):
 
 @dataclass
 class Tally:
+    game: Game = Game.STUD8
     hands: int = 0
     agreed: int = 0
     decisions: int = 0
@@ -67,10 +76,12 @@ class Tally:
 
     def report(self) -> str:
         lines = [
-            f"hands {self.hands}, decisions compared {self.decisions}, "
+            f"{self.game.label}: hands {self.hands}, decisions compared {self.decisions}, "
             f"hands agreeing on everything {self.agreed}, hands stopped at a known divergence {self.stopped_early}"
         ]
         for name in CATEGORIES:
+            if self.game is not Game.STUD8 and name in SPLIT_QUIRKS:
+                continue
             lines.append(f"  {self.categories[name]:6d}  {name}")
         return "\n".join(lines)
 
@@ -90,7 +101,12 @@ def _split(amount: int, winners: Sequence[int], order: Sequence[int], *, by_seat
 
 
 def split_model(hand: Hand, quirks: frozenset[str]) -> list[int]:
-    """Net payoff per seat of a finished hand, dividing its pots under ``quirks``."""
+    """Net payoff per seat of a finished hand, dividing its pots under ``quirks``.
+
+    Stud Hi-Lo splits each pot into a high and an eight-or-better low half (rules 17-19);
+    Stud gives each pot whole to the best high (G6), Razz to the best ace-to-five low (G7),
+    odd chips in rule 19's high or low order.
+    """
     n = hand.seat_count
     contributed = hand.contributed
     live = [s for s in range(n) if not hand.folded[s]]
@@ -98,10 +114,10 @@ def split_model(hand: Hand, quirks: frozenset[str]) -> list[int]:
     if len(live) == 1:
         received[live[0]] = sum(contributed)
         return [received[s] - contributed[s] for s in range(n)]
-    high = {s: hand.high_value(s) for s in live}
-    low = {s: hand.low_value(s) for s in live}
+    scoring = hand.scoring
     high_order = sorted(live, key=lambda s: high_odd_chip_key(hand.cards[s]), reverse=True)
     low_order = sorted(live, key=lambda s: low_odd_chip_key(hand.cards[s]))
+    by_seat = ODD_CHIP_BY_SEAT in quirks
 
     # Rule 11: a pot ends only at the total of a live player who is all-in (they put in
     # their whole starting stack), and at the top.
@@ -121,6 +137,22 @@ def split_model(hand: Hand, quirks: frozenset[str]) -> list[int]:
                 out.append((amount, eligible))
         return out
 
+    if scoring is not Scoring.HI_LO:
+        value = {s: (hand.high_value(s) if scoring is Scoring.HIGH else hand.low_value(s) or 0) for s in live}
+        order = high_order if scoring is Scoring.HIGH else low_order
+        players = set(live)
+        if MERGED_POTS in quirks:  # PokerKit kills the hands that can win nothing first
+            players = {s for s in live if any(
+                s in eligible and value[s] >= max(value[e] for e in eligible) for _, eligible in layers(set(live)))}
+        for amount, eligible in layers(players):
+            if eligible:
+                best = max(value[s] for s in eligible)
+                for s, c in _split(amount, [s for s in eligible if value[s] == best], order, by_seat=by_seat).items():
+                    received[s] += c
+        return [received[s] - contributed[s] for s in range(n)]
+
+    high = {s: hand.high_value(s) for s in live}
+    low = {s: hand.low_value(s) for s in live}
     players = set(live)
     any_low = any(low[s] is not None for s in live)
     if SIDE_POT_LOW_BUG in quirks or MERGED_POTS in quirks:
@@ -147,7 +179,6 @@ def split_model(hand: Hand, quirks: frozenset[str]) -> list[int]:
         lw = [s for s in eligible if lows and low[s] == max(lows)]
         if SIDE_POT_LOW_BUG in quirks and any_low and not lw:
             lw = list(eligible)  # PokerKit: the "low half" to everybody with no low
-        by_seat = ODD_CHIP_BY_SEAT in quirks
         if not lw or (set(lw) == set(hw) and HALF_BY_HALF not in quirks):
             shares = _split(amount, hw, high_order, by_seat=by_seat)
             for s, c in shares.items():
@@ -163,8 +194,9 @@ def split_model(hand: Hand, quirks: frozenset[str]) -> list[int]:
 
 def explain_payoffs(hand: Hand, pk: list[int]) -> tuple[str, ...] | None:
     """The smallest set of PokerKit quirks that turns our split into PokerKit's, or None."""
-    for size in range(1, len(QUIRKS) + 1):
-        for combo in itertools.combinations(QUIRKS, size):
+    quirks = QUIRKS if hand.game is Game.STUD8 else tuple(q for q in QUIRKS if q not in SPLIT_QUIRKS)
+    for size in range(1, len(quirks) + 1):
+        for combo in itertools.combinations(quirks, size):
             if split_model(hand, frozenset(combo)) == pk:
                 return combo
     return None
@@ -203,7 +235,7 @@ def scripted_chooser(actions: Sequence[str]) -> Chooser:
     return choose
 
 
-def play_one(rng: random.Random, tally: Tally) -> None:
+def play_one(rng: random.Random, tally: Tally, *, game: Game = Game.STUD8) -> None:
     """Play one random hand (2-7 players, tiny stacks common) in both engines."""
     n = rng.randint(2, 7)
     stakes = rng.choice([
@@ -215,18 +247,19 @@ def play_one(rng: random.Random, tally: Tally) -> None:
     deck = list(ALL_CARDS)
     rng.shuffle(deck)
     cards = [deck[7 * s: 7 * s + 7] for s in range(n)]
-    compare(stakes=stakes, stacks=stacks, cards=cards, choose=random_chooser(rng), tally=tally)
+    compare(stakes=stakes, stacks=stacks, cards=cards, choose=random_chooser(rng), tally=tally, game=game)
 
 
 def compare(
     *, stakes: Stakes, stacks: list[int], cards: Sequence[Sequence[Card]], choose: Chooser, tally: Tally,
+    game: Game = Game.STUD8,
 ) -> set[str]:
     """Play one hand in both engines in lockstep; return the known differences met."""
     n = len(stacks)
     ours = Hand(stakes=stakes, options=OPTIONS, names=[f"p{i}" for i in range(n)], stacks=stacks,
-                dealer=ScriptedDealer(cards=cards))
+                dealer=ScriptedDealer(cards=cards), game=game)
     pk = PKHand(ante=stakes.ante, bring_in=stakes.bring_in, small_bet=stakes.small_bet, big_bet=stakes.big_bet,
-                stacks=list(stacks), cards=[[str(c) for c in seat] for seat in cards])
+                stacks=list(stacks), cards=[[str(c) for c in seat] for seat in cards], variant=game.value)
     tally.hands += 1
     where = f"hand {tally.hands} (stakes {stakes}, stacks {stacks})"
     if ours.bring_in_seat != pk.bring_in_seat:
@@ -294,11 +327,11 @@ def _stop(tally: Tally, categories: set[str]) -> None:
     tally.categories.update(categories)
 
 
-def run(*, hands: int, seed: int = 7) -> Tally:
+def run(*, hands: int, seed: int = 7, game: Game = Game.STUD8) -> Tally:
     rng = random.Random(seed)
-    tally = Tally()
+    tally = Tally(game=game)
     for _ in range(hands):
-        play_one(rng, tally)
+        play_one(rng, tally, game=game)
     return tally
 
 
@@ -306,11 +339,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--game", choices=[*(g.value for g in Game), "all"], default="stud8")
     args = parser.parse_args()
-    started = time.perf_counter()
-    tally = run(hands=args.hands, seed=args.seed)
-    print(tally.report())
-    print(f"{time.perf_counter() - started:.1f} s")
+    games = list(Game) if args.game == "all" else [Game(args.game)]
+    for game in games:
+        started = time.perf_counter()
+        tally = run(hands=args.hands, seed=args.seed, game=game)
+        print(tally.report())
+        print(f"{time.perf_counter() - started:.1f} s")
 
 
 if __name__ == "__main__":

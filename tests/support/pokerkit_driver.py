@@ -1,4 +1,9 @@
-"""Play one Seven Card Stud Hi-Lo (eight or better) hand in PokerKit 0.7.7.
+"""Play one hand of a stud game in PokerKit 0.7.7: Stud Hi-Lo, Stud or Razz.
+
+``variant`` picks PokerKit's game: ``"stud8"`` (the default)
+``FixedLimitSevenCardStudHighLowSplitEightOrBetter``, ``"stud"``
+``FixedLimitSevenCardStud`` (no open-pair big bet: GAMES.md G5 with
+``open_pair_double`` off) and ``"razz"`` ``FixedLimitRazz``.
 
 This is the PokerKit side of the differential test. ``PKHand`` deals exactly the
 cards it is given (no burn cards: PokerKit's stud burns one card before 4th-7th
@@ -28,12 +33,21 @@ from typing import Final, TypeVar
 from pokerkit import (
     Automation,
     Card,
+    FixedLimitRazz,
+    FixedLimitSevenCardStud,
     FixedLimitSevenCardStudHighLowSplitEightOrBetter,
     Mode,
     State,
 )
 
-__all__ = ["ACTION_NAMES", "PKHand"]
+__all__ = ["ACTION_NAMES", "GAMES", "PKHand"]
+
+GAMES: Final = {
+    "stud8": FixedLimitSevenCardStudHighLowSplitEightOrBetter,
+    "stud": FixedLimitSevenCardStud,
+    "razz": FixedLimitRazz,
+}
+"""This project's game names (engine.games.Game values) -> PokerKit's game classes."""
 
 ACTION_NAMES: Final = ("bring-in", "fold", "check", "call", "cbr")
 _ALIASES: Final = {"complete": "cbr", "bet": "cbr", "raise": "cbr"}
@@ -65,7 +79,7 @@ def _strict(call: Callable[[], _T]) -> _T:
 
 
 class PKHand:
-    """One hand of PokerKit's ``FixedLimitSevenCardStudHighLowSplitEightOrBetter``."""
+    """One hand of a PokerKit stud game (``variant``: a key of :data:`GAMES`)."""
 
     def __init__(
         self,
@@ -77,6 +91,7 @@ class PKHand:
         stacks: list[int],
         cards: list[list[str]],
         ante_trimming_status: bool = True,
+        variant: str = "stud8",
     ) -> None:
         """Set up the hand and run it up to the first decision (or to its end).
 
@@ -84,6 +99,10 @@ class PKHand:
         4th, 5th, 6th, 7th); a seat that is sure to fold early may list fewer
         (at least 3). Seat 0 is the first seat to the dealer's left.
         """
+        if variant not in GAMES:
+            raise ValueError(f"unknown variant {variant!r}: expected one of {', '.join(GAMES)}")
+        game_class = GAMES[variant]
+        self.variant: Final = variant
         for name, value in (("ante", ante), ("bring_in", bring_in),
                             ("small_bet", small_bet), ("big_bet", big_bet)):
             if isinstance(value, bool) or not isinstance(value, int):
@@ -125,7 +144,7 @@ class PKHand:
         """Every decision: (street, seat, action name, chips added)."""
 
         self._state: Final[State] = _strict(
-            lambda: FixedLimitSevenCardStudHighLowSplitEightOrBetter.create_state(
+            lambda: game_class.create_state(
                 _AUTOMATIONS,
                 ante_trimming_status,
                 ante,
@@ -290,10 +309,12 @@ class PKHand:
         cards: list[list[str]],
         actions: Sequence[str],
         ante_trimming_status: bool = True,
+        variant: str = "stud8",
     ) -> PKHand:
         """Play a scripted hand; the actions must take it to its end."""
         hand = PKHand(ante=ante, bring_in=bring_in, small_bet=small_bet, big_bet=big_bet,
-                      stacks=stacks, cards=cards, ante_trimming_status=ante_trimming_status)
+                      stacks=stacks, cards=cards, ante_trimming_status=ante_trimming_status,
+                      variant=variant)
         for index, name in enumerate(actions):
             if hand.is_over:
                 raise ValueError(f"action #{index} {name!r}: the hand is already over")
