@@ -33,7 +33,7 @@ def row(i: int) -> tuple[int, int, str, int, int, float]:
 def _build(setup: HandSetup) -> Hand:
     deck = Deck.from_cards([Card.from_str(c) for c in setup.deck])
     return Hand(stakes=setup.stakes, names=[p.name for p in setup.players], stacks=[p.stack for p in setup.players],
-                dealer=DeckDealer(deck))
+                dealer=DeckDealer(deck), game=setup.game)
 
 
 def engine_alone(played: list[tuple[HandSetup, list[Action]]], *, repeat: int) -> Stats:
