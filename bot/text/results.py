@@ -16,9 +16,12 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from bot.core.i18n import Translator
+from bot.core.i18n import Translator, family
 from bot.text import handnames
 from engine import Hand, best_high, best_low
+
+GAME_NAMES = family("gamename", ("stud8", "stud", "razz", "mix"))
+"""A game's name in players' words (bot/locales/*/gamenames.po): the three games and the mix (G8)."""
 
 NO_CHIPS_MOVED = "no chips moved"
 """The text summary kept, before summaries were JSON, for a hand in which nobody won anything."""
@@ -37,6 +40,16 @@ class Award(Protocol):
     def low(self) -> tuple[int, ...]: ...
     @property
     def shares(self) -> Mapping[int, int]: ...
+
+
+def game_name(tr: Translator, game: str) -> str:
+    """The name of ``game`` (``'stud8'``, ``'stud'``, ``'razz'`` or ``'mix'``) in ``tr``'s language.
+
+    >>> from bot.core.i18n import EN
+    >>> game_name(EN, "stud8"), game_name(EN, "razz"), game_name(EN, "mix")
+    ('Stud Hi-Lo', 'Razz', 'Stud mix')
+    """
+    return tr(GAME_NAMES[str(game)])
 
 
 def pot_label(tr: Translator, *, index: int, count: int) -> str:
