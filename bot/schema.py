@@ -131,4 +131,6 @@ MIGRATIONS: list[Migration] = [
     """,
     # 19: a sit-and-go's game (bot/tourney/store.py): stud8, stud, razz, or mix (G8: the game changes with each level).
     TOURNEY_GAME_MIGRATION,
+    # 20: each stats row names its hand's game, backfilled from the hands' setups (bot/stats/rows.py): 'stats razz'.
+    stats_rows.GAME_MIGRATION,
 ]

@@ -22,8 +22,8 @@ from tourney_script import play_sng
 from adapters.console.app import ScriptSession
 from bot.bootstrap import audit_file
 from bot.core.config import Settings
-from bot.core.names import display_name, plain
 from bot.core.model import HandSetup
+from bot.core.names import display_name, plain
 from bot.core.ports import Inbound
 from bot.store import Tx
 from bot.tourney.schedule import level_stakes
@@ -527,7 +527,8 @@ def test_item11_stats_and_top_net_keep_a_sit_and_go_apart(tmp_path: Path) -> Non
 
 MIX_SETUP = ["ann: tourney new seats=3 pace=turbo payout=winner stack=300 buyin=10 levels=hands:2 game=mix",
              "ann: register", "ann: addbot Robo", "ann: addbot Dora"]
-LEVEL_GAME = re.compile(r"^\[table\] Level (\d+) from this hand, ([^:]+): ante (\d+), bring-in (\d+), bets (\d+)/(\d+)\.$")
+LEVEL_GAME = re.compile(r"^\[table\] Level (\d+) from this hand, ([^:]+): ante (\d+), bring-in (\d+), "
+                        r"bets (\d+)/(\d+)\.$")
 
 
 def test_rule_g8_a_mix_sit_and_go_changes_the_game_with_each_level(tmp_path: Path) -> None:

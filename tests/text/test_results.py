@@ -13,8 +13,9 @@ from helpers import make_hand, play
 from bot.core.i18n import Translator, translator
 from bot.core.model import Table
 from bot.text import images, render, results
-from engine import Hand, Stakes
+from engine import Hand, ScriptedDealer, Stakes, parse_cards
 from engine.events import ActionTaken, PotAwarded
+from engine.games import Game
 
 SPLIT = {"ann": "Ah 2h 3d 4c 5s Kd Kh", "bob": "Qc Qd Qs Jc Jd 9s 9h"}
 """bob's queens full take the high, ann's wheel the low."""
@@ -41,6 +42,27 @@ def showdown(cards: dict[str, str], *, stacks: dict[str, int] | int = 100, aggre
         mine = aggressor is not None and hand.actor == hand.names.index(aggressor)
         choices = ("complete", "bet", "raise", "call", "check") if mine else ("bring-in", "call", "check")
         hand.act(next(a for a in choices if hand.can(a)))
+    return hand
+
+
+RAZZ_DOWN = {"ann": "Ac 2d 3h 5s 7c 9d Kh", "bob": "Kc Qd Jh Ts 9c 8d 4h"}
+"""Razz (G7): ann's 7-5-3-2-A beats bob's J-10-9-8-4; bob's jack door brings in (G2)."""
+STUD_DOWN = {"ann": "Kc Kd 2s 7c 9d Jh 3h", "bob": "Ah 2h 3d 4c 6s 8d 8h"}
+"""Stud (G6): ann's kings beat bob's eights; bob's 8-6-4-3-2 is no low in Stud."""
+
+
+def game_hand(cards: dict[str, str], game: Game, *, stacks: int = 100) -> Hand:
+    """A hand of ``game`` whose players get the listed cards in dealt order."""
+    names = list(cards)
+    dealer = ScriptedDealer(cards=[parse_cards(cards[n]) for n in names], community=None, names=names)
+    return Hand(stakes=Stakes(), names=names, stacks=[stacks] * len(names), dealer=dealer, game=game)
+
+
+def game_showdown(cards: dict[str, str], game: Game) -> Hand:
+    """Nobody folds in a hand of ``game``: the bring-in, then calls and checks to the showdown."""
+    hand = game_hand(cards, game)
+    while not hand.is_over:
+        hand.act(next(a for a in ("bring-in", "call", "check") if hand.can(a)))
     return hand
 
 
