@@ -34,6 +34,7 @@ from bot.text import render, results
 from bot.text.grammar import Command
 from engine import Hand, HandFile, Stakes, replay_hand
 from engine.events import AntePosted, CardDealt, Event, HandShown, PotAwarded, StreetBegan
+from engine.games import Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,8 +249,10 @@ def story(stored: StoredHand, *, viewer: str | None, tr: Translator) -> str:
     hand, names = stored.hand, list(stored.hand.names)
     me = stored.engine_seat(viewer) if viewer is not None else None
     s = stored.setup.stakes
-    lines = [tr("story.header", no=stored.number, ante=s.ante, bring_in=s.bring_in, small=s.small_bet,
-                big=s.big_bet),
+    header = tr("story.header", no=stored.number, ante=s.ante, bring_in=s.bring_in, small=s.small_bet, big=s.big_bet)
+    if hand.game is not Game.STUD8:  # G8: a line names the hand's game (Stud Hi-Lo's stories read as before)
+        header = tr("result.story_header", game=results.game_name(tr, hand.game.value), header=header)
+    lines = [header,
              tr("story.seats", seats=", ".join(
                  tr("story.seat", seat=seat, name=name, chips=chips)
                  for seat, name, chips in zip(stored.seat_numbers, names, hand.starting_stacks, strict=True)))]

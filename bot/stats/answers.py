@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 
 _TOP_TITLES = family("stats.top", tuple(PERIODS))
 _PLACES = family("stats.place", range(1, MAX_SEATS + 1))
+_TEXTS = family("stats", ("text", "text_stud8"))
+"""Every game's stats, and Stud Hi-Lo's alone (its title names it)."""
 
 
 def _percent(part: int, whole: int) -> int:
@@ -72,8 +74,8 @@ def stats_text(stats: PlayerStats, *, name: str, tr: Translator, game: str | Non
                   won=stats.won_showdowns, won_percent=_percent(stats.won_showdowns, stats.showdowns),
                   pots=stats.high_halves if game == Game.STUD.value else stats.low_halves, scoops=stats.scoops,
                   net=signed_chips(stats.net, tr), biggest=render.chips(stats.biggest_pot, tr))
-    key = "stats.text" if game is None else "stats.text_stud8"
-    return tr(key, name=name, game=game_name(tr, game) if game is not None else "", hands=stats.hands, vpip=stats.vpip,
+    return tr(_TEXTS["text" if game is None else "text_stud8"], name=name,
+              game=game_name(tr, game) if game is not None else "", hands=stats.hands, vpip=stats.vpip,
               vpip_percent=_percent(stats.vpip, stats.hands), showdowns=stats.showdowns,
               won=stats.won_showdowns, won_percent=_percent(stats.won_showdowns, stats.showdowns),
               high=stats.high_halves, low=stats.low_halves, scoops=stats.scoops, net=signed_chips(stats.net, tr),

@@ -177,7 +177,9 @@ class TableCommands:
         tr = self.output.tr(msg)
         if not rows:
             return Reply(tr("reply.no_history"), private=True)
-        return Reply("\n".join(f"#{no}: {results.history_line(tr, summary)}" for no, summary in rows), private=True)
+        several = rt.table.game != "stud8"  # a mix, or a table whose game changed: every line names its game (G8)
+        lines = [f"#{no}: {results.history_line(tr, summary, name_game=several)}" for no, summary in rows]
+        return Reply("\n".join(lines), private=True)
 
     async def seed(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         seat = seated(rt, msg)

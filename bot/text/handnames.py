@@ -74,9 +74,16 @@ def _high_name(tr: Translator, value: int) -> str:
     return _named(tr, _CATEGORY[category], ranks[0], second)
 
 
+_LOW_RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
+
+
 def low_ranks(ranks: Sequence[int]) -> str:
-    """'8-6-3-2-A' (ranks highest first, the ace as 1)."""
-    return "-".join("A" if r == 1 else str(r) for r in ranks)
+    """'8-6-3-2-A' (ranks highest first, the ace as 1); a razz low's court cards as letters (G7).
+
+    >>> low_ranks([11, 10, 9, 8, 4])
+    'J-10-9-8-4'
+    """
+    return "-".join(_LOW_RANK_TEXT.get(r, str(r)) for r in ranks)
 
 
 def low_name(tr: Translator, low: LowHand | RazzHand) -> str:

@@ -7,6 +7,7 @@ engine's replay of the stored hand.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import random
@@ -15,11 +16,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from backends import snapshot
+from backends import rows, snapshot
 from pokerkit import HandHistory
 from pokerstars_reader import ReadHand, read_file
 from test_export_phh import pokerkit_replay
+from tourney_script import play_sng
 
+from adapters.console.app import ScriptSession
 from adapters.console.chat import ConsoleChat, ConsoleMessenger
 from bot.bootstrap import build_bot
 from bot.core.clock import ManualClock
@@ -340,3 +343,32 @@ async def test_a_hand_settled_under_older_pot_rules_tells_what_was_paid(tmp_path
         assert not any(re.match(r"^(Pot|Main pot) \d+: ", line) for line in story)  # not the replay's payout
         nets = {str(p[0]): int(p[2]) for p in players}
         assert story[-1] == "Net: " + ", ".join(f"{n} {nets[n]:+d}" if nets[n] else f"{n} 0" for n in hand.names)
+
+
+def test_rule_g8_hand_n_and_the_replayer_of_a_razz_sit_and_go_name_its_game(tmp_path: Path) -> None:
+    """A hand of Razz is told as Razz: 'hand N' names the game before its header, its showdown gives the pot
+    whole to the best low, and no line speaks of a high; the replayer page names the game too."""
+    db = tmp_path / "razz.db"
+    played = asyncio.run(play_sng(db=str(db), seed=5, setup=[
+        "ann: tourney new seats=2 stack=200 buyin=10 levels=hands:1 game=razz", "ann: register", "ann: addbot"]))
+    assert any(line.startswith("[table] 🏆 ") for line in played.lines)
+    out: list[str] = []
+
+    async def ask() -> None:
+        session = await ScriptSession.open(db=str(db), seed=1, settings=Settings(), write=out.append)
+        try:
+            shown = [no for no, text in await rows(db, "SELECT hand_no, hand_file FROM hands WHERE status = 'done' "
+                                                       "ORDER BY hand_no") if '"shown"' in text or "shows" in text]
+            for no in (1, *shown[:1]):
+                await session.feed(f"ann: hand {no}")
+            await session.feed("ann: replay 1")
+        finally:
+            await session.close()
+
+    asyncio.run(ask())
+    told = [line.removeprefix("[dm ann] ") for line in out if line.startswith("[dm ann] ")]
+    assert told[0].startswith("Razz · Hand #1 — ante "), told
+    assert not any(re.search(r"\bhigh\b|scoop", line) for line in told), told
+    page = next(Path(m.group(2)) for line in out if (m := SAVED.match(line)) and m.group(2).endswith(".html"))
+    html = page.read_text()
+    assert "Razz" in html

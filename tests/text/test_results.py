@@ -220,3 +220,62 @@ def test_summaries_kept_as_text_by_older_versions_still_read(tr: Translator) -> 
     assert results.history_line(tr, "{not json") == "{not json"
     nobody = json.dumps({"players": [["ann", 0, 0], ["bob", 0, 0]], "pots": []})
     assert results.history_line(tr, nobody) == tr("history.no_chips")
+
+
+# ------------------------------------------------------------------ Stud (G6) and Razz (G7): whole pots
+
+RAZZ_TIE = {"ann": "Ac 2d 3h 5s 7c Kd Kh", "bob": "As 2c 3d 5h 7d Qd Qh"}
+"""Razz: both make 7-5-3-2-A and share the pot (G7, rule 19's low split)."""
+
+
+@LANGS
+def test_rule_g7_a_razz_pot_goes_whole_to_the_best_low_and_says_so(tr: Translator) -> None:
+    hand = game_showdown(RAZZ_DOWN, Game.RAZZ)
+    assert described_pots(hand, tr) == results.pot_lines(tr, hand, hand.names) == [{
+        "en": "Pot 6: ann wins (7-5-3-2-A)", "ru": "Банк 6: ann выигрывает (7-5-3-2-A)",
+        "pl": "Pula 6: ann wygrywa (7-5-3-2-A)"}[tr.lang]]
+    assert results.pot_lines(tr, hand, hand.names, hands=False) == [{
+        "en": "Pot 6: ann wins", "ru": "Банк 6: ann выигрывает", "pl": "Pula 6: ann wygrywa"}[tr.lang]]
+    for text in (*described_pots(hand, tr), results.history_line(tr, results.summary_of(hand))):
+        assert all(word not in text.lower() for word in ("high", "хай", "scoop", "забирает всё", "zgarnia")), text
+    assert results.history_line(tr, results.summary_of(hand)) == {
+        "en": "Razz: ann won 6 (net +3) — best low", "ru": "Разз: ann выигрывает 6 (чистыми +3) — лучший лоу",
+        "pl": "Razz: ann wygrywa 6 (na czysto +3) — najlepszy low"}[tr.lang]
+
+
+@LANGS
+def test_rule_g6_a_stud_pot_goes_whole_to_the_best_high_with_no_word_of_a_low(tr: Translator) -> None:
+    hand = game_showdown(STUD_DOWN, Game.STUD)
+    assert described_pots(hand, tr) == [{
+        "en": "Pot 6: ann wins (pair of kings)", "ru": "Банк 6: ann выигрывает (пара королей)",
+        "pl": "Pula 6: ann wygrywa (para króli)"}[tr.lang]]
+    summary = results.summary_of(hand)
+    assert json.loads(summary)["game"] == "stud"
+    assert results.history_line(tr, summary) == {
+        "en": "Stud: ann won 6 (net +3) — best high", "ru": "Стад: ann выигрывает 6 (чистыми +3) — лучший хай",
+        "pl": "Stud: ann wygrywa 6 (na czysto +3) — najlepszy high"}[tr.lang]
+    for text in (*described_pots(hand, tr), results.history_line(tr, summary)):
+        assert all(word not in text for word in ("low", "лоу", "no low")), text
+
+
+def test_rule_g7_a_razz_tie_shares_the_pot() -> None:
+    hand = game_showdown(RAZZ_TIE, Game.RAZZ)
+    [pot] = hand.pot_results
+    assert pot.high == () and sorted(pot.low) == [0, 1]
+    assert described_pots(hand, EN) == ["Pot 6, split (7-5-3-2-A): ann 3, bob 3"]
+    assert results.pot_lines(EN, hand, hand.names, hands=False) == ["Pot 6, split: ann 3, bob 3"]
+    assert results.history_line(EN, results.summary_of(hand)) == (
+        "Razz: ann won 3 (net 0), bob won 3 (net 0) — shared, best low")
+
+
+def test_rule_g8_a_history_line_names_its_game_where_a_table_deals_several() -> None:
+    hilo = showdown(SCOOP)
+    summary = results.summary_of(hilo)
+    assert "game" not in json.loads(summary)  # Stud Hi-Lo's summaries are written as before
+    assert results.history_line(EN, summary) == "ann scooped 6 (net +3) — high and low"
+    assert results.history_line(EN, summary, name_game=True) == "Stud Hi-Lo: ann scooped 6 (net +3) — high and low"
+    # a razz hand settled before summaries named their game: a pot with a low and no high was Razz's
+    razz = json.loads(results.summary_of(game_showdown(RAZZ_DOWN, Game.RAZZ)))
+    del razz["game"]
+    assert results.history_line(EN, json.dumps(razz)) == "Razz: ann won 6 (net +3) — best low"
+    assert results.game_name(RU, "mix") == "Стад-микс" and results.game_name(PL, "stud8") == "Stud Hi-Lo"
