@@ -46,7 +46,6 @@ from engine.events import (
     UncalledReturned,
 )
 from engine.games import Game, Scoring
-from engine.lowball import best_razz
 
 log = logging.getLogger(__name__)
 
@@ -242,9 +241,7 @@ def _strength(tr: Translator, cards: Sequence[Card], scoring: Scoring) -> str:
         return handnames.strength(tr, cards)
     if scoring is Scoring.HIGH:
         return handnames.high_name(tr, best_high(cards)) if len(cards) >= 5 else handnames.partial_high(tr, cards)
-    if len(cards) >= 5:
-        return tr("low.made", low=handnames.low_name(tr, best_razz(cards)))
-    return tr("low.made", low=handnames.low_ranks(sorted({c.low_rank for c in cards}, reverse=True)))
+    return results.razz_low_text(tr, cards)
 
 
 def _all_in_street(streets: Sequence[int], betting: set[int], shown: Mapping[int, HandShown]) -> int | None:

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from bot.core.i18n import Translator, family
 from bot.text import handnames
-from engine import Hand, best_high, best_low
+from engine import Card, Hand, best_high, best_low
 from engine.games import Game, Scoring
 from engine.lowball import best_razz
 
@@ -55,6 +55,20 @@ def game_name(tr: Translator, game: str) -> str:
     ('Stud Hi-Lo', 'Razz', 'Stud mix')
     """
     return tr(GAME_NAMES[str(game)])
+
+
+def razz_low_text(tr: Translator, cards: Sequence[Card]) -> str:
+    """A razz player's low so far (G7): 'Low: 7-5-3-2-A' from five cards on, else the different ranks
+    held, ace low ('Low: 9-4-A').
+
+    >>> from bot.core.i18n import EN
+    >>> from engine import parse_cards
+    >>> razz_low_text(EN, parse_cards("9c 4d Ah 4s")), razz_low_text(EN, parse_cards("9c 4d Ah 4s 7h 2c"))
+    ('Low: 9-4-A', 'Low: 9-7-4-2-A')
+    """
+    if len(cards) >= 5:
+        return tr("low.made", low=handnames.low_name(tr, best_razz(cards)))
+    return tr("low.made", low=handnames.low_ranks(sorted({c.low_rank for c in cards}, reverse=True)))
 
 
 def pot_label(tr: Translator, *, index: int, count: int) -> str:

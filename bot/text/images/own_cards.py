@@ -30,13 +30,13 @@ from engine import Hand
 
 def private_png(hand: Hand, seat: int, *, four_colour: bool = True, tr: Translator = EN) -> bytes:
     """A player's own cards, all face up, down cards framed dark with a lock; the best high
-    hand's five cards marked HI, the best low's marked LO, and both named; in the language
-    of ``tr`` (the player's)."""
+    hand's five cards marked HI, the best low's marked LO, and both named, as the hand's game
+    reads them (Stud: no low; Razz: the ace-to-five low alone); in the language of ``tr`` (the player's)."""
     own = hand.cards[seat]
     cards = [(c, i in DOWN_INDICES) for i, c in enumerate(own)]
     if hand.community is not None:
         cards.append((hand.community, False))
-    high, low, high_text, low_text = _marks(hand.all_cards(seat), tr)
+    high, low, high_text, low_text = _marks(hand.all_cards(seat), tr, scoring=hand.scoring)
     extra = 40 if hand.community is not None else 0
     width = max(760, 2 * PAD + len(cards) * (BIG_W + CARD_GAP) - CARD_GAP + extra)
     top = PAD + 56
