@@ -15,6 +15,7 @@ from typing import Any, Final
 
 from bot.core.limits import PERIODS
 from bot.store import Store
+from engine.games import Game
 
 STATS_SQL: Final = (
     "SELECT COUNT(*), COALESCE(SUM(vpip), 0), COALESCE(SUM(showdown), 0), COALESCE(SUM(won_showdown), 0), "
@@ -22,14 +23,17 @@ STATS_SQL: Final = (
     "COALESCE(SUM(net), 0), COALESCE(MAX(won), 0) FROM hand_players WHERE community = ? AND user_id = ?")
 SERIES_SQL: Final = ("SELECT net FROM hand_players WHERE community = ? AND user_id = ? "
                      "ORDER BY finished_at, hand_id")
-STATS_GAME_SQL: Final = STATS_SQL.replace("FROM hand_players WHERE", "FROM hand_players INDEXED BY hand_players_game "
-                                          "WHERE") + " AND game = ?"
+STATS_GAME_SQL: Final = STATS_SQL.replace("WHERE community = ? AND user_id = ?",
+                                          "INDEXED BY hand_players_game "
+                                          "WHERE community = ? AND user_id = ? AND game = ?")
 """``stats razz``: the totals of one game's hands (``hand_players_game`` covers them)."""
 SERIES_GAME_SQL: Final = ("SELECT net FROM hand_players INDEXED BY hand_players_game WHERE community = ? "
                           "AND user_id = ? AND game = ? ORDER BY finished_at, hand_id")
 GAMES_SQL: Final = ("SELECT game, COUNT(*), COALESCE(SUM(net), 0) FROM hand_players INDEXED BY hand_players_game "
-                    "WHERE community = ? AND user_id = ? GROUP BY game ORDER BY game")
-"""A player's hands and net in each game they played (the line under ``stats`` when they played several)."""
+                    "WHERE community = ? AND game IN ({games}) AND user_id = ? GROUP BY game ORDER BY game").format(
+    games=", ".join(f"'{g.value}'" for g in Game))
+"""A player's hands and net in each game they played: one search of ``hand_players_game`` per game."""
+
 _TOP_NET: Final = (
     "SELECT p.user_id AS user_id, p.total AS total, w.name AS name FROM "
     "(SELECT user_id, SUM(net) AS total FROM hand_players {index} WHERE community = ? AND finished_at >= ? "

@@ -80,12 +80,15 @@ GAME_MIGRATION = """
 ALTER TABLE hand_players ADD COLUMN game TEXT NOT NULL DEFAULT 'stud8';
 UPDATE hand_players SET game = 'stud' WHERE hand_id IN (SELECT id FROM hands WHERE setup LIKE '%"game": "stud"%');
 UPDATE hand_players SET game = 'razz' WHERE hand_id IN (SELECT id FROM hands WHERE setup LIKE '%"game": "razz"%');
-CREATE INDEX hand_players_game ON hand_players (community, user_id, game, finished_at, hand_id, net, vpip, showdown,
+CREATE INDEX hand_players_game ON hand_players (community, game, user_id, finished_at, hand_id, net, vpip, showdown,
     won_showdown, high_halves, low_halves, scoops, won)
 """
 """The stats of one game (``stats razz``): each row names its hand's game, backfilled from the hand's setup
 (:class:`~bot.core.model.HandSetup` writes ``"game": ...`` only when it is not stud8; a JSON string holding a
-quote escapes it, so no player's name can match); ``hand_players_game`` covers a player's rows of one game."""
+quote escapes it, so no player's name can match). ``hand_players_game`` covers a player's rows of one game; the
+game comes before the player, so that no planner takes it for the queries of every game (PostgreSQL did, when it
+began with the player as ``hand_players_player`` does; and the game as the last column of that one made it wide
+enough for PostgreSQL to scan the table for ``top net all`` instead)."""
 
 
 @dataclass(frozen=True, slots=True)
