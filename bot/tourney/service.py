@@ -496,7 +496,7 @@ class Tourneys(TableHooks):
         rows = [f"{e.place}{'=' if (e.shared or 1) > 1 else '.'} {e.name} — {chips(e.prize or 0, tr)}"
                 for e in placed]
         head = tr("tourney.results_final" if t.status == "finished" else "tourney.results_so_far", id=t.id,
-                  pool=chips(t.pool, tr))
+                  game=self._game(t, tr), pool=chips(t.pool, tr))
         return "\n".join([head, *rows])
 
     @staticmethod

@@ -554,6 +554,7 @@ def test_rule_g8_a_mix_sit_and_go_changes_the_game_with_each_level(tmp_path: Pat
         games.add(game)
     assert games == set(MIX_ORDER)
     assert rows_now(db, "SELECT game FROM tournaments") == [("mix",)]
+    assert any(line.startswith("[table] Sit-and-go #1 (Stud mix), final standings") for line in lines)
     report = asyncio.run(audit_file(str(db), replay=True))
     assert report.ok, report.summary()
 
