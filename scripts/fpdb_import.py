@@ -19,6 +19,17 @@ It prints, per file, the hands fpdb stored, found duplicate, partial or skipped,
 the game types and tournaments it filed; and, with ``READER``, every hand's winnings and net per
 player and its number of actions as fpdb stored them against the file read by our strict reader
 (``"mismatches": []`` when they all agree).
+
+Razz and Stud (issue 21): the files may hold any of the three games (``Razz Limit``, ``7 Card Stud
+Limit``, ``7 Card Stud Hi/Lo Limit``: fpdb files them as ``razz``, ``studhi``, ``studhilo``).
+``STUDBOT_GAME_SAMPLES=/tmp/samples .venv/bin/python -m pytest tests/text/test_export_pokerstars.py``
+writes random Razz and Stud exports there. ``PARSE_ONLY=1`` runs only fpdb's PokerStars converter,
+with no database and no GUI (its Qt and zmq imports are stubbed: the converter never uses them),
+so the venv needs only ``pytz defusedxml colorlog cachetools``; with ``READER`` it compares each
+hand's game, total pot and collected amounts with our strict reader's:
+
+    PARSE_ONLY=1 FPDB=/tmp/fpdb READER=$PWD/tests/support /tmp/fpdbvenv/bin/python scripts/fpdb_import.py \
+        /tmp/samples/*.txt tests/data/pokerstars/[78R]*.txt
 """
 
 from __future__ import annotations
@@ -29,16 +40,70 @@ import os
 import shutil
 import sys
 import tempfile
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+CATEGORY = {"stud8": "studhilo", "stud": "studhi", "razz": "razz"}
+"""fpdb's category of each of our games."""
+
+
+def parse_only(files: list[str]) -> dict[str, Any]:
+    """fpdb's converter alone: the hands it parses per file and, with ``READER``, each hand's game,
+    total pot and collected amounts against our strict reader's (``"mismatches": []``)."""
+    import types
+    from unittest import mock
+
+    class _Stub(types.ModuleType):
+        def __getattr__(self, name: str) -> Any:
+            return mock.MagicMock()
+
+    for module in ("PySide6", "PySide6.QtCore", "PySide6.QtWidgets", "PySide6.QtGui", "zmq"):
+        sys.modules.setdefault(module, _Stub(module))
+    fpdb = Path(os.environ["FPDB"]).resolve()
+    sys.path.insert(0, str(fpdb))
+    os.chdir(fpdb)
+    logging.disable(logging.CRITICAL)
+    from fpdb_3_legacy.Configuration import Config  # type: ignore[import-not-found]
+    from fpdb_3_legacy.PokerStarsToFpdb import PokerStars  # type: ignore[import-not-found]
+
+    config = Config()
+    report: dict[str, Any] = {}
+    parsed: dict[tuple[str, str], dict[str, Any]] = {}  # by file and number: two files may share numbers
+    for name in files:
+        converter = PokerStars(config=config, in_path=name, autostart=True)
+        hands = converter.getProcessedHands()
+        report[Path(name).name] = {"parsed": len(hands), "errors": converter.numErrors,
+                                   "skipped": converter.numSkipped, "partial": converter.numPartial}
+        for hand in hands:
+            parsed[(name, str(hand.handid))] = {"category": hand.gametype["category"], "total": Decimal(hand.totalpot),
+                                        "collected": {k: Decimal(v) for k, v in hand.collectees.items()}}
+    if os.environ.get("READER"):
+        sys.path.insert(0, os.environ["READER"])
+        from pokerstars_reader import read_file  # type: ignore[import-not-found]
+
+        mismatches, checked = [], 0
+        for name in files:
+            for read in read_file(Path(name).read_text(encoding="utf-8")):
+                scale = Decimal(read.scale)
+                want = {"category": CATEGORY[read.game], "total": Decimal(read.total) / scale,
+                        "collected": {n: Decimal(a) / scale for n, a in read.collected_by().items()}}
+                checked += 1
+                got = parsed.get((name, str(read.number)))
+                if got != want:
+                    mismatches.append({"file": Path(name).name, "hand": read.number, "fpdb": got, "read": want})
+        report |= {"hands_checked": checked, "mismatches": mismatches}
+    return report
+
 
 def main(files: list[str]) -> dict[str, Any]:
+    if os.environ.get("PARSE_ONLY"):
+        return parse_only(files)
     fpdb = Path(os.environ["FPDB"]).resolve()
     sys.path.insert(0, str(fpdb))
     os.chdir(fpdb)  # fpdb reads its HUD_config.xml from where it runs
     logging.basicConfig(level=logging.WARNING)
-    from fpdb_3_legacy.Configuration import Config  # type: ignore[import-not-found]
+    from fpdb_3_legacy.Configuration import Config
     from fpdb_3_legacy.Database import Database  # type: ignore[import-not-found]
     from fpdb_3_legacy.Importer import Importer  # type: ignore[import-not-found]
 
@@ -83,11 +148,11 @@ def compare(files: list[str], query: Any) -> dict[str, Any]:
     """Each hand's winnings and net per player (in cents, as fpdb keeps them) and its number of actions
     (fpdb stores each ante as one) as fpdb stored them, against the file read by our strict reader."""
     sys.path.insert(0, os.environ["READER"])
-    from pokerstars_reader import read_file  # type: ignore[import-not-found]
+    from pokerstars_reader import read_file
 
     mismatches, checked = [], 0
     for name in files:
-        for hand in read_file(Path(name).read_text()):
+        for hand in read_file(Path(name).read_text(encoding="utf-8")):
             won: dict[str, int] = {}
             for who, amount, _ in hand.collected:
                 won[who] = won.get(who, 0) + amount

@@ -1,4 +1,5 @@
-"""A small strict reader of PokerStars 7 Card Stud Hi/Lo hand histories (tests only).
+"""A small strict reader of PokerStars stud hand histories (tests only): 7 Card Stud Hi/Lo,
+7 Card Stud and Razz, ring games and tournaments (a mix's stud hands too).
 
 Every line must match one rule of the grammar below; an unknown line raises
 :class:`ReadError` (a reader that skips what it does not know can drop a hand
@@ -19,27 +20,40 @@ HI = (
     rf"|four of a kind, {RANKS}|a straight flush, {RANK} to {RANK}|a Royal Flush)"
 )
 LO = r"(?:[2-8A],){4}[2-8A]"
-WORDS = rf"HI: {HI}(?:; LO: {LO})?"
+RAZZ_LO = r"[2-9TJQKA](?:,[2-9TJQKA]){1,4}"
+WORDS = rf"HI: {HI}(?:; LO: {LO})?|{HI}|Lo: {RAZZ_LO}"
+"""A shown hand's words: Stud Hi/Lo's ``HI: ...; LO: ...``, Stud's high alone (``a pair of Jacks``),
+Razz's ``Lo: 9,7,5,4,2`` (fewer ranks when fewer cards are shown; a pair's ranks first)."""
+GAME_WORDS = {"stud8": re.compile(rf"HI: {HI}(?:; LO: {LO})?"), "stud": re.compile(HI),
+              "razz": re.compile(rf"Lo: {RAZZ_LO}")}
 AMOUNT = r"\$?\d+(?:\.\d\d?)?"
 CARD = r"[2-9TJQKA][cdhs]"
 CARDS = rf"{CARD}(?: {CARD})*"
-NAME = r"[^\s:\[\]](?:[^:\[\]]*[^\s:\[\]])?"
+NAME = r"[^\s:\[\]](?:[^:\[\]]*[^\s:\[\]])?(?: \[(?![2-9TJQKA][cdhs][\] ])[^:\[\]]+\])?"
+"""A player's name: no colon, no brackets but a bracketed word at its end that is no card (an
+alias PokerStars shows as ``PC [Mittel]``)."""
 ALL_IN = r"( and is all-in)?"
 STREETS = {"3rd STREET": 3, "4th STREET": 4, "5th STREET": 5, "6th STREET": 6, "RIVER": 7}
 FOLD_STREETS = {"3rd Street": 3, "4th Street": 4, "5th Street": 5, "6th Street": 6, "River": 7}
 
-DATE = r"(?P<date>\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d) ET"
+DATE = (r"(?:\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d [A-Z]{2,4} \[)?(?P<date>\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d) ET"
+        r"\]?")
+"""``2009/11/26 10:24:42 ET``, or the player's zone first: ``2009/07/16 2:36:31 CET [2009/07/15 20:36:31 ET]``."""
 LEVEL = r"(?:Level|LEVEL) (?P<level>[IVXLC]+)"
 TOURNAMENT = (r"(?:Tournament|TOURNAMENT) #(?P<tournament>\d+), (?:Freeroll  ?|(?P<buyin>\$?\d+(?:\.\d\d)?)"
               r"\+(?P<fee>\$?\d+(?:\.\d\d)?)(?: USD)? )")
-STUD8 = r"(?:7 Card Stud Hi/Lo Limit|7 CARD STUD HI/LO LIMIT)"
+GAME = (r"(?P<game>7 Card Stud Hi/Lo Limit|7 CARD STUD HI/LO LIMIT|7 Card Stud Limit|7 CARD STUD LIMIT|Razz Limit"
+        r"|RAZZ LIMIT)")
+GAMES = {"7 card stud hi/lo limit": "stud8", "7 card stud limit": "stud", "razz limit": "razz"}
+"""The game of a header's name (lower case): our engine's game names."""
+MIX = r"(?:8-Game|HORSE|HOSE|Triple Stud|Mixed Games)"
 HEADERS = [  # ring games, then tournaments; every form fpdb's PokerStars converter reads
-    re.compile(rf"PokerStars (?:Hand|Game) #(?P<number>\d+): +{STUD8} \((?P<small>{AMOUNT})/"
+    re.compile(rf"PokerStars (?:Hand|Game) #(?P<number>\d+): +{GAME} \((?P<small>{AMOUNT})/"
                rf"(?P<big>{AMOUNT})(?: USD)?\) - {DATE}"),
-    re.compile(rf"PokerStars (?:Hand|Game) #(?P<number>\d+): +8-Game \(7 Card Stud Hi/Lo Limit, (?P<small>{AMOUNT})/"
+    re.compile(rf"PokerStars (?:Hand|Game) #(?P<number>\d+): +{MIX} \({GAME}, (?P<small>{AMOUNT})/"
                rf"(?P<big>{AMOUNT})(?: USD)?\) - {DATE}"),
     re.compile(rf"PokerStars (?:Home Game )?(?:Hand|Game) #(?P<number>\d+): (?:\{{(?P<club>[^}}]*)\}} )?{TOURNAMENT}"
-               rf"(?:8-Game \({STUD8}\)|{STUD8}) - (?:Match Round [IVXL]+, )?{LEVEL} \((?P<small>{AMOUNT})/"
+               rf"(?:(?P<mix>{MIX}) \()?{GAME}(?(mix)\)) - (?:Match Round [IVXL]+, )?{LEVEL} \((?P<small>{AMOUNT})/"
                rf"(?P<big>{AMOUNT})\) - {DATE}"),
 ]
 RING_BIG_BETS = frozenset({
@@ -67,6 +81,8 @@ RULES: dict[str, re.Pattern[str]] = {
         "bet": rf"(?P<name>{NAME}): bets (?P<amount>{AMOUNT}){ALL_IN}",
         "raise": rf"(?P<name>{NAME}): raises (?P<amount>{AMOUNT}) to (?P<to>{AMOUNT}){ALL_IN}",
         "capped": r"Betting is capped",
+        "double": r"Pair on board - a double bet is allowed",
+        "board": rf"Board \[(?P<cards>{CARD})\]",
         "uncalled": rf"Uncalled bet \((?P<amount>{AMOUNT})\) returned to (?P<name>{NAME})",
         "collected": rf"(?P<name>{NAME}) collected (?P<amount>{AMOUNT}) from "
                      r"(?P<pot>pot|main pot|side pot|side pot-\d+)",
@@ -89,16 +105,19 @@ RULES: dict[str, re.Pattern[str]] = {
         # Table chatter PokerStars interleaves (real files only; our export writes none).
         "joins": rf"(?P<name>{NAME}) joins the table at seat #\d+",
         "connected": rf"(?P<name>{NAME}) is (?:dis)?connected",
+        "sitting": rf"(?P<name>{NAME}) is sitting out",
         "leaves": rf"(?P<name>{NAME}) leaves the table",
         "removed": rf"(?P<name>{NAME}) was removed from the table for failing to post",
         "said": rf'(?P<name>{NAME}) said, ".*"',
+        "finished": rf"(?P<name>{NAME}) finished the tournament in \d+(?:st|nd|rd|th) place",
     }.items()
 }
-CHATTER = frozenset({"joins", "connected", "leaves", "removed", "said"})
+CHATTER = frozenset({"joins", "connected", "sitting", "leaves", "removed", "said", "finished"})
 _ORDER = [  # the more specific rules first
     "table", "seat_folded", "seat_collected", "seat_won", "seat_lost", "seat_mucked", "seat", "street", "dealt",
-    "showdown", "summary", "total", "capped", "no_low", "uncalled", "collected", "ante", "bring_in", "raise", "bet",
-    "call", "check", "fold", "no_show", "shows", "mucks", "joins", "connected", "leaves", "removed", "said",
+    "showdown", "summary", "total", "capped", "double", "board", "no_low", "uncalled", "collected", "ante",
+    "bring_in", "raise", "bet", "call", "check", "fold", "no_show", "shows", "mucks", "joins", "connected",
+    "sitting", "leaves", "removed", "said", "finished",
 ]
 assert set(_ORDER) == set(RULES)
 
@@ -124,6 +143,8 @@ class ReadHand:
     big: int
     date: str
     scale: int
+    game: str = "stud8"
+    """``stud8``, ``stud`` or ``razz`` (the engine's names), from the header."""
     tournament: int | None = None
     buyin: tuple[int, int] | None = None
     """(buy-in, fee) of a tournament hand, in whole units; None for a freeroll or a ring game."""
@@ -140,6 +161,8 @@ class ReadHand:
     community: str | None = None
     acts: list[Act] = field(default_factory=list)
     capped: list[int] = field(default_factory=list)
+    double_bet: bool = False
+    """PokerStars wrote ``Pair on board - a double bet is allowed`` (fourth street, Stud)."""
     uncalled: list[tuple[str, int]] = field(default_factory=list)
     collected: list[tuple[str, int, str]] = field(default_factory=list)
     shown: dict[str, list[str]] = field(default_factory=dict)
@@ -180,7 +203,7 @@ def split_hands(text: str) -> list[list[str]]:
     """The hands of a file: each a list of lines, from its header to the line before the next."""
     hands: list[list[str]] = []
     for raw in text.splitlines():
-        line = raw.rstrip()
+        line = raw.rstrip().lstrip("\ufeff")
         if not line:
             continue
         if line.startswith("PokerStars "):
@@ -210,7 +233,7 @@ def read_hand(lines: list[str]) -> ReadHand:
     header = lines[0]
     match = next((m for h in HEADERS if (m := h.fullmatch(header))), None)
     if match is None:
-        raise ReadError(f"not a 7 Card Stud Hi/Lo header: {header!r}")
+        raise ReadError(f"not a stud header: {header!r}")
     scale = 100 if match["small"].startswith("$") else 1
     get = match.groupdict()
     tournament = int(get["tournament"]) if get.get("tournament") else None
@@ -222,7 +245,7 @@ def read_hand(lines: list[str]) -> ReadHand:
                  _amount(get["fee"], 100 if "$" in get["fee"] else 1))
     hand = ReadHand(number=int(match["number"]), small=_amount(match["small"], scale),
                     big=_amount(match["big"], scale), date=match["date"], scale=scale, tournament=tournament,
-                    buyin=buyin, level=get.get("level"), club=get.get("club"))
+                    buyin=buyin, level=get.get("level"), club=get.get("club"), game=GAMES[match["game"].lower()])
     street = 0
     in_round: dict[str, int] = {}
     section = "seats"
@@ -267,6 +290,13 @@ def read_hand(lines: list[str]) -> ReadHand:
             hand.acts.append(Act(street, name, verb, added, to, line.endswith(" and is all-in")))
         elif rule == "capped":
             hand.capped.append(len(hand.acts))
+        elif rule == "double":
+            if street != 4 or hand.game != "stud" or hand.double_bet:
+                raise ReadError(f"hand #{hand.number} line {n}: a double bet in {hand.game} on street {street}")
+            hand.double_bet = True
+        elif rule == "board":
+            if get["cards"] != hand.community:
+                raise ReadError(f"hand #{hand.number} line {n}: board {get['cards']} is not the river's card")
         elif rule == "uncalled":
             assert name is not None
             hand.uncalled.append((name, amount))
@@ -278,7 +308,7 @@ def read_hand(lines: list[str]) -> ReadHand:
         elif rule == "shows":
             assert name is not None
             hand.shown[name] = get["cards"].split()
-            hand.words[name] = get["words"]
+            hand.words[name] = _words(hand, get["words"])
         elif rule == "no_low":
             hand.no_low = True
         elif rule == "summary":
@@ -294,7 +324,7 @@ def read_hand(lines: list[str]) -> ReadHand:
             _summary_line(hand, rule, get, scale)
         elif rule in ("no_show", "mucks"):
             pass
-        if section == "summary" and rule not in ("summary", "total") and not rule.startswith("seat_"):
+        if section == "summary" and rule not in ("summary", "total", "board") and not rule.startswith("seat_"):
             raise ReadError(f"hand #{hand.number} line {n}: {rule} after the summary began: {line!r}")
     if "total" not in hand.rules_used:
         raise ReadError(f"hand #{hand.number} has no 'Total pot' line")
@@ -325,8 +355,17 @@ def _dealt(hand: ReadHand, street: int, name: str, old: list[str], new: str | No
     cards.append(new)
 
 
+def _words(hand: ReadHand, words: str) -> str:
+    """A shown hand's words, which must be the form of the hand's game."""
+    if not GAME_WORDS[hand.game].fullmatch(words):
+        raise ReadError(f"hand #{hand.number}: {words!r} is not how {hand.game} names a hand")
+    return words
+
+
 def _summary_line(hand: ReadHand, rule: str, get: dict[str, str], scale: int) -> None:
     name = get["name"]
+    if "words" in get:
+        _words(hand, get["words"])
     if rule == "seat_folded":
         hand.summary[name] = ("folded", FOLD_STREETS[get["street"]], int(bool(get["no_bet"])))
     elif rule == "seat_collected":

@@ -33,9 +33,10 @@ from pokerkit.notation import parse_action
 from pokerkit.state import State
 
 from bot.history.exports import HandMeta, phh_text, safe_names
-from bot.history.exports.phh import phh_steps
+from bot.history.exports.phh import phh_steps, pokerkit_replayable
 from engine import Action, Hand, Options, ShortAllIn
 from engine.events import ActionTaken, CardDealt, CommunityCardDealt, Event
+from engine.games import Game
 
 HANDS = int(os.environ.get("STUD_EXPORT_HANDS", "600"))  # the fast tier: fewer (tests/conftest.py)
 OPTIONS = Options(heads_up_cap=True, short_all_in=ShortAllIn.FULL)
@@ -159,6 +160,62 @@ def test_pokerkit_replays_exported_hands_to_the_bot_stacks(capsys: pytest.Captur
     assert set(tally) <= {AGREED, COMMUNITY, *CATEGORIES}
     assert tally[AGREED] > HANDS // 2
     assert side_pots > HANDS // 4 and tally[COMMUNITY] > 0
+
+
+def _random_game_hands(game: Game, options: Options, seed: int) -> list[tuple[Hand, HandMeta]]:
+    rng = random.Random(seed)
+    out = []
+    for number in range(1, max(HANDS // 3, 80) + 1):
+        eight = number % 8 == 0
+        hand = random_hand(rng, options=options, players=8 if eight else rng.randint(2, 7),
+                           fold_weight=0.0 if eight else 0.25, game=game)
+        out.append((hand, HandMeta(number=number, table="Kitchen", played_at=random_time(rng),
+                                   viewer=rng.choice([None, *hand.names]), names=safe_names(hand.names))))
+    return out
+
+
+@pytest.mark.parametrize(("game", "variant"), [(Game.RAZZ, "FR"), (Game.STUD, "F7S")])
+def test_pokerkit_replays_razz_and_stud_hands_to_the_bot_stacks(
+        game: Game, variant: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """G9: Razz as ``FR``, Stud as ``F7S`` (played without the open pair's double bet, as PokerKit
+    plays it: GAMES.md), replayed by PokerKit to our stacks but for the differences RULES.md lists."""
+    tally: Counter[str] = Counter()
+    hands = _random_game_hands(game, Options(heads_up_cap=True, short_all_in=ShortAllIn.FULL,
+                                             open_pair_double=False), seed=21)
+    for hand, meta in hands:
+        assert HandHistory.loads(phh_text(hand, meta)).variant == variant
+        for category in classify(hand, meta):
+            tally[category] += 1
+    with capsys.disabled():
+        print(f"\nPHH {variant} through PokerKit, {len(hands)} random hands: "
+              + ", ".join(f"{v} {k}" for k, v in tally.most_common()))
+    assert set(tally) <= {AGREED, COMMUNITY, *CATEGORIES}
+    assert tally[AGREED] > len(hands) // 2
+
+
+def test_a_stud_double_bet_is_written_as_played_and_only_hands_without_one_claim_pokerkit() -> None:
+    """G5 and PokerKit: with the open pair's double bet on (our default), a Stud hand in which it
+    was made is written with ``cbr`` to the big bet, which PokerKit's ``F7S`` refuses at that very
+    action (``pokerkit_replayable`` says so); every other hand replays as above."""
+    doubled = plain = at_big = 0
+    for hand, meta in _random_game_hands(Game.STUD, OPTIONS, seed=5):
+        if pokerkit_replayable(hand):
+            plain += 1
+            assert set(classify(hand, meta)) <= {AGREED, COMMUNITY, *CATEGORIES}
+            continue
+        doubled += 1
+        viewer = None if meta.viewer is None else hand.names.index(meta.viewer)
+        steps = phh_steps(hand, viewer)
+        first_big = next(i for i, (_, e) in enumerate(steps)
+                         if isinstance(e, ActionTaken) and e.action in (Action.BET_BIG, Action.RAISE_BIG))
+        assert steps[first_big][0].endswith(f" cbr {steps[first_big][1].total}")
+        stacks, refused, _ = pokerkit_replay(phh_text(hand, meta))
+        assert stacks is None and refused is not None and refused <= first_big
+        if refused < first_big:  # refused earlier, for a difference RULES.md lists
+            assert _refusal_category(hand, steps[refused][1]) is not None
+        else:
+            at_big += 1
+    assert doubled > 0 and plain > doubled and at_big > doubled // 2
 
 
 def test_the_example_hand_replays_in_pokerkit() -> None:

@@ -7,6 +7,7 @@ import os
 import random
 from collections import Counter
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from export_hands import example_hand, random_hand, random_time
@@ -16,6 +17,8 @@ from bot.history.exports import ExportError, HandMeta, pokerstars_text, safe_nam
 from bot.history.exports.common import written_names
 from engine import Action, Hand
 from engine.events import ActionTaken, AntePosted, HandShown, UncalledReturned
+from engine.games import Game
+from engine.lowball import razz_ranks, razz_value
 
 HANDS = int(os.environ.get("STUD_EXPORT_HANDS", "600"))  # the fast tier: fewer (tests/conftest.py)
 
@@ -42,8 +45,8 @@ def _check(hand: Hand, meta: HandMeta, read: ReadHand) -> None:
     log = [e for e in hand.events if isinstance(e, ActionTaken)]
     assert len(read.acts) == len(log)
     for act, e in zip(read.acts, log):
-        verb = {Action.COMPLETE: ("bet", "raise"), Action.BET: ("bet",), Action.RAISE: ("raise",)}.get(
-            e.action, (e.action.value,))
+        verb = {Action.COMPLETE: ("bet", "raise"), Action.BET: ("bet",), Action.RAISE: ("raise",),
+                Action.BET_BIG: ("bet",), Action.RAISE_BIG: ("raise",)}.get(e.action, (e.action.value,))
         assert (act.street, act.name, act.added, act.to, act.all_in) == (
             e.street, names[e.seat], e.amount, e.total, e.all_in), (act, e)
         assert act.verb in verb, (act, e)
@@ -68,7 +71,13 @@ def _check(hand: Hand, meta: HandMeta, read: ReadHand) -> None:
     shown = [e for e in hand.events if isinstance(e, HandShown)]
     assert read.showdown == bool(shown)
     assert read.shown == {names[e.seat]: [str(c) for c in e.all_cards] for e in shown}
-    assert read.no_low == (bool(shown) and not any(r.low for r in hand.pot_results))
+    assert read.no_low == (hand.game is Game.STUD8 and bool(shown) and not any(r.low for r in hand.pot_results))
+    assert read.game == hand.game.value and read.double_bet == hand.double_bet_allowed
+    for e in shown:  # the words of the game (the reader checks their form); a razz low's ranks are its value's
+        if hand.game is Game.RAZZ:
+            ranks = [{"A": 1, "T": 10, "J": 11, "Q": 12, "K": 13}.get(r) or int(r)
+                     for r in read.words[names[e.seat]].removeprefix("Lo: ").split(",")]
+            assert ranks == razz_ranks(razz_value(e.all_cards))
     for seat, name in enumerate(names):
         kind, value, _ = read.summary[name]
         if hand.folded[seat]:
@@ -108,6 +117,41 @@ def test_random_hands_export_and_read_back(capsys: pytest.CaptureFixture[str]) -
     for case in ("all-in", "side pots", "community card", "capped", "uncalled", "won without showdown", "showdown",
                  "no low", "three or more pots"):
         assert seen[case] > 0, case
+
+
+@pytest.mark.parametrize("game", [Game.STUD, Game.RAZZ])
+def test_random_razz_and_stud_hands_export_and_read_back(game: Game, capsys: pytest.CaptureFixture[str]) -> None:
+    """G9: ``Razz Limit`` and ``7 Card Stud Limit`` hands read back by the strict reader with the same
+    actions and payouts; Stud's double bet (G5) is a plain ``bets``/``raises`` under the site's
+    ``Pair on board - a double bet is allowed``; no ``No low hand qualified`` outside Stud Hi/Lo."""
+    rng = random.Random(21)
+    seen: Counter[str] = Counter()
+    texts = []
+    count = max(HANDS // 3, 60)
+    for number in range(1, count + 1):
+        players = 8 if number % 10 == 0 else None
+        hand = random_hand(rng, players=players, fold_weight=0.0 if number % 10 == 0 else 0.25, game=game)
+        meta = HandMeta(number=number, table="Kitchen", played_at=random_time(rng),
+                        viewer=rng.choice([None, *hand.names]), names=safe_names(hand.names))
+        text = pokerstars_text(hand, meta)
+        texts.append(text)
+        _check(hand, meta, read_hand(split_hands(text)[0]))
+        seen["showdown"] += "*** SHOW DOWN ***" in text
+        seen["community card"] += hand.community is not None
+        seen["pair on board"] += hand.double_bet_allowed
+        seen["bet-big"] += any(isinstance(e, ActionTaken) and e.action in (Action.BET_BIG, Action.RAISE_BIG)
+                               for e in hand.events)
+        assert "No low hand qualified" not in text
+    assert len(read_file("\n\n\n".join(texts) + "\n")) == count
+    if samples := os.environ.get("STUDBOT_GAME_SAMPLES"):  # for scripts/fpdb_import.py
+        Path(samples).mkdir(parents=True, exist_ok=True)
+        (Path(samples) / f"{game}-random.txt").write_text("\n\n\n".join(texts) + "\n")
+    with capsys.disabled():
+        print(f"\nPokerStars export, {count} random {game} hands: "
+              + ", ".join(f"{k} {v}" for k, v in sorted(seen.items())))
+    assert seen["showdown"] and seen["community card"]
+    if game is Game.STUD:
+        assert seen["pair on board"] and seen["bet-big"]
 
 
 def test_the_example_hand_line_by_line() -> None:

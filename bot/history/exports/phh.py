@@ -1,6 +1,7 @@
-"""A finished hand in PHH, the open Poker Hand History format (TOML), variant ``F7S/8``.
+"""A finished hand in PHH, the open Poker Hand History format (TOML): variant ``F7S/8`` (Stud
+Hi-Lo), ``F7S`` (Stud) or ``FR`` (Razz), the game of the hand (GAMES.md G9).
 
-Fixed-limit seven card stud hi-lo as the PHH specification writes it: ``antes`` (one per
+Fixed-limit seven card stud as the PHH specification writes it: ``antes`` (one per
 player), ``bring_in``, ``small_bet``, ``big_bet``, ``starting_stacks`` and ``actions``,
 with the optional ``players``, ``seats`` and ``seat_count``, ``hand``, ``table``, date,
 ``time`` and ``time_zone``,
@@ -10,10 +11,17 @@ and what nobody matched goes back, rule 13).
 Actions: ``d dh p1 ????Ac`` deals third street (down cards nobody may see are ``??``:
 the viewer's own are written), ``d dh p1 7h`` each later street, ``d db 9c`` the
 seventh-street community card (rule 10), ``p1 pb`` the bring-in, ``p1 cbr 5`` a complete,
-bet or raise *to* 5, ``p1 cc`` check or call, ``p1 f`` fold, and ``p1 sm <cards>`` each
+bet or raise *to* 5 (Stud's double bet, ``bet-big`` / ``raise-big``, too: G5), ``p1 cc`` check
+or call, ``p1 f`` fold, and ``p1 sm <cards>`` each
 hand shown at the showdown (rule 15 order), all of the player's own cards in dealt order;
 when the betting ends early because at most one player can still bet, the hands are tabled
 then (the cards so far), the rest are dealt face up, and the whole hands shown at the end.
+
+PokerKit (0.7.x) replays ``F7S/8`` and ``FR`` hands as we play them (but for the differences
+RULES.md lists). Its ``F7S`` has no open-pair option (G5): a Stud hand in which somebody made
+the double bet is still written as played (``cbr`` to the big bet on fourth street, a valid
+PHH action), but PokerKit refuses that action, so only a Stud hand without a double bet
+(:func:`pokerkit_replayable`) claims to replay in PokerKit to the same stacks.
 
 >>> from datetime import datetime, timezone
 >>> from engine import Hand, ScriptedDealer, Stakes, parse_cards
@@ -58,12 +66,31 @@ from datetime import UTC
 from bot.history.exports.common import HandMeta, check_finished, seat_numbers, viewer_seat, written_names
 from engine import Action, Card, Hand
 from engine.events import ActionTaken, BettingBegan, CardDealt, CommunityCardDealt, Event, HandShown, StreetBegan
+from engine.games import Game
 
 VARIANT = "F7S/8"
+VARIANTS = {Game.STUD8: VARIANT, Game.STUD: "F7S", Game.RAZZ: "FR"}
+"""The PHH variant code of each game (G9)."""
 _VERB = {
     Action.BRING_IN: "pb", Action.COMPLETE: "cbr", Action.BET: "cbr", Action.RAISE: "cbr",
-    Action.CALL: "cc", Action.CHECK: "cc", Action.FOLD: "f",
+    Action.BET_BIG: "cbr", Action.RAISE_BIG: "cbr", Action.CALL: "cc", Action.CHECK: "cc", Action.FOLD: "f",
 }
+
+
+def pokerkit_replayable(hand: Hand) -> bool:
+    """False for a Stud hand with a double bet (``bet-big``/``raise-big``, G5), which PokerKit's
+    ``F7S`` (no open-pair option) refuses; True for every other hand.
+
+    >>> from engine import Hand, ScriptedDealer, Stakes, parse_cards
+    >>> from engine.games import Game
+    >>> hand = Hand(stakes=Stakes(), names=["ann", "bob"], stacks=[50, 50], game=Game.STUD,
+    ...             dealer=ScriptedDealer(cards=[parse_cards("Ah 2h 3h 3c"), parse_cards("Kc Kd 2c 2d")]))
+    >>> hand.act("bring-in"); hand.act("call"); hand.act("bet-big"); hand.act("fold")
+    >>> pokerkit_replayable(hand)
+    False
+    """
+    return not any(isinstance(e, ActionTaken) and e.action in (Action.BET_BIG, Action.RAISE_BIG)
+                   for e in hand.events)
 
 
 def _cards(cards: list[Card] | tuple[Card, ...]) -> str:
@@ -124,7 +151,7 @@ def phh_text(hand: Hand, meta: HandMeta) -> str:
     when = meta.played_at.astimezone(UTC)
     n = hand.seat_count
     lines = [
-        f'variant = "{VARIANT}"',
+        f'variant = "{VARIANTS[hand.game]}"',
         "ante_trimming_status = true",
         f"antes = {_list([stakes.ante] * n)}",
         f"bring_in = {stakes.bring_in}",

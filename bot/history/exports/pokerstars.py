@@ -1,4 +1,9 @@
-"""A finished hand as PokerStars writes a 7 Card Stud Hi/Lo hand history (POKERSTARS_FORMAT.md).
+"""A finished hand as PokerStars writes a stud hand history (POKERSTARS_FORMAT.md): 7 Card Stud
+Hi/Lo, ``7 Card Stud Limit`` and ``Razz Limit`` (GAMES.md G9), each named as the game's real hands
+name it: Stud's shown hands by their high alone (``a pair of Jacks``), Razz's by their low
+(``Lo: 9,7,5,4,2``, tens to kings as ``T J Q K``, a pair's ranks first), and a Stud fourth street
+with an open pair (G5) says ``Pair on board - a double bet is allowed``; the double bet itself is
+written as any bet or raise (``bets 80``, ``raises 80 to 120``), as PokerStars writes it.
 
 Written from one viewer's seat: their down cards appear on their ``Dealt to`` lines,
 everybody else's only when shown at the showdown. Every line's spelling follows real
@@ -67,6 +72,8 @@ from engine.events import (
     StreetBegan,
     UncalledReturned,
 )
+from engine.games import Game, Scoring
+from engine.lowball import best_razz
 from engine.order import high_odd_chip_key, low_odd_chip_key
 from engine.pots import PotResult, split_evenly
 
@@ -111,8 +118,30 @@ def low_words(low: LowHand) -> str:
     return ",".join("A" if c.low_rank == 1 else str(c.low_rank) for c in low.cards)
 
 
-def hand_words(cards: tuple[Card, ...]) -> str:
-    """``HI: ...`` and, when there is one, ``; LO: ...``."""
+_RAZZ_LETTERS = {1: "A", 10: "T", 11: "J", 12: "Q", 13: "K"}
+GAME_NAMES: Final = {Game.STUD8: "7 Card Stud Hi/Lo Limit", Game.STUD: "7 Card Stud Limit", Game.RAZZ: "Razz Limit"}
+"""The game as a PokerStars header names it (G9)."""
+DOUBLE_BET_LINE: Final = "Pair on board - a double bet is allowed"
+
+
+def razz_words(cards: tuple[Card, ...]) -> str:
+    """A razz low as PokerStars writes it: ``Lo: T,5,3,2,A``; a paired low's pair first.
+
+    >>> from engine import parse_cards
+    >>> razz_words(parse_cards("Ac 3d Th 5s 2h Js 5h")), razz_words(parse_cards("3d 3s 5h 4h 3c"))
+    ('Lo: T,5,3,2,A', 'Lo: 3,3,3,5,4')
+    """
+    low = best_razz(cards)
+    return "Lo: " + ",".join(_RAZZ_LETTERS.get(c.low_rank, str(c.low_rank)) for c in low.cards)
+
+
+def hand_words(cards: tuple[Card, ...], *, game: Game = Game.STUD8) -> str:
+    """A shown hand's words for its game: Stud Hi/Lo's ``HI: ...`` and, when there is one,
+    ``; LO: ...``; Stud's high alone; Razz's ``Lo: ...``."""
+    if game is Game.RAZZ:
+        return razz_words(cards)
+    if game is Game.STUD:
+        return high_words(best_high(cards))
     text = "HI: " + high_words(best_high(cards))
     low = best_low(cards)
     return text if low is None else f"{text}; LO: {low_words(low)}"
@@ -158,7 +187,7 @@ def roman(number: int) -> str:
     return "".join(out)
 
 
-def header_lines(stakes: Stakes, meta: HandMeta) -> list[str]:
+def header_lines(stakes: Stakes, meta: HandMeta, *, game: Game = Game.STUD8) -> list[str]:
     """The first two lines: the hand's header and its table, in the form fpdb reads for the case.
 
     A cash table at one of PokerStars' stakes is a play-money ring game; a sit-and-go hand is a
@@ -182,21 +211,24 @@ def header_lines(stakes: Stakes, meta: HandMeta) -> list[str]:
     >>> tourney = Tournament(number=12, buyin=100, level=9)
     >>> print(*header_lines(odd, HandMeta(number=32, table="x", played_at=at, tournament=tourney))[0].split(" - "))
     PokerStars Hand #32: Tournament #12, 100+0 7 Card Stud Hi/Lo Limit Level IX (7/14) 2026/01/04 22:04:05 ET
+    >>> header_lines(Stakes(), HandMeta(number=33, table="x", played_at=at), game=Game.RAZZ)[0]
+    'PokerStars Hand #33:  Razz Limit (5/10) - 2026/01/04 22:04:05 ET'
     """
+    name = GAME_NAMES[game]
     when = eastern_time(meta)
     limits = f"({stakes.small_bet}/{stakes.big_bet})"
     tournament, home = meta.tournament, ""
     if tournament is None:
         if stakes.big_bet in RING_BIG_BETS:
             table = " ".join(meta.table.replace("'", "").split()) or "Table"
-            return [f"PokerStars Hand #{meta.number}:  7 Card Stud Hi/Lo Limit {limits} - {when}",
+            return [f"PokerStars Hand #{meta.number}:  {name} {limits} - {when}",
                     f"Table '{table}' 8-max (Play Money)"]
         tournament = Tournament(number=CASH_TOURNAMENT_BASE + meta.table_id, buyin=0, level=1)
         club = " ".join(meta.table.replace("{", "").replace("}", "").split()) or "Home"
         home = f" Home Game Hand #{meta.number}: {{{club}}}"
     entry = "Freeroll " if tournament.buyin == 0 else f"{tournament.buyin}+0"
-    return [f"PokerStars{home or f' Hand #{meta.number}:'} Tournament #{tournament.number}, {entry} 7 Card Stud Hi/Lo"
-            f" Limit - Level {roman(tournament.level)} {limits} - {when}",
+    return [f"PokerStars{home or f' Hand #{meta.number}:'} Tournament #{tournament.number}, {entry} {name}"
+            f" - Level {roman(tournament.level)} {limits} - {when}",
             f"Table '{tournament.number} {tournament.table_no}' 8-max"]
 
 
@@ -221,10 +253,11 @@ class _Writer:
         self.current_bet = 0
         self.full_bets = 0
         self.capped = False
+        self.big_step = False
 
     def lines(self) -> list[str]:
         hand, meta, out = self.hand, self.meta, self.out
-        out += header_lines(hand.stakes, meta)
+        out += header_lines(hand.stakes, meta, game=hand.game)
         for seat, name in enumerate(self.names):
             out.append(f"Seat {self.seats[seat]}: {name} ({hand.starting_stacks[seat]} in chips)")
         shown: list[HandShown] = []
@@ -237,7 +270,9 @@ class _Writer:
                 self._street(event.street)
             elif isinstance(event, BettingBegan):
                 self.current_bet = self.full_bets = 0
-                self.capped = False
+                self.capped = self.big_step = False
+                if event.street == 4 and hand.double_bet_allowed:
+                    out.append(DOUBLE_BET_LINE)
             elif isinstance(event, ActionTaken):
                 self._action(event)
             elif isinstance(event, UncalledReturned):
@@ -248,7 +283,7 @@ class _Writer:
                     out.append("*** SHOW DOWN ***")
                 shown.append(event)
                 out.append(f"{self.names[event.seat]}: shows {cards_text(event.all_cards)}"
-                           f" ({hand_words(event.all_cards)})")
+                           f" ({hand_words(event.all_cards, game=hand.game)})")
             elif isinstance(event, CommunityCardDealt):
                 pass  # written on the RIVER line
         self._collect(showdown=bool(shown))
@@ -306,7 +341,9 @@ class _Writer:
             self.out.append(f"{name}: bets {e.amount}{tail}")
         else:
             self.out.append(f"{name}: raises {e.total - before} to {e.total}{tail}")
-        if self._counts_as_full(action, e.total, before, e.street):
+        big = action in (Action.BET_BIG, Action.RAISE_BIG) or self.big_step
+        self.big_step = big
+        if self._counts_as_full(action, e.total, before, e.street, big=big):
             self.full_bets += 1
             hand = self.hand
             actors = sum(1 for s in range(hand.seat_count) if not self.folded[s] and self.stacks[s] > 0)
@@ -314,9 +351,10 @@ class _Writer:
                 self.capped = True
                 self.out.append("Betting is capped")
 
-    def _counts_as_full(self, action: Action, total: int, before: int, street: int) -> bool:
-        limit = self.hand.stakes.limit(street)
-        size = total - before if action is Action.RAISE else total
+    def _counts_as_full(self, action: Action, total: int, before: int, street: int, *, big: bool) -> bool:
+        """Rule 12 (G5: a bet or raise by the big bet on fourth street is judged against it)."""
+        limit = self.hand.stakes.big_bet if big else self.hand.stakes.limit(street)
+        size = total - before if action in (Action.RAISE, Action.RAISE_BIG) else total
         if self.hand.options.short_all_in is ShortAllIn.HALF:
             return 2 * size >= limit
         return size >= limit
@@ -329,7 +367,7 @@ class _Writer:
         A scoop is two lines (high half, then low half). Players who win both halves together
         share the pot as one (rule 19), so each one's share is written as two halves of it.
         """
-        if not result.low:
+        if not result.low or self.hand.scoring is not Scoring.HI_LO:
             return sorted(result.shares.items())
         if set(result.low) == set(result.high):
             shares = sorted(result.shares.items())
@@ -356,7 +394,7 @@ class _Writer:
         if not showdown:
             for seat in {s for r in results for s in r.shares}:
                 self.out.append(f"{self.names[seat]}: doesn't show hand")
-        elif not any(r.low for r in results):
+        elif self.hand.scoring is Scoring.HI_LO and not any(r.low for r in results):
             self.out.append("No low hand qualified")
 
     def _summary(self, shown: dict[int, HandShown]) -> None:
@@ -381,7 +419,7 @@ class _Writer:
                 out.append(f"{head} folded on the {STREET_WORDS[self.fold_street[seat]]}{bet}")
             elif seat in shown:
                 event = shown[seat]
-                cards, words = cards_text(event.all_cards), hand_words(event.all_cards)
+                cards, words = cards_text(event.all_cards), hand_words(event.all_cards, game=hand.game)
                 if won[seat]:
                     out.append(f"{head} showed {cards} and won ({won[seat]}) with {words}")
                 else:
