@@ -136,7 +136,7 @@ def _whole_pot_line(tr: Translator, award: Award, *, hand: Hand, names: Sequence
     """A contested pot of Stud or Razz: the best high (G6) or the best ace-to-five low (G7) takes it whole,
     or the tied hands share it: 'Pot 6: ann wins (7-5-3-2-A)', 'Pot 6, split (pair of kings): ann 3, bob 3'."""
     razz = hand.scoring is Scoring.LOW
-    winners = list(award.low if razz else award.high)
+    winners = list(award.low if razz else award.high) or sorted(award.shares)  # (a pot always has its side's)
 
     def named(seat: int) -> str:
         cards = hand.all_cards(seat)

@@ -279,3 +279,23 @@ def test_rule_g8_a_history_line_names_its_game_where_a_table_deals_several() -> 
     del razz["game"]
     assert results.history_line(EN, json.dumps(razz)) == "Razz: ann won 6 (net +3) — best low"
     assert results.game_name(RU, "mix") == "Стад-микс" and results.game_name(PL, "stud8") == "Stud Hi-Lo"
+
+
+RAZZ_ALL_INS = {"ann": "Ac 2d 3h 5s 7c 9d Kh", "bob": "2c 3d 4h 6s 8c Qd Jh", "cat": "Kc Qc Jc Tc 9c 8h 4d"}
+"""Razz: ann all-in for 10 with 7-5-3-2-A, bob for 25 with 8-6-4-3-2, cat (J-10-9-8-4) bets every street."""
+
+
+def test_rule_g7_razz_side_pots_go_each_to_its_best_low() -> None:
+    names = list(RAZZ_ALL_INS)
+    dealer = ScriptedDealer(cards=[parse_cards(RAZZ_ALL_INS[n]) for n in names], community=None, names=names)
+    hand = Hand(stakes=Stakes(), names=names, stacks=[10, 25, 100], dealer=dealer, game=Game.RAZZ)
+    while not hand.is_over:
+        choices = ("complete", "bet", "raise", "call", "check") if hand.actor == 2 else ("bring-in", "call", "check")
+        hand.act(next(a for a in choices if hand.can(a)))
+    assert described_pots(hand, EN) == ["Main pot 30: ann wins (7-5-3-2-A)", "Side pot 1 30: bob wins (8-6-4-3-2)"]
+    assert results.history_line(EN, results.summary_of(hand)) == (
+        "Razz: ann won 30 (net +20), bob won 30 (net +5) — Main pot: ann; Side pot 1: bob")
+    shown = images.showdown_text(hand, names=hand.names, tr=EN)
+    assert shown.rows == ((2, "cat", "Low: J-10-9-8-4"), (0, "ann wins 30", "Low: 7-5-3-2-A"),
+                          (1, "bob wins 30", "Low: 8-6-4-3-2"))
+    assert shown.pots == ("Main pot 30: ann wins", "Side pot 1 30: bob wins")
