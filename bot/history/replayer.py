@@ -87,6 +87,9 @@ class ReplayHand:
     """Lines telling the settlement instead of the replay's pot lines (hands settled under older
     pot rules); None: the replay's own."""
     nets: tuple[int, ...] | None = None
+    name_game: bool = False
+    """Name the hand's game in its title even when it is Stud Hi-Lo (a table that deals several games, G8);
+    a hand of Stud or Razz is always named."""
 
 
 def replay_page(hands: Sequence[ReplayHand], *, tr: Translator, equity: EquityOf | None = None) -> str:
@@ -217,7 +220,7 @@ def hand_data(replay: ReplayHand, *, tr: Translator, equity: EquityOf | None = N
     frame(final=True)
     title = tr("story.header", no=replay.number, ante=hand.stakes.ante, bring_in=hand.stakes.bring_in,
                small=hand.stakes.small_bet, big=hand.stakes.big_bet)
-    if hand.game is not Game.STUD8:  # G8: the hand's game is named (Stud Hi-Lo's pages read as before)
+    if hand.game is not Game.STUD8 or replay.name_game:  # G8 (at a Stud Hi-Lo table, pages read as before)
         title = tr("result.story_header", game=results.game_name(tr, hand.game.value), header=title)
     return {"number": replay.number, "game": hand.game.value, "title": title,
             "players": [{"name": name, "seat": seat, "stack": hand.starting_stacks[s], "me": s == me}

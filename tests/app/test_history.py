@@ -368,3 +368,24 @@ async def test_rule_g8_hand_n_and_the_replayer_of_a_razz_sit_and_go_name_its_gam
     page = next(Path(m.group(2)) for line in out if (m := SAVED.match(line)) and m.group(2).endswith(".html"))
     html = page.read_text()
     assert "Razz" in html
+
+
+async def test_rule_g8_every_hand_of_a_mix_sit_and_go_names_its_game(tmp_path: Path) -> None:
+    """At a table that deals several games (here a sit-and-go of game=mix, levels of two hands), 'hand N' and the
+    replayer name each hand's game, Stud Hi-Lo's too."""
+    db = tmp_path / "mix.db"
+    await play_sng(db=str(db), seed=11, setup=[
+        "ann: tourney new seats=3 pace=turbo payout=winner stack=300 buyin=10 levels=hands:2 game=mix",
+        "ann: register", "ann: addbot Robo", "ann: addbot Dora"])
+    out: list[str] = []
+    session = await ScriptSession.open(db=str(db), seed=1, settings=Settings(), write=out.append)
+    try:
+        for no in (1, 3, 5):
+            await session.feed(f"ann: hand {no}")
+        await session.feed("ann: replay 5")
+    finally:
+        await session.close()
+    headers = [line.removeprefix("[dm ann] ") for line in out if re.match(r"^\[dm ann\] \S.* · Hand #\d+ — ", line)]
+    assert [h.split(" — ")[0] for h in headers] == ["Razz · Hand #1", "Stud · Hand #3", "Stud Hi-Lo · Hand #5"]
+    page = next(Path(m.group(2)) for line in out if (m := SAVED.match(line)) and m.group(2).endswith(".html"))
+    assert "Stud Hi-Lo · Hand #5" in page.read_text()
