@@ -7,6 +7,10 @@ are private to the asker: the story shows the asker's own down cards (and anyone
 only where they were shown at the showdown); the exports are written from the asker's
 viewpoint (their down cards on their ``Dealt to`` lines), PokerStars text and PHH.
 
+A hand of Stud or Razz (GAMES.md) names its game before its header, and so does every hand of a
+table that deals several games (a mix, a sit-and-go of another game); its pots read as the game
+divides them (bot.text.results).
+
 Amounts won: a hand keeps the settlement it was paid with (its JSON summary). Where that
 differs from what the engine pays on a replay today (hands settled before the rule-11
 pots), the story tells the stored settlement, and says so.
