@@ -467,7 +467,8 @@ def test_private_image_in_russian_and_polish() -> None:
     english = decode(images.private_png(hand, 0))
     for tr, words in ((RU, "Ваши карты"), (PL, "Twoje karty")):
         title = images.private_title(hand, 0, tr)
-        assert title == tr("img.your_cards", name="ann", street=street_name(tr, 7)) and words in title
+        assert title == tr("img.game_title", game=results.game_name(tr, "stud8"),
+                           title=tr("img.your_cards", name="ann", street=street_name(tr, 7))) and words in title
         no_english([title], tr.lang)
         img = decode(images.private_png(hand, 0, tr=tr))
         assert img.size == english.size
@@ -533,6 +534,7 @@ def test_rule_g7_razz_pictures_name_razz_and_mark_the_low_as_the_low(tr: Transla
     low = {"en": "Low", "ru": "Лоу", "pl": "Low"}[tr.lang]
     assert rows == {"ann": f"{low}: 7-5-3-2-A", "bob": f"{low}: J-10-9-8-4"}
     assert text.pots == tuple(results.pot_lines(tr, hand, hand.names, hands=False))
+    assert images.private_title(hand, 0, tr).startswith(f"{razz} · ")
     img = decode(images.private_png(hand, 0, tr=tr))
     marks_y = PRIVATE_TOP + images.BIG_H + 6 + images.BADGE_H // 2
     boxes = private_boxes(7)

@@ -25,6 +25,7 @@ from bot.text.images.drawing import (
     _text,
 )
 from bot.text.render import street_name
+from bot.text.results import game_name
 from engine import Hand
 
 
@@ -56,6 +57,7 @@ def private_png(hand: Hand, seat: int, *, four_colour: bool = True, tr: Translat
 
 
 def private_title(hand: Hand, seat: int, tr: Translator = EN) -> str:
-    """'Your cards, ann · fifth street', the private image's title."""
+    """'Razz · Your cards, ann · fifth street', the private image's title: the hand's game first."""
     street = street_name(tr, "showdown" if hand.is_over else hand.street)
-    return tr("img.your_cards", name=hand.names[seat], street=street)
+    return tr("img.game_title", game=game_name(tr, hand.game.value),
+              title=tr("img.your_cards", name=hand.names[seat], street=street))
