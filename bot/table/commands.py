@@ -177,7 +177,8 @@ class TableCommands:
         tr = self.output.tr(msg)
         if not rows:
             return Reply(tr("reply.no_history"), private=True)
-        several = rt.table.game != "stud8"  # a mix, or a table whose game changed: every line names its game (G8)
+        # G8: where the table deals several games (or the lines listed are of several), every line names its game
+        several = rt.table.game != "stud8" or results.several_games(summary for _, summary in rows)
         lines = [f"#{no}: {results.history_line(tr, summary, name_game=several)}" for no, summary in rows]
         return Reply("\n".join(lines), private=True)
 

@@ -16,7 +16,7 @@ of hands stored before that (text such as ``"Bot2 +78"``) are shown as they were
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from bot.core.i18n import Translator, family
@@ -207,6 +207,18 @@ def history_line(tr: Translator, summary: str, *, name_game: bool = False) -> st
     if game is Game.STUD8 and not name_game:
         return line
     return tr("result.history_game", game=game_name(tr, game.value), line=line)
+
+
+def several_games(summaries: Iterable[str]) -> bool:
+    """Whether some of these summaries are of another game than Stud Hi-Lo: listed together, every line
+    names its game then (G8).
+
+    >>> several_games(['{"players":[],"pots":[]}', "Bot2 +78"])
+    False
+    >>> several_games(['{"players":[],"pots":[]}', '{"players":[],"pots":[],"game":"razz"}'])
+    True
+    """
+    return any((data := _parse(summary)) is not None and _game_of(data) is not Game.STUD8 for summary in summaries)
 
 
 def _game_of(data: dict[str, Any]) -> Game:

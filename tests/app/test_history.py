@@ -19,7 +19,7 @@ from backends import rows, snapshot
 from pokerkit import HandHistory
 from pokerstars_reader import ReadHand, read_file
 from test_export_phh import pokerkit_replay
-from tourney_script import play_sng
+from tourney_script import next_line, play_sng
 
 from adapters.console.app import ScriptSession
 from adapters.console.chat import ConsoleChat, ConsoleMessenger
@@ -389,3 +389,24 @@ async def test_rule_g8_every_hand_of_a_mix_sit_and_go_names_its_game(tmp_path: P
     assert [h.split(" — ")[0] for h in headers] == ["Razz · Hand #1", "Stud · Hand #3", "Stud Hi-Lo · Hand #5"]
     page = next(Path(m.group(2)) for line in out if (m := SAVED.match(line)) and m.group(2).endswith(".html"))
     assert "Stud Hi-Lo · Hand #5" in page.read_text()
+
+
+async def test_rule_g8_history_at_a_mix_sit_and_go_names_every_lines_game(tmp_path: Path) -> None:
+    """'history' lists hands of several games (a mix sit-and-go, a level a hand): every line names its game."""
+    out: list[str] = []
+    session = await ScriptSession.open(db=str(tmp_path / "h.db"), seed=3, settings=Settings(), write=out.append)
+    try:
+        for line in ("ann: tourney new seats=2 stack=5000 levels=hands:1 game=mix", "ann: register", "ann: addbot"):
+            await session.feed(line)
+        answered: set[str] = set()
+        for _ in range(400):
+            if sum(1 for line in out if re.match(r"^\[table\] Hand #\d+: ", line)) >= 5:
+                break
+            await session.feed(next_line(out, human="ann", answered=answered))
+        start = len(out)
+        await session.feed("ann: history 3")
+    finally:
+        await session.close()
+    listed = [line.removeprefix("[dm ann] ") for line in out[start:] if line.startswith("[dm ann] #")]
+    games = {int(line[1:].split(":")[0]): line.split(": ")[1] for line in listed}  # newest first
+    assert games == {n: ("Razz", "Stud", "Stud Hi-Lo")[(n - 1) % 3] for n in games} and len(games) == 3, listed
