@@ -5,8 +5,9 @@
 spread over 90 days across several communities of dozens of players each (2 to 8
 players a hand, nets that add up to zero, VPIP, showdowns and halves drawn at
 plausible rates), and times, through the bot's :class:`~bot.store.Store`, each query
-the commands run: ``stats`` (a player's totals), the chart's net series, and ``top
-net`` for ``day``, ``week`` and ``all``. References measured in the same run and the
+the commands run: ``stats`` (a player's totals), the chart's net series, ``stats razz``
+(one game's totals; hands are Stud Hi-Lo, Stud and Razz at 70/15/15), the line of each
+game's hands, and ``top net`` for ``day``, ``week`` and ``all``. References measured in the same run and the
 same way: a primary-key lookup of a wallet (what every ``join`` does) and a bare
 ``SELECT COUNT(*)`` of the rows. Each figure is the median of ``--repeat`` runs over
 random players and communities, printed in milliseconds and as a ratio to the
@@ -29,7 +30,16 @@ from pathlib import Path
 from typing import Any
 
 from bot.schema import MIGRATIONS
-from bot.stats.book import FIND_SQL, SERIES_SQL, STATS_SQL, TOP_NET_SQL, StatsBook, top_net_params
+from bot.stats.book import (
+    FIND_SQL,
+    GAMES_SQL,
+    SERIES_SQL,
+    STATS_GAME_SQL,
+    STATS_SQL,
+    TOP_NET_SQL,
+    StatsBook,
+    top_net_params,
+)
 from bot.stats.rows import INSERT
 from bot.store import Store, open_sqlite
 
@@ -42,8 +52,11 @@ COUNT_SQL = "SELECT COUNT(*) FROM hand_players"
 
 
 def _hand_rows(rng: random.Random, hand_id: int, community: str, players: list[str],
-               at: float) -> list[tuple[Any, ...]]:
+               at: float, games: random.Random) -> list[tuple[Any, ...]]:
+    """A hand's rows; its game drawn from ``games``, so that the rest is drawn as before the games (the same
+    hands, and the same query plans at a small size)."""
     seated = rng.sample(players, rng.randint(2, min(8, len(players))))
+    game = games.choices(("stud8", "stud", "razz"), weights=(70, 15, 15))[0]
     paid = [rng.choice((1, 3, 8, 13, 23, 33, 53)) for _ in seated]  # antes, calls and bets of a limit hand
     pot = sum(paid)
     showdown = rng.random() < 0.35
@@ -62,7 +75,7 @@ def _hand_rows(rng: random.Random, hand_id: int, community: str, players: list[s
         at_showdown = int(showdown and i in contenders and len(contenders) > 1)
         rows.append((hand_id, community, user, user.title(), vpip, at_showdown, int(at_showdown and won[i] > 0),
                      int(at_showdown and i == high), int(at_showdown and i == low),
-                     int(at_showdown and i == high and low in (None, high)), won[i] - paid[i], won[i], at))
+                     int(at_showdown and i == high and low in (None, high)), won[i] - paid[i], won[i], at, game))
     return rows
 
 
@@ -70,7 +83,7 @@ async def fill(opener: Opener, *, hands: int, communities: int, players: int,
                seed: int) -> tuple[int, list[tuple[str, str]]]:
     """The database with ``hands`` settled hands; (rows written, every (community, user))."""
     store = await opener()  # the bot's schema and indexes
-    rng = random.Random(seed)
+    rng, games = random.Random(seed), random.Random(seed + 1)
     names = {f"discord:{1000 + c}": [f"player{c}_{p}" for p in range(players)] for c in range(communities)}
     rows = 0
     try:
@@ -88,7 +101,7 @@ async def fill(opener: Opener, *, hands: int, communities: int, players: int,
             c = rng.randrange(len(communities_list))
             at = NOW - rng.random() * SPAN_DAYS * 86_400
             hand_rows.append((hand_id, c + 1, hand_id, at, at))
-            batch += _hand_rows(rng, hand_id, communities_list[c], names[communities_list[c]], at)
+            batch += _hand_rows(rng, hand_id, communities_list[c], names[communities_list[c]], at, games)
             if len(hand_rows) >= 10_000 or hand_id == hands:
                 async with store.atomic() as tx:
                     await tx.executemany("INSERT INTO hands (id, table_id, hand_no, setup, status, started_at, "
@@ -125,6 +138,9 @@ async def measure(opener: Opener, players: list[tuple[str, str]], *, repeat: int
             ("stats (a player's totals)", await _median_ms(repeat, lambda i: book.player(*picks[i]))),
             ("stats by name (find, then totals)", await _median_ms(repeat, lambda i: _by_name(book, *picks[i]))),
             ("stats chart series (net of each hand)", await _median_ms(repeat, lambda i: book.net_series(*picks[i]))),
+            ("stats razz (one game's totals)",
+             await _median_ms(repeat, lambda i: book.player(*picks[i], game="razz"))),
+            ("stats: each game's hands and net", await _median_ms(repeat, lambda i: book.games(*picks[i]))),
         ]
         for period in ("day", "week", "all"):
             figures.append((f"top net {period}", await _median_ms(
@@ -143,7 +159,8 @@ async def _by_name(book: StatsBook, community: str, user: str) -> object:
 async def plans(opener: Opener, community: str, user: str) -> list[tuple[str, str]]:
     store = await opener()
     queries = [("stats", STATS_SQL, (community, user)), ("stats chart series", SERIES_SQL, (community, user)),
-               ("stats by name", FIND_SQL, (community, user.title()))]
+               ("stats by name", FIND_SQL, (community, user.title())),
+               ("stats razz", STATS_GAME_SQL, (community, user, "razz")), ("stats games", GAMES_SQL, (community, user))]
     queries += [(f"top net {p}", TOP_NET_SQL[p], top_net_params(community, period=p, now=NOW, limit=10))
                 for p in ("day", "week", "all")]
     out = []

@@ -14,6 +14,7 @@ from bot.platform import updates
 from bot.stats import rows as stats_rows
 from bot.store.base import Migration
 from bot.table import fairness, rebuys, session, timebank
+from bot.tourney.store import GAME_MIGRATION as TOURNEY_GAME_MIGRATION
 from bot.tourney.store import TOURNEY_MIGRATION
 
 RELEASED_SCHEMA = 9
@@ -128,4 +129,8 @@ MIGRATIONS: list[Migration] = [
     ALTER TABLE tables ADD COLUMN mix_hands INTEGER NOT NULL DEFAULT 8;
     ALTER TABLE tables ADD COLUMN mix_start INTEGER NOT NULL DEFAULT 0;
     """,
+    # 19: a sit-and-go's game (bot/tourney/store.py): stud8, stud, razz, or mix (G8: the game changes with each level).
+    TOURNEY_GAME_MIGRATION,
+    # 20: each stats row names its hand's game, backfilled from the hands' setups (bot/stats/rows.py): 'stats razz'.
+    stats_rows.GAME_MIGRATION,
 ]

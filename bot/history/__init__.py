@@ -7,6 +7,10 @@ are private to the asker: the story shows the asker's own down cards (and anyone
 only where they were shown at the showdown); the exports are written from the asker's
 viewpoint (their down cards on their ``Dealt to`` lines), PokerStars text and PHH.
 
+A hand of Stud or Razz (GAMES.md) names its game before its header, and so does every hand of a
+table that deals several games (a mix, a sit-and-go of another game); its pots read as the game
+divides them (bot.text.results).
+
 Amounts won: a hand keeps the settlement it was paid with (its JSON summary). Where that
 differs from what the engine pays on a replay today (hands settled before the rule-11
 pots), the story tells the stored settlement, and says so.
@@ -34,6 +38,7 @@ from bot.text import render, results
 from bot.text.grammar import Command
 from engine import Hand, HandFile, Stakes, replay_hand
 from engine.events import AntePosted, CardDealt, Event, HandShown, PotAwarded, StreetBegan
+from engine.games import Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +57,14 @@ class StoredHand:
     started_at: float
     hand_file: str
     """The stored hand file (HAND_FORMAT.md), its ``fair`` record included."""
+    table_game: str = "stud8"
+    """What the table deals now (``config game=``): a table that deals another game than Stud Hi-Lo, or the mix,
+    names every hand's game, Stud Hi-Lo's too (G8)."""
+
+    @property
+    def names_game(self) -> bool:
+        """Whether the hand's lines name its game: a hand of Stud or Razz, or any hand of such a table."""
+        return self.hand.game is not Game.STUD8 or self.table_game != "stud8"
 
     @property
     def revealed(self) -> bool:
@@ -93,18 +106,26 @@ class HandArchive:
 
     async def table_id(self, *, platform: str, channel: str) -> int | None:
         """The channel's table: the open one, else the last one closed there."""
+        found = await self._table(platform=platform, channel=channel)
+        return found[0] if found is not None else None
+
+    async def _table(self, *, platform: str, channel: str) -> tuple[int, str] | None:
+        """(id, game) of the channel's table (:meth:`table_id`): what it deals, a sit-and-go's game at a
+        sit-and-go's table (whose own game is its level's)."""
         rows = await self.store.fetch(
-            "SELECT id FROM tables WHERE platform = ? AND channel = ? ORDER BY open DESC, id DESC LIMIT 1",
+            "SELECT t.id AS id, COALESCE((SELECT s.game FROM tournaments s WHERE s.table_id = t.id), t.game) AS game "
+            "FROM tables t WHERE t.platform = ? AND t.channel = ? ORDER BY t.open DESC, t.id DESC LIMIT 1",
             (platform, channel))
-        return int(rows[0]["id"]) if rows else None
+        return (int(rows[0]["id"]), str(rows[0]["game"])) if rows else None
 
     async def hands(self, *, platform: str, channel: str, number: int | None = None,
                     last: int = 1, player: str | None = None) -> list[StoredHand]:
         """Hand ``number``, or the ``last`` finished hands (oldest first); with ``player``, only hands
         that player was dealt into (the last ``last`` of those)."""
-        table_id = await self.table_id(platform=platform, channel=channel)
-        if table_id is None or (number is not None and not 0 <= number <= MAX_INTEGER):
+        found = await self._table(platform=platform, channel=channel)
+        if found is None or (number is not None and not 0 <= number <= MAX_INTEGER):
             return []
+        table_id, table_game = found
         columns = "id, hand_no, setup, hand_file, summary, started_at"
         if number is not None:
             rows = await self.store.fetch(
@@ -119,7 +140,8 @@ class HandArchive:
         stored = [StoredHand(number=int(r["hand_no"]), hand_id=int(r["id"]), table_id=table_id,
                              setup=HandSetup.from_json(json.loads(r["setup"])),
                              hand=replay_hand(HandFile.from_json(r["hand_file"])), summary=str(r["summary"] or ""),
-                             started_at=float(r["started_at"]), hand_file=str(r["hand_file"])) for r in rows]
+                             started_at=float(r["started_at"]), hand_file=str(r["hand_file"]),
+                             table_game=table_game) for r in rows]
         return sorted(stored, key=lambda s: s.number)
 
     async def _played(self, *, table_id: int, player: str, last: int, columns: str) -> list[Row]:
@@ -224,9 +246,10 @@ def replay_hand_of(stored: StoredHand, *, viewer: str | None, tr: Translator) ->
     """What the replayer page shows of a stored hand: from ``viewer``'s seat, paid as it was settled."""
     hand = stored.hand
     settled = _stored_settlement(hand, stored.summary)
-    lines = (tr("story.settled_then", result=results.history_line(tr, stored.summary)),) if settled else None
+    lines = (tr("story.settled_then", result=results.history_line(tr, stored.summary, name_game=stored.names_game)),) \
+        if settled else None
     me = stored.engine_seat(viewer) if viewer is not None else None
-    return ReplayHand(number=stored.number, hand=hand, seats=stored.seat_numbers,
+    return ReplayHand(number=stored.number, hand=hand, seats=stored.seat_numbers, name_game=stored.names_game,
                       viewer=hand.names[me] if me is not None else None, result_lines=lines,
                       nets=tuple(_nets(hand, stored.summary)) if settled else None)
 
@@ -248,8 +271,10 @@ def story(stored: StoredHand, *, viewer: str | None, tr: Translator) -> str:
     hand, names = stored.hand, list(stored.hand.names)
     me = stored.engine_seat(viewer) if viewer is not None else None
     s = stored.setup.stakes
-    lines = [tr("story.header", no=stored.number, ante=s.ante, bring_in=s.bring_in, small=s.small_bet,
-                big=s.big_bet),
+    header = tr("story.header", no=stored.number, ante=s.ante, bring_in=s.bring_in, small=s.small_bet, big=s.big_bet)
+    if stored.names_game:  # G8: a line names the hand's game (at a Stud Hi-Lo table, its stories read as before)
+        header = tr("result.story_header", game=results.game_name(tr, hand.game.value), header=header)
+    lines = [header,
              tr("story.seats", seats=", ".join(
                  tr("story.seat", seat=seat, name=name, chips=chips)
                  for seat, name, chips in zip(stored.seat_numbers, names, hand.starting_stacks, strict=True)))]
@@ -274,7 +299,8 @@ def story(stored: StoredHand, *, viewer: str | None, tr: Translator) -> str:
         if isinstance(event, StreetBegan) and event.street in mine:
             lines.append(tr("story.your_down", cards=" ".join(mine[event.street])))
     if settled is not None:
-        lines.append(tr("story.settled_then", result=results.history_line(tr, stored.summary)))
+        lines.append(tr("story.settled_then", result=results.history_line(tr, stored.summary,
+                                                                          name_game=stored.names_game)))
     elif stored.summary and not stored.summary.startswith("{"):
         lines.append(tr("story.recorded", result=results.history_line(tr, stored.summary)))
     nets = _nets(hand, stored.summary if settled is not None else None)

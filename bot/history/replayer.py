@@ -5,6 +5,9 @@ are CSS boxes with inline SVG suits) that steps through a stored hand from the a
 street by street, forwards and backwards (buttons and the arrow keys): the seats and stacks,
 the antes and bring-in, every action with its amount, each street's cards, the pot as it grows,
 the showdown with its named hands and who won each half of each pot, and everyone's net.
+A hand of Stud or Razz (GAMES.md) names its game in its title; its hands read as the game
+reads them (Razz: the ace-to-five low, never a high; Stud: the high, never a low), and its
+pots go whole to the best hand (bot.text.results).
 
 What the file may hold is decided here, in Python, never left to the page's script: the data
 written into the file holds only the cards the asker saw. The asker's own down cards; the up
@@ -29,6 +32,7 @@ from bot.core.i18n import Translator, family
 from bot.text import handnames, render, results
 from engine import Action, Card, Hand
 from engine.equity import all_in_equity
+from engine.evaluate import best_high
 from engine.events import (
     ActionTaken,
     AntePosted,
@@ -41,6 +45,7 @@ from engine.events import (
     StreetBegan,
     UncalledReturned,
 )
+from engine.games import Game, Scoring
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +87,9 @@ class ReplayHand:
     """Lines telling the settlement instead of the replay's pot lines (hands settled under older
     pot rules); None: the replay's own."""
     nets: tuple[int, ...] | None = None
+    name_game: bool = False
+    """Name the hand's game in its title even when it is Stud Hi-Lo (a table that deals several games, G8);
+    a hand of Stud or Razz is always named."""
 
 
 def replay_page(hands: Sequence[ReplayHand], *, tr: Translator, equity: EquityOf | None = None) -> str:
@@ -174,7 +182,7 @@ def hand_data(replay: ReplayHand, *, tr: Translator, equity: EquityOf | None = N
             seats.append({"cards": visible(s, final=final), "stack": ends[s] if final else stacks[s],
                           "bet": bets[s], "folded": folded[s], "won": won[s] if final else 0,
                           "all_in": all_in[s] and not folded[s],
-                          "hand": handnames.strength(tr, seen) if seen and mine and not folded[s] else ""})
+                          "hand": _strength(tr, seen, hand.scoring) if seen and mine and not folded[s] else ""})
         frames.append({"title": title, "street": street, "log": list(said), "seats": seats, "pot": pot,
                        "community": str(community) if community is not None else None,
                        "face_up": face_up and not final, "final": final,
@@ -210,12 +218,33 @@ def hand_data(replay: ReplayHand, *, tr: Translator, equity: EquityOf | None = N
     said = [line for index, event in enumerate(hand.events) if isinstance(event, HandShown)
            for line in lines_of[index]]
     frame(final=True)
-    return {"number": replay.number, "title": tr("story.header", no=replay.number, ante=hand.stakes.ante,
-                                                 bring_in=hand.stakes.bring_in, small=hand.stakes.small_bet,
-                                                 big=hand.stakes.big_bet),
+    title = tr("story.header", no=replay.number, ante=hand.stakes.ante, bring_in=hand.stakes.bring_in,
+               small=hand.stakes.small_bet, big=hand.stakes.big_bet)
+    if hand.game is not Game.STUD8 or replay.name_game:  # G8 (at a Stud Hi-Lo table, pages read as before)
+        title = tr("result.story_header", game=results.game_name(tr, hand.game.value), header=title)
+    return {"number": replay.number, "game": hand.game.value, "title": title,
             "players": [{"name": name, "seat": seat, "stack": hand.starting_stacks[s], "me": s == me}
                         for s, (name, seat) in enumerate(zip(names, replay.seats, strict=True))],
             "frames": frames, "result": _result(replay, tr, shown)}
+
+
+def _strength(tr: Translator, cards: Sequence[Card], scoring: Scoring) -> str:
+    """What a player's cards make so far, as the game reads them: Stud Hi-Lo's high and low line, Stud's
+    high alone (G6), Razz's ace-to-five low alone (G7: its best five once there are five, else the
+    different ranks held, ace low).
+
+    >>> from engine import parse_cards
+    >>> from bot.core.i18n import EN
+    >>> _strength(EN, parse_cards("Kc Kd 2s"), Scoring.HIGH), _strength(EN, parse_cards("9c 4d Ah 4s"), Scoring.LOW)
+    ('pair of kings', 'Low: 9-4-A')
+    >>> _strength(EN, parse_cards("9c 4d Ah 4s 7h 2c"), Scoring.LOW)
+    'Low: 9-7-4-2-A'
+    """
+    if scoring is Scoring.HI_LO:
+        return handnames.strength(tr, cards)
+    if scoring is Scoring.HIGH:
+        return handnames.high_name(tr, best_high(cards)) if len(cards) >= 5 else handnames.partial_high(tr, cards)
+    return results.razz_low_text(tr, cards)
 
 
 def _all_in_street(streets: Sequence[int], betting: set[int], shown: Mapping[int, HandShown]) -> int | None:
@@ -272,10 +301,11 @@ def _result(replay: ReplayHand, tr: Translator, shown: Mapping[int, HandShown]) 
     hand = replay.hand
     names = list(hand.names)
     hands = []
+    razz = hand.scoring is Scoring.LOW
     for seat, event in shown.items():
-        low = event.low
+        low = event.low  # None in Stud (G6); the ace-to-five low in Razz (G7), which has no high
         hands.append({"name": names[seat], "cards": [str(c) for c in event.cards],
-                      "high": handnames.high_name(tr, event.high),
+                      "high": "" if razz else handnames.high_name(tr, event.high),
                       "low": handnames.low_name(tr, low) if low is not None else ""})
     pots = list(replay.result_lines) if replay.result_lines is not None else results.pot_lines(tr, hand, names)
     nets = replay.nets if replay.nets is not None else tuple(

@@ -15,6 +15,7 @@ from typing import Any, Final
 
 from bot.core.limits import PERIODS
 from bot.store import Store
+from engine.games import Game
 
 STATS_SQL: Final = (
     "SELECT COUNT(*), COALESCE(SUM(vpip), 0), COALESCE(SUM(showdown), 0), COALESCE(SUM(won_showdown), 0), "
@@ -22,6 +23,17 @@ STATS_SQL: Final = (
     "COALESCE(SUM(net), 0), COALESCE(MAX(won), 0) FROM hand_players WHERE community = ? AND user_id = ?")
 SERIES_SQL: Final = ("SELECT net FROM hand_players WHERE community = ? AND user_id = ? "
                      "ORDER BY finished_at, hand_id")
+STATS_GAME_SQL: Final = STATS_SQL.replace("WHERE community = ? AND user_id = ?",
+                                          "INDEXED BY hand_players_game "
+                                          "WHERE community = ? AND user_id = ? AND game = ?")
+"""``stats razz``: the totals of one game's hands (``hand_players_game`` covers them)."""
+SERIES_GAME_SQL: Final = ("SELECT net FROM hand_players INDEXED BY hand_players_game WHERE community = ? "
+                          "AND user_id = ? AND game = ? ORDER BY finished_at, hand_id")
+GAMES_SQL: Final = ("SELECT game, COUNT(*), COALESCE(SUM(net), 0) FROM hand_players INDEXED BY hand_players_game "
+                    "WHERE community = ? AND game IN ({games}) AND user_id = ? GROUP BY game ORDER BY game").format(
+    games=", ".join(f"'{g.value}'" for g in Game))
+"""A player's hands and net in each game they played: one search of ``hand_players_game`` per game."""
+
 _TOP_NET: Final = (
     "SELECT p.user_id AS user_id, p.total AS total, w.name AS name FROM "
     "(SELECT user_id, SUM(net) AS total FROM hand_players {index} WHERE community = ? AND finished_at >= ? "
@@ -31,11 +43,14 @@ _TOP_NET: Final = (
 TOP_NET_SQL: Final = {period: _TOP_NET.format(index="INDEXED BY hand_players_period" if span else "")
                       for period, span in PERIODS.items()}
 """``top net`` over each period."""
-TOURNEY_SQL: Final = (
+_TOURNEY_SQL: Final = (
     "SELECT p.place, COUNT(*), COALESCE(SUM(p.prize), 0), SUM(t.buyin) FROM tourney_players p "
     "JOIN tournaments t ON t.id = p.tournament_id WHERE t.community = ? AND p.user_id = ? "
-    "AND t.status = 'finished' GROUP BY p.place ORDER BY p.place")
+    "AND t.status = 'finished' {game}GROUP BY p.place ORDER BY p.place")
 """A player's finished sit-and-gos, by place (cancelled ones were refunded; running ones are not over)."""
+TOURNEY_SQL: Final = _TOURNEY_SQL.format(game="")
+TOURNEY_GAME_SQL: Final = _TOURNEY_SQL.format(game="AND t.game = ? ")
+"""The sit-and-gos of one game (a mix's are 'mix')."""
 FIND_SQL: Final = ("SELECT user_id, name FROM wallets WHERE community = ? AND lower(name) = lower(?) "
             "ORDER BY user_id")
 NAMES_SQL: Final = "SELECT user_id, name FROM wallets WHERE community = ? ORDER BY user_id"
@@ -80,18 +95,28 @@ class StatsBook:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    async def player(self, community: str, user: str) -> PlayerStats:
-        rows = await self.store.fetch(STATS_SQL, (community, user))
+    async def player(self, community: str, user: str, *, game: str | None = None) -> PlayerStats:
+        """The player's totals over every game, or over the hands of ``game`` (``'razz'``)."""
+        rows = await self.store.fetch(STATS_SQL, (community, user)) if game is None \
+            else await self.store.fetch(STATS_GAME_SQL, (community, user, game))
         return PlayerStats(*(int(v) for v in rows[0]))
 
-    async def tourneys(self, community: str, user: str) -> TourneyStats:
-        rows = [tuple(int(v) for v in r) for r in await self.store.fetch(TOURNEY_SQL, (community, user))]
+    async def games(self, community: str, user: str) -> list[tuple[str, int, int]]:
+        """(game, hands, net) of each game the player was dealt, by the game's name."""
+        return [(str(r[0]), int(r[1]), int(r[2])) for r in await self.store.fetch(GAMES_SQL, (community, user))]
+
+    async def tourneys(self, community: str, user: str, *, game: str | None = None) -> TourneyStats:
+        found = await self.store.fetch(TOURNEY_SQL, (community, user)) if game is None \
+            else await self.store.fetch(TOURNEY_GAME_SQL, (community, user, game))
+        rows = [tuple(int(v) for v in r) for r in found]
         return TourneyStats(played=sum(r[1] for r in rows), places=tuple((r[0], r[1]) for r in rows),
                             prizes=sum(r[2] for r in rows), buyins=sum(r[3] for r in rows))
 
-    async def net_series(self, community: str, user: str) -> list[int]:
-        """The player's net of each hand, in the order the hands ended."""
-        return [int(r[0]) for r in await self.store.fetch(SERIES_SQL, (community, user))]
+    async def net_series(self, community: str, user: str, *, game: str | None = None) -> list[int]:
+        """The player's net of each hand (of ``game``'s hands only, if named), in the order the hands ended."""
+        rows = await self.store.fetch(SERIES_SQL, (community, user)) if game is None \
+            else await self.store.fetch(SERIES_GAME_SQL, (community, user, game))
+        return [int(r[0]) for r in rows]
 
     async def find(self, community: str, name: str) -> Player | None:
         """The player of this community with this name (any case), by their wallet's name."""

@@ -19,10 +19,13 @@ Definitions (one row is one player dealt into one settled hand; a voided hand ha
 - ``high_halves`` / ``low_halves``: how many contested pots of the showdown the player
   won or shared the high of / the low of. With no qualifying low the high takes the
   whole pot, which counts as winning its high.
-- ``scoops``: how many contested pots of the showdown the player took alone: the only
-  high winner and the only low winner, or the only high winner when no low qualified;
-  the same pots that :func:`bot.text.results.pot_line` calls scooped ("Bot2 scoops").
+- ``scoops``: how many contested pots of the showdown the player took alone: in Stud Hi-Lo
+  the only high winner and the only low winner, or the only high winner when no low
+  qualified (the pots that :func:`bot.text.results.pot_line` calls scooped, "Bot2 scoops");
+  in Stud (G6) and Razz (G7), whose pots go whole to the best high or the best low, a pot
+  won unshared.
 - ``net``: the player's stack at the end of the hand minus at the start.
+- ``game``: the hand's game (``stud8``, ``stud``, ``razz``; G8: a mix table's hand has its own).
 - ``won``: the chips the player took from the hand's pots (every pot, uncontested ones
   included; chips nobody called, handed back, are not winnings). "Biggest pot won" is
   the largest ``won`` of the player's hands.
@@ -66,8 +69,26 @@ over a day or a week (a range of time)."""
 BACKFILL_PAGE = 500
 """Hands the migration reads and replays at a time."""
 
+INSERT_9 = ("INSERT INTO hand_players (hand_id, community, user_id, name, dealt, vpip, showdown, won_showdown, "
+            "high_halves, low_halves, scoops, net, won, finished_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+"""The rows as the schema of version 9 has them (its backfill: hands of Stud Hi-Lo only, before the games)."""
 INSERT = ("INSERT INTO hand_players (hand_id, community, user_id, name, dealt, vpip, showdown, won_showdown, "
-          "high_halves, low_halves, scoops, net, won, finished_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+          "high_halves, low_halves, scoops, net, won, finished_at, game) "
+          "VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+
+GAME_MIGRATION = """
+ALTER TABLE hand_players ADD COLUMN game TEXT NOT NULL DEFAULT 'stud8';
+UPDATE hand_players SET game = 'stud' WHERE hand_id IN (SELECT id FROM hands WHERE setup LIKE '%"game": "stud"%');
+UPDATE hand_players SET game = 'razz' WHERE hand_id IN (SELECT id FROM hands WHERE setup LIKE '%"game": "razz"%');
+CREATE INDEX hand_players_game ON hand_players (community, game, user_id, finished_at, hand_id, net, vpip, showdown,
+    won_showdown, high_halves, low_halves, scoops, won)
+"""
+"""The stats of one game (``stats razz``): each row names its hand's game, backfilled from the hand's setup
+(:class:`~bot.core.model.HandSetup` writes ``"game": ...`` only when it is not stud8; a JSON string holding a
+quote escapes it, so no player's name can match). ``hand_players_game`` covers a player's rows of one game; the
+game comes before the player, so that no planner takes it for the queries of every game (PostgreSQL did, when it
+began with the player as ``hand_players_player`` does; and the game as the last column of that one made it wide
+enough for PostgreSQL to scan the table for ``top net all`` instead)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +130,8 @@ def _figures(hand: Hand) -> list[tuple[bool, bool, bool, int, int, int, int, int
             low[seat] += 1
         if len(award.high) == 1 and award.low in ((), award.high):
             scoops[award.high[0]] += 1
+        elif not award.high and len(award.low) == 1:  # Razz (G7): the low takes the pot whole
+            scoops[award.low[0]] += 1
         won_showdown |= {seat for seat, chips in award.shares.items() if chips > 0}
     folded, stacks, starts = hand.folded, hand.stacks, hand.starting_stacks
     return [(s in vpip, at_showdown and not folded[s], s in won_showdown, high[s], low[s], scoops[s],
@@ -117,9 +140,10 @@ def _figures(hand: Hand) -> list[tuple[bool, bool, bool, int, int, int, int, int
 
 def rows_of(hand: Hand, *, hand_id: int, community: str, players: Sequence[tuple[str, str]],
             finished_at: float) -> list[tuple[Any, ...]]:
-    """The ``hand_players`` rows of a finished hand; ``players``: (user, name) by engine seat."""
+    """The ``hand_players`` rows of a finished hand (:data:`INSERT`'s columns, its game last);
+    ``players``: (user, name) by engine seat."""
     return [(hand_id, community, *players[seat], int(vpip), int(showdown), int(won_showdown), high, low, scoops,
-             net, won, finished_at)
+             net, won, finished_at, hand.game.value)
             for seat, (vpip, showdown, won_showdown, high, low, scoops, net, won) in enumerate(_figures(hand))]
 
 
@@ -168,6 +192,7 @@ async def migrate(tx: Tx) -> None:
             except (EngineError, ValueError, KeyError, TypeError, IndexError) as exc:
                 log.error("stats: hand %s cannot be replayed (%s); it has no stats rows", hand_id, exc)
                 continue
-            rows += rows_of(hand, hand_id=hand_id, community=community, players=players, finished_at=finished_at)
-        await tx.executemany(INSERT, rows)
+            rows += [row[:-1] for row in rows_of(hand, hand_id=hand_id, community=community, players=players,
+                                                 finished_at=finished_at)]
+        await tx.executemany(INSERT_9, rows)
         last = page[-1][0]

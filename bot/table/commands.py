@@ -186,7 +186,10 @@ class TableCommands:
         tr = self.output.tr(msg)
         if not rows:
             return Reply(tr("reply.no_history"), private=True)
-        return Reply("\n".join(f"#{no}: {results.history_line(tr, summary)}" for no, summary in rows), private=True)
+        # G8: where the table deals several games (or the lines listed are of several), every line names its game
+        several = rt.table.game != "stud8" or results.several_games(summary for _, summary in rows)
+        lines = [f"#{no}: {results.history_line(tr, summary, name_game=several)}" for no, summary in rows]
+        return Reply("\n".join(lines), private=True)
 
     async def seed(self, rt: Runtime, msg: Inbound, command: Command) -> Reply:
         seat = seated(rt, msg)

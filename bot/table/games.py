@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from bot.core.model import MIX, Table
 from bot.table.output import TableOutput
 from bot.table.runtime import Runtime, TableHooks
-from bot.text import render
+from bot.text import render, results
 from engine.games import MIX_ORDER
 
 
@@ -89,5 +89,5 @@ class MixRotation(TableHooks):
         if index < 0 or index % table.mix_hands:
             return
         game = table.game_of_hand(no)
-        await self.output.say(rt, "line.next_game", game=lambda tr: render.game_name(tr, game),
+        await self.output.say(rt, "line.next_game", game=lambda tr: results.game_name(tr, game),
                               hands=lambda tr: tr.n("game.n_hands", table.mix_hands))

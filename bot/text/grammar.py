@@ -345,7 +345,7 @@ TOURNEY_SUBCOMMANDS: Final = ("status", "new", "register", "unregister", "start"
 """What ``tourney`` is followed by (``tourney`` alone is ``tourney status``)."""
 _TOURNEY_NUMBERS: Final = {"seats": (MIN_SEATS, MAX_SEATS), "stack": (MIN_STACK, MAX_STACK),
                            "buyin": (0, MAX_BUYIN)}
-_TOURNEY_WORDS: Final = {"pace": tuple(PACES), "payout": tuple(PAYOUTS)}
+_TOURNEY_WORDS: Final = {"pace": tuple(PACES), "payout": tuple(PAYOUTS), "game": TABLE_GAMES}
 _TOURNEY_ALIASES: Final = {"buy-in": "buyin", "buy_in": "buyin", "players": "seats", "level": "levels",
                            "pay": "payout", "payouts": "payout"}
 _LEVELS = re.compile(r"^(hands|minutes):([0-9]{1,3})$")

@@ -17,6 +17,7 @@ from bot.core.model import MIX, Table
 from bot.core.names import pad, width
 from bot.core.ports import Button
 from bot.text import handnames, results
+from bot.text.results import game_name
 from engine import ALL_CARDS, Action, Card, Hand
 from engine.equity import Equity
 from engine.events import (
@@ -41,8 +42,6 @@ _DID = family("did", [a.value for a in Action])
 _LABEL = family("label", [a.value for a in Action])
 _DID_KEY: Final = {a: _DID[a.value] for a in Action}
 _LABEL_KEY: Final = {a: _LABEL[a.value] for a in Action}
-_GAME: Final = family("game", [g.value for g in Game])
-
 PRETTY: Final = tuple(card.pretty for card in sorted(ALL_CARDS, key=lambda c: c.index))
 """Each card's face (``Card.pretty``) by ``Card.index``: a board shows dozens of cards."""
 _BACKS: Final = (BACK,) * len(PRETTY)
@@ -103,16 +102,6 @@ def seconds_text(delay: float) -> str:
     return f"{delay:g}"
 
 
-def game_name(tr: Translator, game: Game) -> str:
-    """'Stud Hi-Lo', 'Stud', 'Razz' in ``tr``'s language ('Разз').
-
-    >>> from bot.core.i18n import translator
-    >>> [game_name(translator(lang), Game.RAZZ) for lang in ("en", "ru", "pl")]
-    ['Razz', 'Разз', 'Razz']
-    """
-    return tr(_GAME[game.value])
-
-
 def table_game_text(table: Table, tr: Translator = EN) -> str:
     """What the table deals (``config game=``): a game's name, or the mix with its count of hands.
 
@@ -129,7 +118,7 @@ def table_game_text(table: Table, tr: Translator = EN) -> str:
 
 def short_game_text(table: Table, tr: Translator = EN) -> str:
     """The table's game in a word or two: 'Razz', 'Stud Hi-Lo', 'Stud mix'."""
-    return tr("game.mix") if table.game == MIX else game_name(tr, Game.from_str(table.game))
+    return game_name(tr, table.game)
 
 
 def idle_game_text(table: Table, tr: Translator = EN) -> str:

@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.core.limits import PAYOUTS
+from bot.core.model import MIX
 from engine import Stakes
+from engine.games import MIX_ORDER, Game
 
 LEVELS: tuple[tuple[int, int, int, int], ...] = (
     # ante, bring-in, small bet, big bet
@@ -70,6 +72,22 @@ def level_of(stakes: Stakes) -> int | None:
     while (found := level_stakes(level)).big_bet < stakes.big_bet:
         level += 1
     return level if found == stakes else None
+
+
+def level_game(game: str, level: int) -> Game:
+    """The game of ``level`` (1-based) in a sit-and-go of ``game``: the game itself, or with ``mix`` (G8)
+    Razz, Stud, Stud Hi-Lo level by level, in H.O.R.S.E.'s order, round again after the third.
+
+    >>> [level_game("mix", n).value for n in range(1, 6)]
+    ['razz', 'stud', 'stud8', 'razz', 'stud']
+    >>> level_game("razz", 7).value
+    'razz'
+    """
+    if level < 1:
+        raise ValueError(f"levels start at 1, not {level}")
+    if game == MIX:
+        return MIX_ORDER[(level - 1) % len(MIX_ORDER)]
+    return Game.from_str(game)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from bot.core.config import Settings
 from bot.core.errors import Refusal
 from bot.core.i18n import Translator
 from bot.core.limits import PACES
-from bot.core.model import HandSetup, Seat, Table
+from bot.core.model import MIX, HandSetup, Seat, Table
 from bot.core.names import display_name, unique_name
 from bot.core.ports import BoardView, Button, Clock, Inbound, Reply
 from bot.platform import updates
@@ -39,10 +39,12 @@ from bot.table.seating import refilled
 from bot.table.timers import cancel_timers
 from bot.text.grammar import Command
 from bot.text.render import chips, chips_field, seconds_text
+from bot.text.results import game_name
 from bot.tourney.schedule import (
     DEFAULT_STACK,
     LEVELS,
     Clocking,
+    level_game,
     level_of,
     level_stakes,
     place_out,
@@ -51,11 +53,14 @@ from bot.tourney.schedule import (
 )
 from bot.tourney.store import Entrant, Tournament, TourneyRepo, chips_account
 from engine import Stakes
+from engine.games import MIX_ORDER
 
 log = logging.getLogger(__name__)
 
 DEFAULTS: Final[dict[str, int | str]] = {"seats": 6, "stack": DEFAULT_STACK, "buyin": 100, "pace": "normal",
-                                        "payout": "65/35"}
+                                        "payout": "65/35", "game": "stud8"}
+TABLE_KEYS: Final = frozenset({"game", "mix_hands"})
+"""What ``config`` may not change at a sit-and-go's table: its game is the tournament's (``tourney new game=``)."""
 
 
 class Tourneys(TableHooks):
@@ -132,7 +137,8 @@ class Tourneys(TableHooks):
         if sub == "levels":  # the schedule, the level being played marked
             here = self.by_table.get(rt.table.id) if rt is not None else None
             current = here.level if here is not None and here.status == "running" else None
-            return Reply(self._levels(self._tr(msg), current), private=True)
+            return Reply(self._levels(self._tr(msg), current, game=here.game if here is not None else None),
+                         private=True)
         if rt is None and is_fenced():  # cluster mode: it was held here a moment ago
             raise TableMoved()
         if rt is None or rt.table.tournament is None:
@@ -174,7 +180,8 @@ class Tourneys(TableHooks):
             return await self._unregister(rt, t, msg)
         if name == "stop":  # registering or running: cancelled, every buy-in back
             return await self._cancel(rt, t, msg)
-        if name == "config" and not any(isinstance(v, int) for v in command.options.values()):
+        if name == "config" and not any(isinstance(v, int) for v in command.options.values()) \
+                and not TABLE_KEYS & command.options.keys():
             return await self.commands.config(rt, msg, command)  # its view and language may change
         if name == "join":
             raise Refusal("tourney.refuse_join")
@@ -195,8 +202,9 @@ class Tourneys(TableHooks):
             t = Tournament(id=0, table_id=table_id, platform=msg.platform, community=community,
                            channel=msg.channel, creator=msg.user, status="registering", seats=int(o["seats"]),
                            stack=int(o["stack"]), buyin=int(o["buyin"]), unit=unit, length=int(length),
-                           pace=pace, payout=str(o["payout"]))
+                           pace=pace, payout=str(o["payout"]), game=str(o["game"]))
             t.id = await self.repo.create(tx, t, now=now)
+            await tx.execute("UPDATE tables SET game = ? WHERE id = ?", (level_game(t.game, 1).value, table_id))
             made.append(t)
             return t.id
 
@@ -204,9 +212,11 @@ class Tourneys(TableHooks):
                                     within=create)
         t = made[-1]
         self.by_table[rt.table.id] = t
+        rt.table.game = level_game(t.game, 1).value
         async with rt.lock:
             await self.output.say(rt, "tourney.opens", name=display_name(msg.name) or "player", id=t.id,
-                                  seats=t.seats, buyin=chips_field(t.buyin), stack=t.stack,
+                                  game=lambda tr: self._game(t, tr), seats=t.seats, buyin=chips_field(t.buyin),
+                                  stack=t.stack,
                                   every=lambda tr: self._every(t, tr), paid=lambda tr: self._paid(t))
             await self.output.publish(rt, new=True)
         return Reply(self._tr(msg)("tourney.reply_opened", id=t.id))
@@ -319,7 +329,7 @@ class Tourneys(TableHooks):
         self.rng.shuffle(users)
         now = self.clock.now()
         t.status, t.level, t.started_at, t.started_hand = "running", 1, now, table.hand_no
-        table.stakes, table.running = level_stakes(1), True
+        table.stakes, table.running, table.game = level_stakes(1), True, level_game(t.game, 1).value
         async with self.store.atomic() as tx:
             for seat_no, user in enumerate(users):
                 e = t.entrants[user]
@@ -347,6 +357,7 @@ class Tourneys(TableHooks):
             return
         t.level = level
         rt.table.stakes = level_stakes(level)
+        rt.table.game = level_game(t.game, level).value  # the dealer deals the table's game (G8: each level's)
         async with self.store.atomic() as tx:
             await self.repo.save(tx, t, now=self.clock.now())
             await tx.save_table(rt.table)
@@ -458,9 +469,9 @@ class Tourneys(TableHooks):
     def status_text(self, rt: Runtime, t: Tournament, tr: Translator) -> str:
         if t.status == "registering":
             names = ", ".join(e.name for e in t.entrants.values()) or "—"
-            return tr("tourney.status_registering", id=t.id, count=len(t.entrants), seats=t.seats, names=names,
-                      buyin=chips(t.buyin, tr), stack=t.stack, every=self._every(t, tr), pool=chips(t.pool, tr),
-                      paid=self._paid(t))
+            return tr("tourney.status_registering", id=t.id, game=self._game(t, tr), count=len(t.entrants),
+                      seats=t.seats, names=names, buyin=chips(t.buyin, tr), stack=t.stack, every=self._every(t, tr),
+                      pool=chips(t.pool, tr), paid=self._paid(t))
         level = self.level_now(rt, t)
         s = level_stakes(t.level)
         if t.unit == "hands":
@@ -472,9 +483,9 @@ class Tourneys(TableHooks):
             left = max(0, int(-(-(t.length * 60 * t.level - seconds) // 60)))
             upcoming = tr.n("tourney.n_minutes", left)
         players = ", ".join(f"{seat.name} {seat.stack}" for _, seat in sorted(rt.table.seats.items()))
-        return tr("tourney.status_running", id=t.id, level=t.level, ante=s.ante, bring_in=s.bring_in,
-                  small=s.small_bet, big=s.big_bet, next=upcoming, players=players, pool=chips(t.pool, tr),
-                  paid=self._paid(t))
+        return tr("tourney.status_running", id=t.id, game=self._game(t, tr, level=t.level), level=t.level,
+                  ante=s.ante, bring_in=s.bring_in, small=s.small_bet, big=s.big_bet, next=upcoming, players=players,
+                  pool=chips(t.pool, tr), paid=self._paid(t))
 
     def _results_text(self, t: Tournament, tr: Translator) -> str:
         if t.status == "cancelled":
@@ -485,16 +496,28 @@ class Tourneys(TableHooks):
         rows = [f"{e.place}{'=' if (e.shared or 1) > 1 else '.'} {e.name} — {chips(e.prize or 0, tr)}"
                 for e in placed]
         head = tr("tourney.results_final" if t.status == "finished" else "tourney.results_so_far", id=t.id,
-                  pool=chips(t.pool, tr))
+                  game=self._game(t, tr), pool=chips(t.pool, tr))
         return "\n".join([head, *rows])
 
-    def _levels(self, tr: Translator, current: int | None) -> str:
-        rows = [tr("tourney.levels_head")]
+    @staticmethod
+    def _game(t: Tournament, tr: Translator, *, level: int | None = None) -> str:
+        """The sit-and-go's game in ``tr``'s words; a mix's with the game of ``level`` ('Stud mix · Razz')."""
+        if t.game != MIX or level is None:
+            return game_name(tr, t.game)
+        return tr("tourney.mix_now", mix=game_name(tr, MIX), game=game_name(tr, level_game(MIX, level).value))
+
+    def _levels(self, tr: Translator, current: int | None, *, game: str | None = None) -> str:
+        """The schedule; with ``game`` (the channel's sit-and-go's) ``mix``, each level's game beside it (G8)."""
+        mix = game == MIX
+        rows = [tr("tourney.levels_head_mix" if mix else "tourney.levels_head")]
         for n in range(1, len(LEVELS) + 1):
             s = level_stakes(n)
             mark = " ◀" if n == current else ""
-            rows.append(f"{n:>2}  {s.ante:>4}  {s.bring_in:>4}  {s.small_bet:>5}/{s.big_bet}{mark}")
+            dealt = f"  {game_name(tr, level_game(MIX, n).value)}" if mix else ""
+            rows.append(f"{n:>2}  {s.ante:>4}  {s.bring_in:>4}  {s.small_bet:>5}/{s.big_bet}{dealt}{mark}")
         rows.append(tr("tourney.levels_after"))
+        rows.append(tr("tourney.levels_mix_after" if mix else "tourney.levels_mix",
+                       games=", ".join(game_name(tr, g.value) for g in MIX_ORDER)))
         rows.append(tr("tourney.levels_pace", normal_hands=PACES["normal"]["hands"],
                        normal_minutes=PACES["normal"]["minutes"], turbo_hands=PACES["turbo"]["hands"],
                        turbo_minutes=PACES["turbo"]["minutes"], stack=DEFAULT_STACK))
@@ -507,7 +530,13 @@ class Tourneys(TableHooks):
         return Reply(self._results_text(t, self._tr(msg)), private=True)
 
     async def _say_level(self, rt: Runtime, t: Tournament) -> None:
+        """The level's stakes, on the board before its first hand; in a mix, its game too (G8)."""
         s = level_stakes(t.level)
+        if t.game == MIX:
+            game = level_game(MIX, t.level).value
+            await self.output.say(rt, "tourney.level_game", level=t.level, game=lambda tr: game_name(tr, game),
+                                  ante=s.ante, bring_in=s.bring_in, small=s.small_bet, big=s.big_bet)
+            return
         await self.output.say(rt, "tourney.level", level=t.level, ante=s.ante, bring_in=s.bring_in, small=s.small_bet,
                               big=s.big_bet)
 

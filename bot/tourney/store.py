@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from bot.chips import wallets
 from bot.chips.ledger import Transfer, house_account, wallet_account
+from bot.core.model import TABLE_GAMES
 from bot.store import Store, Tx
 
 TOURNEY_MIGRATION = """
@@ -33,6 +34,10 @@ CREATE TABLE tourney_players (
     PRIMARY KEY (tournament_id, user_id)
 )
 """
+
+GAME_MIGRATION = "ALTER TABLE tournaments ADD COLUMN game TEXT NOT NULL DEFAULT 'stud8'"
+"""A sit-and-go's game (``tourney new game=``): stud8, stud, razz or mix (G8: the game changes with each level).
+Sit-and-gos before it dealt Stud Hi-Lo."""
 
 STATUSES = ("registering", "running", "finished", "cancelled")
 
@@ -77,6 +82,8 @@ class Tournament:
     pace: str
     payout: str
     level: int = 1
+    game: str = "stud8"
+    """One of :data:`~bot.core.model.TABLE_GAMES`; ``mix`` deals each level's game (G8, :func:`level_game`)."""
     started_at: float | None = None
     started_hand: int | None = None
     entrants: dict[str, Entrant] = field(default_factory=dict)
@@ -101,7 +108,8 @@ class TourneyRepo:
             t = Tournament(id=r["id"], table_id=r["table_id"], platform=r["platform"], community=r["community"],
                            channel=r["channel"], creator=r["creator"], status=r["status"], seats=r["seats"],
                            stack=r["stack"], buyin=r["buyin"], unit=r["unit"], length=r["length"], pace=r["pace"],
-                           payout=r["payout"], level=r["level"], started_at=r["started_at"],
+                           payout=r["payout"], level=r["level"],
+                           game=r["game"] if r["game"] in TABLE_GAMES else "stud8", started_at=r["started_at"],
                            started_hand=r["started_hand"])
             for p in await self.store.fetch("SELECT * FROM tourney_players WHERE tournament_id = ? ORDER BY seq",
                                             (t.id,)):
@@ -126,9 +134,9 @@ class TourneyRepo:
     async def create(tx: Tx, t: Tournament, *, now: float) -> int:
         return await tx.insert(
             "INSERT INTO tournaments (table_id, platform, community, channel, creator, status, seats, stack, buyin, "
-            "unit, length, pace, payout, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "unit, length, pace, payout, game, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (t.table_id, t.platform, t.community, t.channel, t.creator, t.status, t.seats, t.stack, t.buyin, t.unit,
-             t.length, t.pace, t.payout, float(now)))
+             t.length, t.pace, t.payout, t.game, float(now)))
 
     @staticmethod
     async def save(tx: Tx, t: Tournament, *, now: float) -> None:

@@ -15,11 +15,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from backends import snapshot
+from backends import rows, snapshot
 from pokerkit import HandHistory
 from pokerstars_reader import ReadHand, read_file
 from test_export_phh import pokerkit_replay
+from tourney_script import next_line, play_sng
 
+from adapters.console.app import ScriptSession
 from adapters.console.chat import ConsoleChat, ConsoleMessenger
 from bot.bootstrap import build_bot
 from bot.core.clock import ManualClock
@@ -340,3 +342,71 @@ async def test_a_hand_settled_under_older_pot_rules_tells_what_was_paid(tmp_path
         assert not any(re.match(r"^(Pot|Main pot) \d+: ", line) for line in story)  # not the replay's payout
         nets = {str(p[0]): int(p[2]) for p in players}
         assert story[-1] == "Net: " + ", ".join(f"{n} {nets[n]:+d}" if nets[n] else f"{n} 0" for n in hand.names)
+
+
+async def test_rule_g8_hand_n_and_the_replayer_of_a_razz_sit_and_go_name_its_game(tmp_path: Path) -> None:
+    """A hand of Razz is told as Razz: 'hand N' names the game before its header, its showdown gives the pot
+    whole to the best low, and no line speaks of a high; the replayer page names the game too."""
+    db = tmp_path / "razz.db"
+    played = await play_sng(db=str(db), seed=5, setup=[
+        "ann: tourney new seats=2 stack=200 buyin=10 levels=hands:1 game=razz", "ann: register", "ann: addbot"])
+    assert any(line.startswith("[table] 🏆 ") for line in played.lines)
+    out: list[str] = []
+    session = await ScriptSession.open(db=str(db), seed=1, settings=Settings(), write=out.append)
+    try:
+        last = max(no for no, in await rows(db, "SELECT hand_no FROM hands WHERE status = 'done'"))
+        for no in (1, last):  # the last hand went to a showdown or a fold: both are told as Razz
+            await session.feed(f"ann: hand {no}")
+        await session.feed("ann: replay 1")
+    finally:
+        await session.close()
+    told = [line.removeprefix("[dm ann] ") for line in out if line.startswith("[dm ann] ")]
+    assert told[0].startswith("Razz · Hand #1 — ante "), told
+    # (a 'shows' line is render.describe's, the table's words: not judged here)
+    assert not [line for line in told if re.search(r"\bhigh\b|scoop", line) and " shows " not in line], told
+    assert any(re.match(r"Pot \d+: \S+ (wins \(|wins \d+, uncontested)", line) for line in told), told
+    page = next(Path(m.group(2)) for line in out if (m := SAVED.match(line)) and m.group(2).endswith(".html"))
+    html = page.read_text()
+    assert "Razz" in html
+
+
+async def test_rule_g8_every_hand_of_a_mix_sit_and_go_names_its_game(tmp_path: Path) -> None:
+    """At a table that deals several games (here a sit-and-go of game=mix, levels of two hands), 'hand N' and the
+    replayer name each hand's game, Stud Hi-Lo's too."""
+    db = tmp_path / "mix.db"
+    await play_sng(db=str(db), seed=11, setup=[
+        "ann: tourney new seats=3 pace=turbo payout=winner stack=300 buyin=10 levels=hands:2 game=mix",
+        "ann: register", "ann: addbot Robo", "ann: addbot Dora"])
+    out: list[str] = []
+    session = await ScriptSession.open(db=str(db), seed=1, settings=Settings(), write=out.append)
+    try:
+        for no in (1, 3, 5):
+            await session.feed(f"ann: hand {no}")
+        await session.feed("ann: replay 5")
+    finally:
+        await session.close()
+    headers = [line.removeprefix("[dm ann] ") for line in out if re.match(r"^\[dm ann\] \S.* · Hand #\d+ — ", line)]
+    assert [h.split(" — ")[0] for h in headers] == ["Razz · Hand #1", "Stud · Hand #3", "Stud Hi-Lo · Hand #5"]
+    page = next(Path(m.group(2)) for line in out if (m := SAVED.match(line)) and m.group(2).endswith(".html"))
+    assert "Stud Hi-Lo · Hand #5" in page.read_text()
+
+
+async def test_rule_g8_history_at_a_mix_sit_and_go_names_every_lines_game(tmp_path: Path) -> None:
+    """'history' lists hands of several games (a mix sit-and-go, a level a hand): every line names its game."""
+    out: list[str] = []
+    session = await ScriptSession.open(db=str(tmp_path / "h.db"), seed=3, settings=Settings(), write=out.append)
+    try:
+        for line in ("ann: tourney new seats=2 stack=5000 levels=hands:1 game=mix", "ann: register", "ann: addbot"):
+            await session.feed(line)
+        answered: set[str] = set()
+        for _ in range(400):
+            if sum(1 for line in out if re.match(r"^\[table\] Hand #\d+: ", line)) >= 5:
+                break
+            await session.feed(next_line(out, human="ann", answered=answered))
+        start = len(out)
+        await session.feed("ann: history 3")
+    finally:
+        await session.close()
+    listed = [line.removeprefix("[dm ann] ") for line in out[start:] if line.startswith("[dm ann] #")]
+    games = {int(line[1:].split(":")[0]): line.split(": ")[1] for line in listed}  # newest first
+    assert games == {n: ("Razz", "Stud", "Stud Hi-Lo")[(n - 1) % 3] for n in games} and len(games) == 3, listed

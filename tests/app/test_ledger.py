@@ -254,11 +254,11 @@ async def test_an_existing_database_opens_its_ledger_with_what_it_holds(tmp_path
     async with Table(db, seed=SEED) as t:
         await _script(t, "ann: new\nann: join 300\nbob: join\ncat: join\nann: start\nann: complete\nbob: call")
     with sqlite3.connect(db) as con:  # what the build before the ledger left: schema version 4
-        con.executescript("DROP TABLE ledger_entries; DROP TABLE ledger_transfers; DROP TABLE pending_answers; "
+        con.executescript(f"{drop_tables_after(MIGRATIONS.index(stats_rows.migrate) + 1)}"
+                          "DROP TABLE ledger_entries; DROP TABLE ledger_transfers; DROP TABLE pending_answers; "
                           "ALTER TABLE hands DROP COLUMN announced; DROP TABLE tourney_players; "
                           "DROP TABLE tournaments; DROP TABLE fair_seeds; DROP TABLE fair_player_seeds; "
-                          "DROP TABLE fair_tables; DROP TABLE hand_players; "
-                          f"{drop_tables_after(MIGRATIONS.index(stats_rows.migrate) + 1)}PRAGMA user_version = 4;")
+                          "DROP TABLE fair_tables; DROP TABLE hand_players; PRAGMA user_version = 4;")
     caplog.set_level("INFO")
     async with Table(db, seed=SEED) as t:
         assert "audit passed: 7 accounts, 1 transfers, 0 settled hands, 3000 chips issued" in caplog.text

@@ -25,12 +25,15 @@ from replays import (
     split_hand,
 )
 from test_history import Chat, dm, saved, seat_three
+from test_results import RAZZ_DOWN, STUD_DOWN, game_showdown
 
 from bot.core.i18n import translator
 from bot.core.limits import MAX_REPLAY
 from bot.history.replayer import PAGE_BUDGET, ReplayHand, engine_equity, replay_page
+from bot.text import results
 from engine import Action, Deck, DeckDealer, Hand, Stakes
 from engine.events import HandShown
+from engine.games import Game
 
 
 def frames_seen(data: dict[str, Any], index: int = 0) -> list[dict[str, Any]]:
@@ -216,3 +219,36 @@ async def test_replay_answers_privately_with_one_file_and_refuses_what_it_cannot
         lines = await chat.say("ann", "powtórka 1")
         assert dm(lines, "ann")[0].startswith("Rozdanie nr 1: otwórz plik w przeglądarce"), lines
         assert '<html lang="pl">' in path.read_text(encoding="utf-8")  # written again, in Polish
+
+
+# ------------------------------------------------------------------ the other games (GAMES.md)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "pl"])
+def test_rule_g7_a_razz_page_names_razz_and_reads_every_hand_as_a_low(lang: str) -> None:
+    """Razz: the title names the game, the seats' lines and the shown hands are ace-to-five lows (never a high),
+    and the pot goes whole to the best low."""
+    tr = translator(lang)
+    hand = game_showdown(RAZZ_DOWN, Game.RAZZ)
+    data = data_of(page_of(hand, viewer="ann", tr=tr))["hands"][0]
+    razz, high, low = {"en": ("Razz", "High", "Low"), "ru": ("Разз", "Хай", "Лоу"), "pl": ("Razz", "High", "Low")}[lang]
+    assert data["title"].startswith(f"{razz} · ") and data["game"] == "razz"
+    mine = [f["seats"][0]["hand"] for f in data["frames"] if f["seats"][0]["hand"]]
+    assert mine and all(low in line and high not in line for line in mine), mine
+    assert mine[-1].endswith("7-5-3-2-A"), mine
+    result = data["result"]
+    assert {h["name"]: (h["high"], h["low"]) for h in result["hands"]} == {
+        "ann": ("", "7-5-3-2-A"), "bob": ("", "J-10-9-8-4")}
+    assert result["pots"] == results.pot_lines(tr, hand, hand.names) and "7-5-3-2-A" in result["pots"][0]
+
+
+def test_rule_g6_a_stud_page_names_stud_and_shows_no_low() -> None:
+    hand = game_showdown(STUD_DOWN, Game.STUD)
+    data = data_of(page_of(hand, viewer="bob"))["hands"][0]
+    assert data["title"].startswith("Stud · Hand #1") and data["game"] == "stud"
+    lines = [s["hand"] for f in data["frames"] for s in f["seats"] if s["hand"]]
+    assert lines and not any("low" in line.lower() for line in lines), lines
+    assert {h["name"]: h["low"] for h in data["result"]["hands"]} == {"ann": "", "bob": ""}
+    assert data["result"]["pots"] == ["Pot 6: ann wins (pair of kings)"]
+    # Stud Hi-Lo's pages read as before: no game in the title
+    assert data_of(page_of(split_hand(), viewer="ann"))["hands"][0]["title"].startswith("Hand #1")

@@ -20,7 +20,17 @@ from helpers import make_hand
 from PIL import Image
 from store_fixtures import drop_tables_after
 from test_console import Table
-from test_results import ALL_IN_STACKS, ALL_INS, SCOOP, SCOOP_NO_LOW, SPLIT, showdown
+from test_results import (
+    ALL_IN_STACKS,
+    ALL_INS,
+    RAZZ_DOWN,
+    SCOOP,
+    SCOOP_NO_LOW,
+    SPLIT,
+    STUD_DOWN,
+    game_showdown,
+    showdown,
+)
 
 from adapters.console.chat import ConsoleMessenger
 from bot.app import StudBot
@@ -42,6 +52,7 @@ from bot.store import Store, open_sqlite
 from bot.text import render
 from bot.text.grammar import parse
 from engine import Hand, Stakes
+from engine.games import Game
 from engine.handfile import HandFile, replay_hand
 
 # The tests of the store run on both backends (store_backend); the pure ones once.
@@ -121,7 +132,7 @@ async def store_hands(store: Store, hands: Sequence[Hand], *, at: Sequence[float
                                    now=T0)
         for i, hand in enumerate(hands):
             players = [Player(s, user(n), n.capitalize(), hand.starting_stacks[s]) for s, n in enumerate(hand.names)]
-            setup = HandSetup(hand_no=i + 1, stakes=hand.stakes, players=players, deck=[])
+            setup = HandSetup(hand_no=i + 1, stakes=hand.stakes, players=players, deck=[], game=hand.game)
             hand_id = await tx.begin_hand(table_id=table_id, setup=setup, now=T0)
             now = at[i] if at is not None else T0 + i
             await tx.finish_hand(hand_id=hand_id, hand_file="{}", summary="", now=now)
@@ -205,7 +216,7 @@ async def test_redteam_stats_of_a_name_with_a_control_character_gets_the_usage(t
         bot = _bot(store, ManualClock(T0))
         for text in ("stats a\x00b", "stats \x00", "stats Bob\x07"):
             reply = await bot.handle(_ask("ann", text))
-            assert not reply.ok and "stats [name]" in reply.text, (text, reply.text)
+            assert not reply.ok and "stats [stud8|stud|razz] [name]" in reply.text, (text, reply.text)
     finally:
         await store.close()
 
@@ -313,7 +324,7 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
         for text in ("top foo", "top net month", "stats " + "x" * 65):
             reply = await bot.handle(_ask("ann", text))
             assert not reply.ok and reply.private and ("top [net [day|week|all]]" in reply.text
-                                                       or "stats [name]" in reply.text), reply.text
+                                                       or "stats [stud8|stud|razz] [name]" in reply.text), reply.text
         nobody = await bot.handle(_ask("ann", "stats Zed"))
         assert (nobody.ok, nobody.text) == (False, "Nobody called Zed plays here.")
         newcomer = await bot.handle(_ask("eve", "stats"))
@@ -378,20 +389,20 @@ async def test_the_migration_backfills_rows_for_hands_stored_before_it(tmp_path:
     before = MIGRATIONS.index(stats_rows.migrate)  # what the build before the stats left: the schema before it
     later = drop_tables_after(before + 1)  # and before the migrations that came after it
     with sqlite3.connect(db) as con:
-        con.executescript(f"DROP TABLE hand_players; {later} PRAGMA user_version = {before};")
+        con.executescript(f"{later} DROP TABLE hand_players; PRAGMA user_version = {before};")
     store = await open_sqlite(str(db), schema=MIGRATIONS)
     try:
         backfilled = [tuple(r) for r in await store.fetch("SELECT * FROM hand_players ORDER BY hand_id, user_id")]
         assert backfilled == written
         indexes = {r[0] for r in await store.fetch("SELECT name FROM sqlite_master WHERE type = 'index' "
                                                    "AND tbl_name = 'hand_players' AND sql IS NOT NULL")}
-        assert indexes == {"hand_players_player", "hand_players_period"}
+        assert indexes == {"hand_players_player", "hand_players_period", "hand_players_game"}
     finally:
         await store.close()
     # a hand file the engine cannot replay is left out (and logged); the others are backfilled
     with sqlite3.connect(db) as con:
-        con.executescript("DROP TABLE hand_players; DROP INDEX IF EXISTS hand_players_player; "
-                          f"DROP INDEX IF EXISTS hand_players_period; {later} PRAGMA user_version = {before};")
+        con.executescript(f"{later} DROP TABLE hand_players; DROP INDEX IF EXISTS hand_players_player; "
+                          f"DROP INDEX IF EXISTS hand_players_period; PRAGMA user_version = {before};")
         first = con.execute("SELECT MIN(id) FROM hands WHERE status = 'done'").fetchone()[0]
         con.execute("UPDATE hands SET hand_file = '{\"broken\": 1}' WHERE id = ?", (first,))
     caplog.set_level("ERROR")
@@ -447,7 +458,8 @@ def test_the_benchmark_script_runs_small() -> None:
         assert label in out, out
     plans = out.split("query plans:")[1].splitlines()
     for label, index in (("stats  ", "player"), ("stats chart series", "player"), ("top net day", "period"),
-                         ("top net week", "period"), ("top net all", "player")):
+                         ("top net week", "period"), ("top net all", "player"), ("stats razz", "game"),
+                         ("stats games", "game")):
         line = next(line for line in plans if line.strip().startswith(label.strip() + " ") and line.startswith(
             "  " + label))
         assert f"SEARCH hand_players USING COVERING INDEX hand_players_{index}" in line, line
@@ -462,6 +474,82 @@ def test_the_benchmark_script_runs_small_on_postgresql() -> None:
     assert "through the bot's Store on PostgreSQL (asyncpg)" in out, out
     plans = {line[2:22].strip(): line[23:] for line in out.split("query plans:")[1].splitlines() if line}
     for label, index in (("stats", "hand_players_player"), ("stats chart series", "hand_players_player"),
-                         ("top net day", "hand_players_period"), ("top net week", "hand_players_period")):
-        assert f"Index Scan on {index}" in plans[label], (label, plans[label])
+                         ("top net day", "hand_players_period"), ("top net week", "hand_players_period"),
+                         ("stats razz", "hand_players_game")):  # 'stats games': either index, as 'stats' reads
+
+        assert f"Index Scan on {index}" in plans[label] or f"Index Only Scan using {index}" in plans[label], (
+            label, plans[label])
     assert "Seq Scan on hand_players" not in out, out
+
+
+@pytest.mark.usefixtures("store_backend")
+@pytest.mark.asyncio
+async def test_rule_g6_g7_stats_per_game_and_every_game_together(tmp_path: Path) -> None:
+    """'stats' counts every game's hands (and lists each game's when there are several); 'stats razz' (the game's
+    word before or after a name) only that game's, whose pots go whole to one hand (G6, G7)."""
+    store = await open_sqlite(str(tmp_path / "g.db"), schema=MIGRATIONS)
+    try:
+        razz, stud = game_showdown(RAZZ_DOWN, Game.RAZZ), game_showdown(STUD_DOWN, Game.STUD)
+        await store_hands(store, [*scripted_hands(), razz, stud])
+        book = StatsBook(store)
+        every, hilo = await book.player(COMMUNITY, "u-ann"), await book.player(COMMUNITY, "u-ann", game="stud8")
+        assert (every.hands, hilo.hands) == (7, 5)
+        only_razz = await book.player(COMMUNITY, "u-ann", game="razz")
+        # ann's 7-5-3-2-A takes the razz pot whole: a pot won (a low), and unshared
+        assert (only_razz.hands, only_razz.showdowns, only_razz.won_showdowns, only_razz.high_halves,
+                only_razz.low_halves, only_razz.scoops, only_razz.net) == (1, 1, 1, 0, 1, 1, 3)
+        only_stud = await book.player(COMMUNITY, "u-bob", game="stud")
+        assert (only_stud.hands, only_stud.won_showdowns, only_stud.high_halves, only_stud.scoops,
+                only_stud.net) == (1, 0, 0, 0, -3)
+        assert await book.net_series(COMMUNITY, "u-ann", game="razz") == [3]
+        assert await book.games(COMMUNITY, "u-ann") == [("razz", 1, 3), ("stud", 1, 3), ("stud8", 5, 17)]
+        bot = _bot(store, ManualClock(T0 + 10))
+        mine = (await bot.handle(_ask("ann", "stats"))).text
+        assert mine.startswith("Stats of Ann here\nHands dealt: 7\n"), mine
+        assert mine.splitlines()[-1] == ("By game: Razz 1 hand, +3 chips · Stud 1 hand, +3 chips · "
+                                         "Stud Hi-Lo 5 hands, +17 chips")
+        assert (await bot.handle(_ask("ann", "stats razz"))).text == (
+            "Stats of Ann here, Razz\nHands dealt: 1\nVPIP (chips put in by choice on third street): 1 (100%)\n"
+            "Showdowns: 1 seen, 1 won (100%)\nPots won at showdown: 1, 1 of them unshared\nNet: +3 chips\n"
+            "Biggest pot won: 6 chips")
+        assert (await bot.handle(_ask("ann", "stats stud8"))).text.startswith(
+            "Stats of Ann here, Stud Hi-Lo\nHands dealt: 5\n")
+        for asked in ("stats stud bob", "stats Bob STUD"):
+            theirs = (await bot.handle(_ask("ann", asked))).text
+            assert theirs.startswith("Stats of Bob here, Stud\nHands dealt: 1\n") and "Net: -3 chips" in theirs
+        assert (await bot.handle(_ask("ann", "stats razz cat"))).text == (
+            "Cat has not been dealt a hand of Razz here yet.")
+        ru = (await bot.handle(_ask("ann", "stats razz", locale="ru"))).text
+        assert ru.startswith("Статистика игрока Ann в этом сообществе, Разз\nРаздач: 1") and "из них без дележа 1" in ru
+        pl = (await bot.handle(_ask("ann", "stats", locale="pl"))).text
+        assert pl.splitlines()[-1].startswith("Według gier: Razz 1 rozdanie, +3 "), pl
+        # the leaderboard counts every game, as before
+        top = dict(await book.top_net(COMMUNITY, period="all", now=T0 + 10))
+        assert top["Ann"] == every.net == 17 + 3 + 3
+    finally:
+        await store.close()
+
+
+@pytest.mark.sqlite_only(reason="takes the file back a version with sqlite3")
+@pytest.mark.usefixtures("store_backend")
+@pytest.mark.asyncio
+async def test_the_game_migration_backfills_each_rows_game_from_its_hands_setup(tmp_path: Path) -> None:
+    db = tmp_path / "g.db"
+    store = await open_sqlite(str(db), schema=MIGRATIONS)
+    try:
+        await store_hands(store, [*scripted_hands()[1:3], game_showdown(RAZZ_DOWN, Game.RAZZ),
+                                  game_showdown(STUD_DOWN, Game.STUD)], users={"ann": 'u-"game": "razz"', "bob": "u-b"})
+    finally:
+        await store.close()
+    version = MIGRATIONS.index(stats_rows.GAME_MIGRATION)
+    with sqlite3.connect(db) as con:
+        con.executescript(f"{drop_tables_after(version)} PRAGMA user_version = {version};")
+        assert "game" not in [r[1] for r in con.execute("PRAGMA table_info(hand_players)")]
+    store = await open_sqlite(str(db), schema=MIGRATIONS)
+    try:
+        got = [tuple(r) for r in await store.fetch("SELECT h.hand_no, p.game FROM hand_players p JOIN hands h "
+                                                    "ON h.id = p.hand_id WHERE p.user_id = 'u-b' ORDER BY h.hand_no")]
+        assert got == [(1, "stud8"), (2, "stud8"), (3, "razz"), (4, "stud")]  # a name holding the words matches not
+        assert (await StatsBook(store).player("console:c", "u-b", game="razz")).hands == 1
+    finally:
+        await store.close()

@@ -10,6 +10,7 @@ two bots are out at once and are placed by the chips they started that hand with
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 from pathlib import Path
@@ -21,11 +22,13 @@ from tourney_script import play_sng
 from adapters.console.app import ScriptSession
 from bot.bootstrap import audit_file
 from bot.core.config import Settings
+from bot.core.model import HandSetup
 from bot.core.names import display_name, plain
 from bot.core.ports import Inbound
 from bot.store import Tx
 from bot.tourney.schedule import level_stakes
 from engine import HandFile
+from engine.games import MIX_ORDER, Game
 from engine.verify import verify_hand_file
 
 pytestmark = pytest.mark.usefixtures("store_backend")
@@ -174,7 +177,7 @@ def test_registration_buy_ins_refunds_and_refusals(tmp_path: Path) -> None:
             assert any("must be from 2 to 8" in x for x in await s.say("ann: tourney new seats=9"))
             assert any("hands:N or minutes:N" in x for x in await s.say("ann: tourney new levels=weeks:2"))
             out = await s.say("ann: tourney new seats=3 buyin=300 pace=normal payout=winner")
-            assert any("opens sit-and-go #1: 3 seats, buy-in 300 chips" in x for x in out)
+            assert any("opens sit-and-go #1 (Stud Hi-Lo): 3 seats, buy-in 300 chips" in x for x in out)
             await s.say("ann: register")
             assert await wallet(db, "ann") == 700
             assert any("Already registered" in x for x in await s.say("ann: register"))
@@ -518,5 +521,65 @@ def test_item11_stats_and_top_net_keep_a_sit_and_go_apart(tmp_path: Path) -> Non
                                                        "[ok] ann"]
             assert await s.say("ann: top") == ["[dm ann] 1. ann 900", "[ok] ann"]
             assert any("Nobody called Robo" in x for x in await s.say("ann: stats Robo"))
+
+    asyncio.run(go())
+
+
+MIX_SETUP = ["ann: tourney new seats=3 pace=turbo payout=winner stack=300 buyin=10 levels=hands:2 game=mix",
+             "ann: register", "ann: addbot Robo", "ann: addbot Dora"]
+LEVEL_GAME = re.compile(r"^\[table\] Level (\d+) from this hand, ([^:]+): ante (\d+), bring-in (\d+), "
+                        r"bets (\d+)/(\d+)\.$")
+
+
+def test_rule_g8_a_mix_sit_and_go_changes_the_game_with_each_level(tmp_path: Path) -> None:
+    """G8: with game=mix each level deals the next game of Razz, Stud, Stud Hi-Lo (announced with the level, before
+    its first hand); every hand is stored with the game it was dealt in and replays in it."""
+    db = tmp_path / "mix.db"
+    played = asyncio.run(play_sng(db=str(db), seed=11, setup=MIX_SETUP))
+    lines = played.lines
+    assert any("opens sit-and-go #1 (Stud mix): 3 seats" in line for line in lines)
+    names = {"Razz": Game.RAZZ, "Stud": Game.STUD, "Stud Hi-Lo": Game.STUD8}
+    announced = {int(m.group(1)): names[m.group(2)] for line in lines if (m := LEVEL_GAME.match(line))}
+    assert len(announced) >= 4, lines
+    assert all(game is MIX_ORDER[(k - 1) % 3] for k, game in announced.items())
+    assert not any(line.startswith("[table] Level ") and not LEVEL_GAME.match(line) for line in lines)
+    [(started,)] = rows_now(db, "SELECT started_hand FROM tournaments")
+    done = rows_now(db, "SELECT hand_no, setup, hand_file FROM hands WHERE status = 'done' ORDER BY hand_no")
+    games = set()
+    for no, setup, text in done:
+        level = 1 + (no - started - 1) // 2
+        game = HandSetup.from_json(json.loads(setup)).game
+        assert game is MIX_ORDER[(level - 1) % 3], (no, level, game)
+        assert HandFile.from_json(text).game is game
+        games.add(game)
+    assert games == set(MIX_ORDER)
+    assert rows_now(db, "SELECT game FROM tournaments") == [("mix",)]
+    assert any(line.startswith("[table] Sit-and-go #1 (Stud mix), final standings") for line in lines)
+    report = asyncio.run(audit_file(str(db), replay=True))
+    assert report.ok, report.summary()
+
+
+def test_rule_g8_tourney_levels_name_each_levels_game_and_the_game_is_the_tournaments(tmp_path: Path) -> None:
+    db = tmp_path / "levels.db"
+
+    async def go() -> None:
+        async with Script(db) as s:
+            plain_levels = await s.say("ann: tourney levels")
+            assert any("With game=mix the game changes with each level: Razz, Stud, Stud Hi-Lo" in x
+                       for x in plain_levels), plain_levels
+            await s.say("ann: tourney new seats=3 game=razz")
+            assert rows_now(db, "SELECT game FROM tournaments") == [("razz",)]
+            assert rows_now(db, "SELECT game FROM tables") == [("razz",)]
+            status = await s.say("ann: tourney")
+            assert any("Sit-and-go #1 (Razz): registration 0/3" in x for x in status), status
+            await s.say("ann: tourney cancel")
+            await s.say("ann: tourney new seats=3 game=mix")
+            levels = "\n".join(x.removeprefix("[dm ann] ") for x in await s.say("ann: tourney levels"))
+            assert "Level · ante · bring-in · bets · game" in levels
+            rows_of = [line.split() for line in levels.splitlines() if line.split() and line.split()[0].isdigit()]
+            assert [" ".join(r[4:]) for r in rows_of[:4]] == ["Razz", "Stud", "Stud Hi-Lo", "Razz"], levels
+            assert any("game=" in x and "stud8" in x for x in await s.say("ann: tourney new game=chess"))
+            await s.say("ann: config game=stud")  # the table's game is the tournament's: 'config' changes nothing
+            assert rows_now(db, "SELECT game FROM tables WHERE open = 1") == [("razz",)]
 
     asyncio.run(go())

@@ -1,5 +1,5 @@
 """Properties of the sit-and-go structure: prizes add up to the pool, places are a permutation,
-levels never go down (bot/tourney/schedule.py)."""
+levels never go down, a mix's levels take the games in turn (bot/tourney/schedule.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.core.limits import PAYOUTS
-from bot.tourney.schedule import LEVELS, Clocking, level_stakes, place_out, places_paid, prizes
+from bot.tourney.schedule import LEVELS, Clocking, level_game, level_stakes, place_out, places_paid, prizes
+from engine.games import MIX_ORDER, Game
 
 
 @given(pool=st.integers(0, 10**9), payout=st.sampled_from(sorted(PAYOUTS)), players=st.integers(2, 8))
@@ -77,3 +78,16 @@ def test_a_whole_tournament_places_everyone_once_and_pays_the_pool(payout: str, 
         count = sum(1 for v in placed.values() if v[0] == place)
         expanded += range(place, place + count)
     assert expanded == list(range(1, n + 1))
+
+
+@given(level=st.integers(1, 200), game=st.sampled_from(["stud8", "stud", "razz", "mix"]))
+def test_rule_g8_a_levels_game_is_the_tournaments_or_the_mixs_turn(level: int, game: str) -> None:
+    """G8: a single game's every level deals it; the mix deals Razz, Stud, Stud Hi-Lo level by level, each
+    game every third level, and consecutive levels never deal the same game."""
+    dealt = level_game(game, level)
+    if game != "mix":
+        assert dealt is Game.from_str(game)
+        return
+    assert dealt is MIX_ORDER[(level - 1) % 3] and dealt is level_game(game, level + 3)
+    assert dealt is not level_game(game, level + 1)
+    assert level_game(game, 1) is Game.RAZZ

@@ -150,11 +150,11 @@ async def test_both_backends_read_back_the_same_rows(tmp_path: Path, pg_database
 async def test_a_new_database_is_at_the_latest_version_and_reopens(opener: Opener) -> None:
     store = await opener()
     try:
-        assert store.schema_version == len(MIGRATIONS) == 18
+        assert store.schema_version == len(MIGRATIONS) == 20
         if store.dialect == "sqlite":
-            assert (await store.fetch("PRAGMA user_version"))[0][0] == 18
+            assert (await store.fetch("PRAGMA user_version"))[0][0] == 20
         else:
-            assert (await store.fetch("SELECT version FROM schema_version"))[0]["version"] == 18
+            assert (await store.fetch("SELECT version FROM schema_version"))[0]["version"] == 20
         tables = {"wallets", "tables", "seats", "hands", "actions", "user_langs", "ledger_transfers",
                   "ledger_entries", "pending_answers", "tournaments", "tourney_players", "fair_seeds",
                   "fair_player_seeds", "fair_tables", "hand_players", "table_leases", "inbox", "platform_updates",

@@ -45,10 +45,13 @@ def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Opener:
 
 def drop_tables_after(version: int) -> str:
     """DROP statements for the tables and columns the migrations after ``version`` create: with them a
-    database is again as a build of that version left it (for the tests that migrate such a database)."""
-    created = [f"ALTER TABLE {m[1]} DROP COLUMN {m[2]}" if m[1] else f"DROP TABLE {m[3]}"
+    database is again as a build of that version left it (for the tests that migrate such a database). They
+    come first in a script: a table the script drops by hand may have columns added later."""
+    created = [f"ALTER TABLE {m[1]} DROP COLUMN {m[2]}" if m[1] else f"DROP TABLE {m[3]}" if m[3]
+               else f"DROP INDEX {m[4]}"  # before its columns (SQLite drops no column an index names)
                for script in MIGRATIONS[version:] if isinstance(script, str)
-               for m in re.finditer(r"ALTER TABLE (\w+) ADD COLUMN (\w+)|CREATE TABLE (\w+)", script)]
+               for m in re.finditer(r"ALTER TABLE (\w+) ADD COLUMN (\w+)|CREATE TABLE (\w+)|CREATE INDEX (\w+)",
+                                    script)]
     return "".join(f"{statement}; " for statement in reversed(created))
 
 

@@ -9,13 +9,15 @@ from collections.abc import Iterator
 import pytest
 from helpers import make_hand, play
 from PIL import Image, ImageDraw
+from test_results import RAZZ_DOWN, STUD_DOWN, game_showdown
 
 from bot.core.i18n import EN, Translator, translator
 from bot.core.model import Seat, Table
-from bot.text import handnames, images
+from bot.text import handnames, images, results
 from bot.text.images import BACK, CARD_H, CARD_W, FACE, FOUR_COLOURS, HIGH_MARK, LOW_MARK, TWO_COLOURS, dimmed
 from bot.text.render import street_name
 from engine import Deck, DeckDealer, Hand, Stakes, best_high, best_low, parse_cards
+from engine.games import Game
 
 RGB = tuple[int, int, int]
 
@@ -430,7 +432,8 @@ def test_idle_board_in_russian_and_polish() -> None:
     for tr in (RU, PL):
         layout = images.board_layout(t, None, names=[], tr=tr)
         assert [s.note for s in layout.seats] == ["", tr("img.sitting_out")]
-        assert layout.title == tr("img.game") and layout.footer in (tr("board.hint_idle"), tr("board.hint_running"))
+        assert layout.title == results.game_name(tr, "stud8")
+        assert layout.footer in (tr("board.hint_idle"), tr("board.hint_running"))
         no_english(layout_texts(layout), tr.lang)
         assert decode(images.board_png(t, None, names=[], tr=tr)).size == (layout.width, layout.height)
     assert images.board_layout(t, None, names=[], tr=RU).seats[1].stack_text == "стек 50"
@@ -464,7 +467,8 @@ def test_private_image_in_russian_and_polish() -> None:
     english = decode(images.private_png(hand, 0))
     for tr, words in ((RU, "Ваши карты"), (PL, "Twoje karty")):
         title = images.private_title(hand, 0, tr)
-        assert title == tr("img.your_cards", name="ann", street=street_name(tr, 7)) and words in title
+        assert title == tr("img.game_title", game=results.game_name(tr, "stud8"),
+                           title=tr("img.your_cards", name="ann", street=street_name(tr, 7))) and words in title
         no_english([title], tr.lang)
         img = decode(images.private_png(hand, 0, tr=tr))
         assert img.size == english.size
@@ -478,7 +482,7 @@ def test_private_image_in_russian_and_polish() -> None:
 def test_showdown_in_russian_and_polish(tr: Translator) -> None:
     hand = called_down(play(four_handed(), "bring-in", "call", "call", "call"))
     text = images.showdown_text(hand, names=hand.names, tr=tr)
-    assert text.title == {"ru": "Вскрытие", "pl": "Odsłonięcie kart"}[tr.lang]
+    assert text.title == {"ru": "Стад хай-лоу · Вскрытие", "pl": "Stud Hi-Lo · Odsłonięcie kart"}[tr.lang]
     assert [seat for seat, _, _ in text.rows] == list(hand.show_order)
     for seat, title, rest in text.rows:
         cards = hand.all_cards(seat)
@@ -500,7 +504,7 @@ def test_showdown_in_russian_and_polish(tr: Translator) -> None:
 def test_uncontested_showdown_in_russian() -> None:
     hand = play(make_hand({"ann": "Ah 2h 3h", "bob": "Kc Kd 2c"}), "bring-in", "fold")
     text = images.showdown_text(hand, names=hand.names, tr=RU)
-    assert text.title == "Раздача окончена" and text.rows == ()
+    assert text.title == "Стад хай-лоу · Раздача окончена" and text.rows == ()
     assert text.pots[0].endswith(": bob забирает 2 без вскрытия")
     assert decode(images.showdown_png(hand, names=hand.names, tr=RU)).size[0] == images.WIDTH
 
@@ -511,3 +515,50 @@ def test_stakes_line_is_not_cut_in_any_language(tr: Translator) -> None:
     layout = images.board_layout(table(), hand, names=hand.names, tr=tr)
     f = images.text_font(layout.subtitle, 22, tr.lang)
     assert images.drawing._fit(layout.subtitle, f, layout.width - 2 * images.PAD) == layout.subtitle
+
+
+# ------------------------------------------------------------------ the other games (GAMES.md)
+
+
+@pytest.mark.parametrize("tr", [EN, RU, PL], ids=["en", "ru", "pl"])
+def test_rule_g7_razz_pictures_name_razz_and_mark_the_low_as_the_low(tr: Translator) -> None:
+    """Razz: the board and the showdown name the game; a hand is its ace-to-five low alone, whose five cards
+    are marked LO (never HI), on the showdown and the private picture."""
+    hand = game_showdown(RAZZ_DOWN, Game.RAZZ)
+    razz = results.game_name(tr, "razz")
+    layout = images.board_layout(table(), hand, names=hand.names, tr=tr)
+    assert layout.subtitle.startswith(f"{razz} · ")
+    text = images.showdown_text(hand, names=hand.names, tr=tr)
+    assert text.title.startswith(f"{razz} · ")
+    rows = {hand.names[seat]: rest for seat, _, rest in text.rows}
+    low = {"en": "Low", "ru": "Лоу", "pl": "Low"}[tr.lang]
+    assert rows == {"ann": f"{low}: 7-5-3-2-A", "bob": f"{low}: J-10-9-8-4"}
+    assert text.pots == tuple(results.pot_lines(tr, hand, hand.names, hands=False))
+    assert images.private_title(hand, 0, tr).startswith(f"{razz} · ")
+    img = decode(images.private_png(hand, 0, tr=tr))
+    marks_y = PRIVATE_TOP + images.BIG_H + 6 + images.BADGE_H // 2
+    boxes = private_boxes(7)
+    # ann's Ac 2d 3h 5s 7c 9d Kh: the low is A-2-3-5-7, the first five cards; nothing is marked high
+    assert [close(pixel(img, (b[2] - 4, marks_y)), LOW_MARK, 8) for b in boxes] == [True] * 5 + [False] * 2
+    assert not any(close(pixel(img, (b[0] + 4, marks_y)), HIGH_MARK, 8) for b in boxes)
+
+
+def test_rule_g6_stud_pictures_name_stud_and_mark_no_low() -> None:
+    hand = game_showdown(STUD_DOWN, Game.STUD)
+    assert images.board_layout(table(), hand, names=hand.names).subtitle.startswith("Stud · ")
+    text = images.showdown_text(hand, names=hand.names)
+    assert text.title == "Stud · Showdown" and text.pots == ("Pot 6: ann wins",)
+    assert all("low" not in rest.lower() for _, _, rest in text.rows), text.rows
+    # bob's Ah 2h 3d 4c 6s 8d 8h would be an 8-6-4-3-2 low in Stud Hi-Lo: in Stud no card is marked low
+    img = decode(images.private_png(hand, 1))
+    marks_y = PRIVATE_TOP + images.BIG_H + 6 + images.BADGE_H // 2
+    assert not any(close(pixel(img, (b[2] - 4, marks_y)), LOW_MARK, 8) for b in private_boxes(7))
+    assert sum(close(pixel(img, (b[0] + 4, marks_y)), HIGH_MARK, 8) for b in private_boxes(7)) == 5
+
+
+def test_rule_g8_an_idle_mix_board_shows_the_next_hands_game() -> None:
+    t = table(hand_no=8)
+    t.game, t.mix_hands = "mix", 8
+    assert images.board_layout(t, None, names=[]).title == "Stud mix · Stud"
+    t.game = "razz"
+    assert images.board_layout(t, None, names=[], tr=RU).title == "Разз"

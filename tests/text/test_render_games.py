@@ -87,7 +87,7 @@ def test_rule_g7_razz_showdown_names_the_lows_and_no_high() -> None:
     lines = render.describe(hand.events, hand, ["ann", "bob"])
     shows = [line for line in lines if " shows " in line]
     pots = [line for line in lines if line.startswith("Pot ")]
-    assert pots == [f"Pot {sum(hand.contributed)}: ann wins with 9-7-4-2-A"]
+    assert pots == [f"Pot {sum(hand.contributed)}: ann wins (9-7-4-2-A)"]
     assert shows == ["ann shows 2♣ 7♦ 4♥ 9♠ K♦ A♥ 2♦: 9-7-4-2-A",
                      "bob shows Q♣ Q♦ J♠ J♥ 3♣ 3♦ 8♥: pair of threes, Q-J-8"]
 
@@ -103,7 +103,7 @@ def test_rule_g6_stud_showdown_names_the_high_and_says_nothing_of_a_low() -> Non
     assert not any("low" in line for line in shows)
     lines = render.describe(hand.events, hand, ["ann", "bob"])
     assert [line for line in lines if line.startswith("Pot ")] == \
-        [f"Pot {sum(hand.contributed)}: bob wins with two pair, queens and jacks"]
+        [f"Pot {sum(hand.contributed)}: bob wins (two pair, queens and jacks)"]
 
 
 def test_rule_g8_the_board_names_the_hands_game() -> None:

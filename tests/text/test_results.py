@@ -13,8 +13,9 @@ from helpers import make_hand, play
 from bot.core.i18n import Translator, translator
 from bot.core.model import Table
 from bot.text import images, render, results
-from engine import Hand, Stakes
+from engine import Hand, ScriptedDealer, Stakes, parse_cards
 from engine.events import ActionTaken, PotAwarded
+from engine.games import Game
 
 SPLIT = {"ann": "Ah 2h 3d 4c 5s Kd Kh", "bob": "Qc Qd Qs Jc Jd 9s 9h"}
 """bob's queens full take the high, ann's wheel the low."""
@@ -41,6 +42,27 @@ def showdown(cards: dict[str, str], *, stacks: dict[str, int] | int = 100, aggre
         mine = aggressor is not None and hand.actor == hand.names.index(aggressor)
         choices = ("complete", "bet", "raise", "call", "check") if mine else ("bring-in", "call", "check")
         hand.act(next(a for a in choices if hand.can(a)))
+    return hand
+
+
+RAZZ_DOWN = {"ann": "Ac 2d 3h 5s 7c 9d Kh", "bob": "Kc Qd Jh Ts 9c 8d 4h"}
+"""Razz (G7): ann's 7-5-3-2-A beats bob's J-10-9-8-4; bob's jack door brings in (G2)."""
+STUD_DOWN = {"ann": "Kc Kd 2s 7c 9d Jh 3h", "bob": "Ah 2h 3d 4c 6s 8d 8h"}
+"""Stud (G6): ann's kings beat bob's eights; bob's 8-6-4-3-2 is no low in Stud."""
+
+
+def game_hand(cards: dict[str, str], game: Game, *, stacks: int = 100) -> Hand:
+    """A hand of ``game`` whose players get the listed cards in dealt order."""
+    names = list(cards)
+    dealer = ScriptedDealer(cards=[parse_cards(cards[n]) for n in names], community=None, names=names)
+    return Hand(stakes=Stakes(), names=names, stacks=[stacks] * len(names), dealer=dealer, game=game)
+
+
+def game_showdown(cards: dict[str, str], game: Game) -> Hand:
+    """Nobody folds in a hand of ``game``: the bring-in, then calls and checks to the showdown."""
+    hand = game_hand(cards, game)
+    while not hand.is_over:
+        hand.act(next(a for a in ("bring-in", "call", "check") if hand.can(a)))
     return hand
 
 
@@ -198,3 +220,82 @@ def test_summaries_kept_as_text_by_older_versions_still_read(tr: Translator) -> 
     assert results.history_line(tr, "{not json") == "{not json"
     nobody = json.dumps({"players": [["ann", 0, 0], ["bob", 0, 0]], "pots": []})
     assert results.history_line(tr, nobody) == tr("history.no_chips")
+
+
+# ------------------------------------------------------------------ Stud (G6) and Razz (G7): whole pots
+
+RAZZ_TIE = {"ann": "Ac 2d 3h 5s 7c Kd Kh", "bob": "As 2c 3d 5h 7d Qd Qh"}
+"""Razz: both make 7-5-3-2-A and share the pot (G7, rule 19's low split)."""
+
+
+@LANGS
+def test_rule_g7_a_razz_pot_goes_whole_to_the_best_low_and_says_so(tr: Translator) -> None:
+    hand = game_showdown(RAZZ_DOWN, Game.RAZZ)
+    assert described_pots(hand, tr) == results.pot_lines(tr, hand, hand.names) == [{
+        "en": "Pot 6: ann wins (7-5-3-2-A)", "ru": "Банк 6: ann выигрывает (7-5-3-2-A)",
+        "pl": "Pula 6: ann wygrywa (7-5-3-2-A)"}[tr.lang]]
+    assert results.pot_lines(tr, hand, hand.names, hands=False) == [{
+        "en": "Pot 6: ann wins", "ru": "Банк 6: ann выигрывает", "pl": "Pula 6: ann wygrywa"}[tr.lang]]
+    for text in (*described_pots(hand, tr), results.history_line(tr, results.summary_of(hand))):
+        assert all(word not in text.lower() for word in ("high", "хай", "scoop", "забирает всё", "zgarnia")), text
+    assert results.history_line(tr, results.summary_of(hand)) == {
+        "en": "Razz: ann won 6 (net +3) — best low", "ru": "Разз: ann выигрывает 6 (чистыми +3) — лучший лоу",
+        "pl": "Razz: ann wygrywa 6 (na czysto +3) — najlepszy low"}[tr.lang]
+
+
+@LANGS
+def test_rule_g6_a_stud_pot_goes_whole_to_the_best_high_with_no_word_of_a_low(tr: Translator) -> None:
+    hand = game_showdown(STUD_DOWN, Game.STUD)
+    assert described_pots(hand, tr) == [{
+        "en": "Pot 6: ann wins (pair of kings)", "ru": "Банк 6: ann выигрывает (пара королей)",
+        "pl": "Pula 6: ann wygrywa (para króli)"}[tr.lang]]
+    summary = results.summary_of(hand)
+    assert json.loads(summary)["game"] == "stud"
+    assert results.history_line(tr, summary) == {
+        "en": "Stud: ann won 6 (net +3) — best high", "ru": "Стад: ann выигрывает 6 (чистыми +3) — лучший хай",
+        "pl": "Stud: ann wygrywa 6 (na czysto +3) — najlepszy high"}[tr.lang]
+    for text in (*described_pots(hand, tr), results.history_line(tr, summary)):
+        assert all(word not in text for word in ("low", "лоу", "no low")), text
+
+
+def test_rule_g7_a_razz_tie_shares_the_pot() -> None:
+    hand = game_showdown(RAZZ_TIE, Game.RAZZ)
+    [pot] = hand.pot_results
+    assert pot.high == () and sorted(pot.low) == [0, 1]
+    assert described_pots(hand, EN) == ["Pot 6, split (7-5-3-2-A): ann 3, bob 3"]
+    assert results.pot_lines(EN, hand, hand.names, hands=False) == ["Pot 6, split: ann 3, bob 3"]
+    assert results.history_line(EN, results.summary_of(hand)) == (
+        "Razz: ann won 3 (net 0), bob won 3 (net 0) — shared, best low")
+
+
+def test_rule_g8_a_history_line_names_its_game_where_a_table_deals_several() -> None:
+    hilo = showdown(SCOOP)
+    summary = results.summary_of(hilo)
+    assert "game" not in json.loads(summary)  # Stud Hi-Lo's summaries are written as before
+    assert results.history_line(EN, summary) == "ann scooped 6 (net +3) — high and low"
+    assert results.history_line(EN, summary, name_game=True) == "Stud Hi-Lo: ann scooped 6 (net +3) — high and low"
+    # a razz hand settled before summaries named their game: a pot with a low and no high was Razz's
+    razz = json.loads(results.summary_of(game_showdown(RAZZ_DOWN, Game.RAZZ)))
+    del razz["game"]
+    assert results.history_line(EN, json.dumps(razz)) == "Razz: ann won 6 (net +3) — best low"
+    assert results.game_name(RU, "mix") == "Стад-микс" and results.game_name(PL, "stud8") == "Stud Hi-Lo"
+
+
+RAZZ_ALL_INS = {"ann": "Ac 2d 3h 5s 7c 9d Kh", "bob": "2c 3d 4h 6s 8c Qd Jh", "cat": "Kc Qc Jc Tc 9c 8h 4d"}
+"""Razz: ann all-in for 10 with 7-5-3-2-A, bob for 25 with 8-6-4-3-2, cat (J-10-9-8-4) bets every street."""
+
+
+def test_rule_g7_razz_side_pots_go_each_to_its_best_low() -> None:
+    names = list(RAZZ_ALL_INS)
+    dealer = ScriptedDealer(cards=[parse_cards(RAZZ_ALL_INS[n]) for n in names], community=None, names=names)
+    hand = Hand(stakes=Stakes(), names=names, stacks=[10, 25, 100], dealer=dealer, game=Game.RAZZ)
+    while not hand.is_over:
+        choices = ("complete", "bet", "raise", "call", "check") if hand.actor == 2 else ("bring-in", "call", "check")
+        hand.act(next(a for a in choices if hand.can(a)))
+    assert described_pots(hand, EN) == ["Main pot 30: ann wins (7-5-3-2-A)", "Side pot 1 30: bob wins (8-6-4-3-2)"]
+    assert results.history_line(EN, results.summary_of(hand)) == (
+        "Razz: ann won 30 (net +20), bob won 30 (net +5) — Main pot: ann; Side pot 1: bob")
+    shown = images.showdown_text(hand, names=hand.names, tr=EN)
+    assert shown.rows == ((2, "cat", "Low: J-10-9-8-4"), (0, "ann wins 30", "Low: 7-5-3-2-A"),
+                          (1, "bob wins 30", "Low: 8-6-4-3-2"))
+    assert shown.pots == ("Main pot 30: ann wins", "Side pot 1 30: bob wins")

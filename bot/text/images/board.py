@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.core.i18n import EN, Translator
-from bot.core.model import Table
+from bot.core.model import MIX, Table
 from bot.text.images.drawing import (
     BADGE_GREY,
     BADGE_H,
@@ -61,7 +61,8 @@ from bot.text.images.drawing import (
     clear_tiles,
     text_font,
 )
-from bot.text.render import action_options, game_name, pots_text, stakes_text, street_name
+from bot.text.render import action_options, pots_text, stakes_text, street_name
+from bot.text.results import game_name
 from engine import Card, Hand
 
 # ------------------------------------------------------------------ the render model
@@ -129,6 +130,22 @@ class BoardLayout:
         return [s.card for s in self.seats[seat].slots if s.face_up and s.card is not None]
 
 
+def table_game(table: Table, tr: Translator) -> str:
+    """What the table deals, for the board between hands: its game, or the mix with the next hand's game
+    (G8: a change of game shows on the board before the hand it applies to).
+
+    >>> from engine import Stakes
+    >>> table = Table(id=1, platform="p", community="c", channel="c", creator="u", stakes=Stakes(), timer=30,
+    ...               game="mix", mix_hands=2, hand_no=2)
+    >>> table_game(table, EN), table_game(Table(id=1, platform="p", community="c", channel="c", creator="u",
+    ...                                         stakes=Stakes(), timer=30), EN)
+    ('Stud mix · Stud', 'Stud Hi-Lo')
+    """
+    if table.game != MIX:
+        return game_name(tr, table.game)
+    return tr("img.mix_next", mix=game_name(tr, MIX), game=game_name(tr, table.game_of_hand(table.hand_no + 1).value))
+
+
 def _shows(hand: Hand) -> bool:
     """True when the live hands are shown: the hand is over and went to a showdown."""
     return hand.is_over and len(hand.live_seats) > 1
@@ -158,7 +175,7 @@ def board_layout(table: Table, hand: Hand | None, *, names: Sequence[str], four_
             y += ROW_H + ROW_GAP
         footer = tr("board.hint_running") if table.running else tr("board.hint_idle")
         height = y + FOOTER_H + PAD
-        return BoardLayout(lang=tr.lang, words=words, width=WIDTH, height=height, title=tr("img.game"),
+        return BoardLayout(lang=tr.lang, words=words, width=WIDTH, height=height, title=table_game(table, tr),
                            subtitle=stakes_text(table, tr), pot="" if seats else tr("img.no_players"), pot_detail="",
                            footer=footer, community=None, seats=tuple(seats), four_colour=four_colour)
     shown = _shows(hand)
@@ -196,7 +213,7 @@ def board_layout(table: Table, hand: Hand | None, *, names: Sequence[str], four_
     return BoardLayout(
         lang=tr.lang, words=words, width=WIDTH, height=y + footer_h + PAD,
         title=tr("img.hand_title", no=table.hand_no, street=street),
-        subtitle=tr("board.title_idle", game=game_name(tr, hand.game), stakes=stakes_text(table, tr)), pot=pot,
+        subtitle=tr("img.subtitle", game=game_name(tr, hand.game.value), stakes=stakes_text(table, tr)), pot=pot,
         pot_detail=detail.removesuffix(")"),
         footer=footer, community=community, seats=tuple(seats), four_colour=four_colour,
     )

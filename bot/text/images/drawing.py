@@ -22,7 +22,10 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.core.i18n import EN, Translator
 from bot.core.names import plain
 from bot.text.render import strength
+from bot.text.results import razz_low_text
 from engine import ALL_CARDS, Card, best_high, best_low
+from engine.games import Scoring
+from engine.lowball import best_razz
 
 Box = tuple[int, int, int, int]
 """x0, y0, x1, y1 in image pixels (x1, y1 exclusive)."""
@@ -351,13 +354,21 @@ def clear_tiles() -> None:
 # ------------------------------------------------------------------ a row of cards with HI / LO marks
 
 
-def _marks(cards: Sequence[Card], tr: Translator) -> tuple[set[Card], set[Card], str, str]:
-    """The cards of the best high and low (5+ cards) and the two descriptions."""
+def _marks(cards: Sequence[Card], tr: Translator, *,
+           scoring: Scoring = Scoring.HI_LO) -> tuple[set[Card], set[Card], str, str]:
+    """The cards of the best high and low (5+ cards) and the two descriptions, as the game reads them:
+    Stud Hi-Lo both; Stud the high alone (G6: no low is marked or named); Razz the ace-to-five low
+    alone (G7: its five cards marked as the low, no high)."""
+    if scoring is Scoring.LOW:
+        low_text = razz_low_text(tr, cards)
+        return set(), set(best_razz(cards).cards) if len(cards) >= 5 else set(), "", low_text
     text = strength(cards, tr)
     high_text, _, low_text = text.partition(" · ")
+    if scoring is Scoring.HIGH:
+        low_text = ""
     if len(cards) < 5:
         return set(), set(), high_text, low_text
-    low = best_low(cards)
+    low = best_low(cards) if scoring is Scoring.HI_LO else None
     return set(best_high(cards).cards), set(low.cards) if low else set(), high_text, low_text
 
 

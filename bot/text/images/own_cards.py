@@ -25,18 +25,19 @@ from bot.text.images.drawing import (
     _text,
 )
 from bot.text.render import street_name
+from bot.text.results import game_name
 from engine import Hand
 
 
 def private_png(hand: Hand, seat: int, *, four_colour: bool = True, tr: Translator = EN) -> bytes:
     """A player's own cards, all face up, down cards framed dark with a lock; the best high
-    hand's five cards marked HI, the best low's marked LO, and both named; in the language
-    of ``tr`` (the player's)."""
+    hand's five cards marked HI, the best low's marked LO, and both named, as the hand's game
+    reads them (Stud: no low; Razz: the ace-to-five low alone); in the language of ``tr`` (the player's)."""
     own = hand.cards[seat]
     cards = [(c, i in DOWN_INDICES) for i, c in enumerate(own)]
     if hand.community is not None:
         cards.append((hand.community, False))
-    high, low, high_text, low_text = _marks(hand.all_cards(seat), tr)
+    high, low, high_text, low_text = _marks(hand.all_cards(seat), tr, scoring=hand.scoring)
     extra = 40 if hand.community is not None else 0
     width = max(760, 2 * PAD + len(cards) * (BIG_W + CARD_GAP) - CARD_GAP + extra)
     top = PAD + 56
@@ -56,6 +57,7 @@ def private_png(hand: Hand, seat: int, *, four_colour: bool = True, tr: Translat
 
 
 def private_title(hand: Hand, seat: int, tr: Translator = EN) -> str:
-    """'Your cards, ann · fifth street', the private image's title."""
+    """'Razz · Your cards, ann · fifth street', the private image's title: the hand's game first."""
     street = street_name(tr, "showdown" if hand.is_over else hand.street)
-    return tr("img.your_cards", name=hand.names[seat], street=street)
+    return tr("img.game_title", game=game_name(tr, hand.game.value),
+              title=tr("img.your_cards", name=hand.names[seat], street=street))

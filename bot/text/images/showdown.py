@@ -1,5 +1,6 @@
-"""The showdown picture: every shown hand in showing order with its high and low, and who
-won each pot's halves."""
+"""The showdown picture: the hand's game, every shown hand in showing order with its high and
+low as the game reads them (Stud: the high alone; Razz: the ace-to-five low alone, marked LO),
+and who won each pot (each half of a Stud Hi-Lo pot)."""
 
 from __future__ import annotations
 
@@ -54,11 +55,12 @@ def showdown_text(hand: Hand, *, names: Sequence[str], tr: Translator = EN) -> S
     won = _winnings(hand)
     rows = []
     for seat in shown:
-        _, _, high_text, low_text = _marks(hand.all_cards(seat), tr)
+        _, _, high_text, low_text = _marks(hand.all_cards(seat), tr, scoring=hand.scoring)
         title = tr("img.wins", name=names[seat], amount=won[seat]) if seat in won else names[seat]
-        rows.append((seat, title, f"{high_text} · {low_text}"))
-    return ShowdownText(title=tr("img.showdown") if shown else tr("img.hand_over_title"), rows=tuple(rows),
-                        pots=tuple(pot_lines))
+        rows.append((seat, title, " · ".join(t for t in (high_text, low_text) if t)))
+    title = tr("img.showdown") if shown else tr("img.hand_over_title")
+    return ShowdownText(title=tr("img.game_title", game=results.game_name(tr, hand.game.value), title=title),
+                        rows=tuple(rows), pots=tuple(pot_lines))
 
 
 def showdown_png(hand: Hand, *, names: Sequence[str], four_colour: bool = True, tr: Translator = EN) -> bytes:
@@ -77,7 +79,7 @@ def showdown_png(hand: Hand, *, names: Sequence[str], four_colour: bool = True, 
     for seat, title, rest in text.rows:
         d.rounded_rectangle((PAD, y, WIDTH - PAD, y + row_h), radius=14, fill=PANEL_TURN if seat in won else PANEL,
                             outline=GOLD if seat in won else None, width=3 if seat in won else 0)
-        high, low, _, _ = _marks(hand.all_cards(seat), tr)
+        high, low, _, _ = _marks(hand.all_cards(seat), tr, scoring=hand.scoring)
         title = plain(title)
         f = text_font(title, 28, lang)
         d.text((PAD + 16, y + 10), title, font=f, fill=GOLD if seat in won else TEXT, anchor="lt")
