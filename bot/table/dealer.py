@@ -33,7 +33,7 @@ from bot.table.output import TableOutput
 from bot.table.runtime import Runtime, TableGuard, TableHooks, Tables
 from bot.table.timers import TurnTimer, cancel_timers, cancelled
 from bot.text import render, results
-from engine import Action, Deck, DeckDealer, FairRecord, Hand
+from engine import Action, Deck, DeckDealer, FairRecord, Game, Hand
 from engine.cards import CARD_TEXTS, Card
 from engine.equity import Equity, all_in_equity, ran_out
 from engine.events import CardDealt, CommunityCardDealt, Event
@@ -49,9 +49,7 @@ class Dealer:
     def __init__(self, *, store: Store, clock: Clock, settings: Settings, fair: Fairness, output: TableOutput,
                  deliveries: delivery.Deliveries, tables: Tables, hooks: Sequence[TableHooks], guard: TableGuard,
                  work: Work, rng: random.Random) -> None:
-        self.store = store
-        self.clock = clock
-        self.settings = settings
+        self.store, self.clock, self.settings = store, clock, settings
         self.fair = fair
         """Server seeds, player seeds and reveals (provably fair decks)."""
         self.output = output
@@ -140,7 +138,9 @@ class Dealer:
         table.hand_no = setup.hand_no
         rt.hand, rt.hand_id, rt.setup, rt.seen, rt.fair = hand, hand_id, setup, 0, record
         rt.deadline = now + table.timer
-        await self.output.say(rt, "line.hand_starts", no=setup.hand_no, names=", ".join(rt.names))
+        plain = table.game == Game.STUD8 and setup.game is Game.STUD8  # else the line names the game (G8)
+        await self.output.say(rt, "line.hand_starts" if plain else "line.hand_starts_game", no=setup.hand_no,
+                              names=", ".join(rt.names), game=lambda tr: results.game_name(tr, setup.game))
         await self._after_change(rt)
 
     async def apply(self, rt: Runtime, action: Action, *, by_timeout: bool) -> None:

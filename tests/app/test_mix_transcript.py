@@ -50,15 +50,15 @@ async def test_a_mix_table_goes_from_razz_to_stud_with_a_double_bet_to_stud_hi_l
 
         out = await t.start()  # hand 1: Razz
         assert "Next: Razz for 1 hand." in out
-        assert out.index("Next: Razz for 1 hand.") < out.index("Hand #1: ")
+        assert out.index("Next: Razz for 1 hand.") < out.index("Hand #1 · Razz: ")
         assert "Hand #1 · Razz · third street" in await t.say("ann", "board")
         assert "[dm ann] drawing to " in out or "[dm ann] Low: " in out  # the razz line: the low alone
         await _passive(t)
         razz = "\n".join(t.out)
-        assert " shows " not in razz or "; no low" not in razz.split("Hand #1: ")[1]
+        assert " shows " not in razz or "; no low" not in razz.split("Hand #1 · Razz: ")[1]
 
         out = await t.wait(5)  # hand 2: Stud
-        assert "Next: Stud for 1 hand." in out and out.index("Next: Stud") < out.index("Hand #2: ")
+        assert "Next: Stud for 1 hand." in out and out.index("Next: Stud") < out.index("Hand #2 · Stud: ")
         assert "[dm ann] High: " in out and " · " not in out.split("[dm ann] High: ")[1].splitlines()[0]
         await _passive(t, until_street=4)
         hand = t.runtime.hand

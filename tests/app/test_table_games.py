@@ -100,7 +100,7 @@ async def test_rule_g8_the_mix_starts_with_razz_and_announces_each_game_before_i
             starts_game = (t.runtime.table.hand_no - 2) % 2 == 0
             assert (f"Next: {label} for 2 hands." in out) == starts_game
             if starts_game:  # the announcement comes before the deal
-                assert out.index("Next:") < out.index(f"Hand #{t.runtime.table.hand_no}: ")
+                assert out.index("Next:") < out.index(f"Hand #{t.runtime.table.hand_no} · {label}: ")
             await t.call_down()
         assert seen == [(2, "razz"), (3, "razz"), (4, "stud"), (5, "stud"), (6, "stud8"), (7, "stud8"), (8, "razz")]
 
