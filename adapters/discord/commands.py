@@ -42,7 +42,7 @@ from bot.core.limits import (
     PERIODS,
     STAKE_LIMIT,
 )
-from bot.core.model import MIX_HANDS_RANGE
+from bot.core.model import MIX, MIX_HANDS_RANGE, TABLE_GAMES
 from bot.text.grammar import (
     ACTIONS,
     BIG_ACTIONS,
@@ -68,7 +68,7 @@ OPTION_DESCRIPTIONS: Final = family("adapters.option", [
     "tourney.payout", "seed.text", "verify.hand", "config.reveal", "stats.player", "top.net", "top.period",
     "config.timebank", "config.timebank_refill", "pause.resume", "rebuy.chips", "config.approve", "sitout.name",
     "sitout.back", "ledger.action", "ledger.payer", "ledger.payee", "config.chip_value", "config.currency",
-    "config.game", "config.mix_hands"])
+    "config.game", "config.mix_hands", "tourney.game", "stats.game"])
 """Each option's description, by ``command.option``."""
 OPTION_NAMES: Final = family("adapters.option_name", [
     "buy_in", "ante", "bring_in", "small", "big", "timer", "view", "lang", "name", "count", "command", "language",
@@ -367,28 +367,30 @@ async def act(interaction: discord.Interaction[discord.Client], action: str) -> 
 @app_commands.describe(action=_option("tourney.action"), seats=_option("tourney.seats"),
                        stack=_option("tourney.stack"), buyin=_option("tourney.buyin"),
                        levels=_option("tourney.levels"), pace=_option("tourney.pace"),
-                       payout=_option("tourney.payout"))
+                       payout=_option("tourney.payout"), game=_option("tourney.game"))
 @app_commands.choices(action=[app_commands.Choice(name=a, value=a) for a in TOURNEY_SUBCOMMANDS],
                       pace=[app_commands.Choice(name=p, value=p) for p in PACES],
-                      payout=[app_commands.Choice(name=p, value=p) for p in PAYOUTS])
+                      payout=[app_commands.Choice(name=p, value=p) for p in PAYOUTS],
+                      game=[app_commands.Choice(name=v, value=v) for v in WORD_KEYS["game"]])
 async def tourney(interaction: discord.Interaction[discord.Client], action: str | None = None,
                   seats: app_commands.Range[int, MIN_SEATS, MAX_SEATS] | None = None,
                   stack: app_commands.Range[int, MIN_STACK, MAX_STACK] | None = None,
                   buyin: app_commands.Range[int, 0, MAX_BUYIN] | None = None,
                   levels: app_commands.Range[str, 7, 12] | None = None,
-                  pace: str | None = None, payout: str | None = None) -> None:
-    new = any(v is not None for v in (seats, stack, buyin, levels, pace, payout))
+                  pace: str | None = None, payout: str | None = None, game: str | None = None) -> None:
+    new = any(v is not None for v in (seats, stack, buyin, levels, pace, payout, game))
     await _run(interaction, command_text("tourney", action or ("new" if new else None), seats=seats, stack=stack,
-                                         buyin=buyin, levels=levels, pace=pace, payout=payout))
+                                         buyin=buyin, levels=levels, pace=pace, payout=payout, game=game))
 
 
 # ---- stats: /stud stats [player], /stud top [net] [period]
 
 
-@app_commands.describe(player=_option("stats.player"))
+@app_commands.describe(player=_option("stats.player"), game=_option("stats.game"))
+@app_commands.choices(game=[app_commands.Choice(name=g, value=g) for g in TABLE_GAMES if g != MIX])
 async def stats(interaction: discord.Interaction[discord.Client],
-                player: app_commands.Range[str, 1, 32] | None = None) -> None:
-    await _run(interaction, command_text("stats", player))
+                player: app_commands.Range[str, 1, 32] | None = None, game: str | None = None) -> None:
+    await _run(interaction, command_text("stats", game, player))
 
 
 @app_commands.describe(net=_option("top.net"), period=_option("top.period"))

@@ -159,6 +159,7 @@ async def test_a_sit_and_go_registered_by_button_played_to_its_standings(fake: F
         spec = next(o for o in stud["options"] if o["name"] == "tourney")
         choices = {o["name"]: [c["value"] for c in o.get("choices", [])] for o in spec["options"]}
         assert choices["pace"] == ["normal", "turbo"] and choices["payout"] == ["winner", "65/35", "50/30/20"]
+        assert choices["game"] == ["stud8", "stud", "razz", "mix"]  # G8: a sit-and-go's game, the mix by level
         assert "is open for registration" in await say(fake, ANN, "tourney", seats=3, stack=200, buyin=50,
                                                        levels="hands:1", payout="winner")
         lobby = fake.board()

@@ -62,6 +62,13 @@ async def test_discord_answers_stats_with_the_chart_and_top_net(fake_discord: Fa
         assert theirs.ephemeral and len(theirs.files) == 1
         _is_png(theirs.files[0][0].data)
         assert await e.say(fake, e.ANN, "stats", player="Zed") == "Nobody called Zed plays here."
+        # '/stud stats game:razz': that game's hands only (the seeded hands are Stud Hi-Lo)
+        assert await e.say(fake, e.ANN, "stats", player="bob", game="razz") == \
+            "Bob has not been dealt a hand of Razz here yet."
+        stud = next(c for c in fake.commands[f"guild:{GUILD_ID}"] if c["name"] == "stud")
+        spec = next(o for o in stud["options"] if o["name"] == "stats")
+        assert [c["value"] for o in spec["options"] if o["name"] == "game" for c in o["choices"]] == \
+            ["stud8", "stud", "razz"]
         assert await e.say(fake, e.ANN, "top", net=True) == ("Net winnings, all time:\n1. Bob +33 chips\n"
                                                              "2. Ann +17 chips\n3. Cat -25 chips\n4. Dan -25 chips")
         # a period alone asks for net winnings too; the scripted hands were played long before this week
