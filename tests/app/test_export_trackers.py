@@ -133,3 +133,26 @@ async def test_issue25_exports_of_three_tables_read_as_fpdb_reads_them(tmp_path:
         out.mkdir(parents=True, exist_ok=True)
         for name, text in (("cash-5-10", cash), ("cash-7-14", odd), ("sit-and-go", sng)):
             (out / f"{name}.txt").write_text(text)
+
+
+async def test_issue21_a_mix_tables_export_names_each_hands_game_as_pokerstars_does(tmp_path: Path) -> None:
+    """G8/G9: a stud mix table (two hands a game) exports each hand under its own game's header (`Razz Limit`,
+    `7 Card Stud Limit`, `7 Card Stud Hi/Lo Limit`), read back by the strict reader, numbered as stored."""
+    db = str(tmp_path / "mix.db")
+    lines: list[str] = []
+    session = await ScriptSession.open(db=db, seed=21, settings=Settings(starting_balance=5000), write=lines.append)
+    night = Night(session, lines)
+    try:
+        await night.say("ann: new", "ann: config game=mix mix_hands=2", "ann: join 400", "ann: addbot Robo",
+                        "ann: addbot Dora", "ann: start")
+        await night.play(until_hand=6)
+        text = await night.export("ann", "export last 6")
+    finally:
+        await session.close()
+    read = read_file(text)
+    assert len(read) == 6
+    check_numbers(read)
+    stored = await rows(db, "SELECT id, hand_file FROM hands WHERE status = 'done' ORDER BY id")
+    games = {int(r[0]): HandFile.from_json(r[1]).game.value for r in stored}
+    assert [h.game for h in read] == [games[h.number] for h in read] == ["razz", "razz", "stud", "stud", "stud8",
+                                                                          "stud8"]
