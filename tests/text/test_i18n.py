@@ -180,3 +180,15 @@ def test_command_words_are_one_command_each_and_valid_discord_names() -> None:
 
 def test_an_unknown_language_falls_back_to_english() -> None:
     assert translator("de") is translator("en") and translator(None).lang == "en"
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "pl"])
+def test_every_usage_line_fits_a_telegram_command_description(lang: str) -> None:
+    """Telegram's command menu takes 256 characters a description, and the menu is each command's usage line:
+    one grown past it (the sit-and-go's, when it learnt game=) would be cut short in the menu."""
+    from adapters.telegram.commands import MAX_DESCRIPTION
+    from bot.core.i18n import translator
+    from bot.text.grammar import COMMANDS, usage_text
+
+    tr = translator(lang)
+    assert {c: len(usage_text(tr, c)) for c in COMMANDS if len(usage_text(tr, c)) > MAX_DESCRIPTION} == {}
