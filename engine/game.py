@@ -55,6 +55,8 @@ MAX_PLAYERS = 8
 DECK_SIZE = 52
 _UP_INDICES = (2, 3, 4, 5)
 _ORDINAL = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}
+# Globals, not enum class attributes, on the hot path (see engine.betting).
+_FOLD, _BRING_IN, _BET_BIG, _RAISE_BIG = Action.FOLD, Action.BRING_IN, Action.BET_BIG, Action.RAISE_BIG
 
 
 class Hand:
@@ -273,10 +275,16 @@ class Hand:
 
     def act(self, action: Action | str, *, seat: int | None = None) -> None:
         """Take ``action`` for the player to act (``seat``, if given, must be theirs)."""
-        parsed = self.verify(action, seat=seat)
+        parsed = action if action.__class__ is Action else _as_action(action)
         actor = self.actor
-        assert actor is not None and self._legal is not None  # verify computed it
-        self._apply(actor, parsed, self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = legal_now(self)
+        # The checks of verify, the legal ones' way first; verify says what is wrong with the others.
+        if actor is None or self.is_over or (seat is not None and seat != actor) or parsed not in legal:
+            self.verify(parsed, seat=seat)
+            raise AssertionError("verify refuses what act does not take")  # pragma: no cover
+        self._apply(actor, parsed, legal)
 
     def fold(self, *, seat: int | None = None) -> None:
         self.act(Action.FOLD, seat=seat)
@@ -322,65 +330,68 @@ class Hand:
 
     def _apply(self, seat: int, action: Action, legal: tuple[Action, ...]) -> None:
         amount = chips_for(self, seat, action)
-        old_bet = self.current_bet
-        if action is Action.FOLD:
+        stacks = self.stacks
+        if action is _FOLD:
             self.folded[seat] = True
             self._live_count -= 1
         elif amount:
-            self.stacks[seat] -= amount
+            stacks[seat] -= amount
             self.round_bets[seat] += amount
             self.contributed[seat] += amount
         total = self.round_bets[seat]
         self._pending[seat] = False
         self.may_raise_flags[seat] = False
-        if action is Action.BRING_IN:
+        if action is _BRING_IN:
             self._awaiting_bring_in = False
             self.current_bet = total
         elif action in AGGRESSIVE:
-            self._awaiting_bring_in = False
-            self.current_bet = total
-            self._last_aggressor = seat
-            full = counts_as_full(self, action=action, new_total=total, old_bet=old_bet)
-            if action in (Action.BET_BIG, Action.RAISE_BIG):
-                self._big_step = True  # G5: every later bet of the round is the big one
-            if full:
-                self.full_bets += 1
-                if self.full_bets >= CAP and (self.options.heads_up_cap or actors_count(self) > 2):
-                    self.cap_reached = True
-            rb, st, fo, pending, may = self.round_bets, self.stacks, self.folded, self._pending, self.may_raise_flags
-            for o in range(self.seat_count):
-                if o != seat and not fo[o] and st[o] > 0:
-                    if full:
-                        pending[o] = True
-                        may[o] = True
-                    elif rb[o] < total:
-                        pending[o] = True
+            self._raised(seat, action, total)
         self.actions.append(action)
-        self.events.append(
-            ActionTaken(
-                street=self.street, seat=seat, action=action, amount=amount, total=total,
-                all_in=self.stacks[seat] == 0 and action is not Action.FOLD, legal=legal,
-            )
-        )
+        # ActionTaken(street, seat, action, amount, total, all_in, legal): positional, as it is made every action
+        self.events.append(ActionTaken(self.street, seat, action, amount, total,
+                                       stacks[seat] == 0 and action is not _FOLD, legal))
         self._legal = None
-        self._advance(seat)
+        # The next seat clockwise still to act, if the hand goes on; else the round is over.
+        if self._live_count > 1:
+            pending, folded, n = self._pending, self.folded, self.seat_count
+            s = seat
+            for _ in range(n):
+                s = s + 1 if s + 1 < n else 0
+                if pending[s] and not folded[s] and stacks[s] > 0:
+                    self.actor = s
+                    return
+        self._round_over()
 
-    def _advance(self, seat: int) -> None:
-        n = self.seat_count
-        folded = self.folded
-        if self._live_count == 1:
-            self._end_round()
-            self._finish(winner=folded.index(False))
-            return
-        pending, stacks = self._pending, self.stacks
-        for i in range(1, n + 1):
-            s = (seat + i) % n
-            if pending[s] and not folded[s] and stacks[s] > 0:
-                self.actor = s
-                return
+    def _raised(self, seat: int, action: Action, total: int) -> None:
+        """A complete, bet or raise to ``total``: it is the bet now; who has to act again (rule 12)."""
+        old_bet = self.current_bet
+        self._awaiting_bring_in = False
+        self.current_bet = total
+        self._last_aggressor = seat
+        full = counts_as_full(self, action=action, new_total=total, old_bet=old_bet)
+        if action is _BET_BIG or action is _RAISE_BIG:
+            self._big_step = True  # G5: every later bet of the round is the big one
+        if full:
+            self.full_bets += 1
+            if self.full_bets >= CAP and (self.options.heads_up_cap or actors_count(self) > 2):
+                self.cap_reached = True
+        rb, st, fo, pending, may = self.round_bets, self.stacks, self.folded, self._pending, self.may_raise_flags
+        for o in range(self.seat_count):
+            if o != seat and not fo[o] and st[o] > 0:
+                if full:
+                    pending[o] = True
+                    may[o] = True
+                elif rb[o] < total:
+                    pending[o] = True
+
+    def _round_over(self) -> None:
+        """Nobody has to act any more: the hand is won (everybody else folded) or the next street comes."""
         self.actor = None
         self._end_round()
-        self._next_street()
+        if self._live_count == 1:
+            self._finish(winner=self.folded.index(False))
+        else:
+            self._next_street()
 
     # ----------------------------------------------------------------- flow
 
