@@ -32,6 +32,7 @@ _CALL_COMPLETE = (_CALL, _COMPLETE, _FOLD)
 _CALL_RAISE = (_CALL, _FOLD, _RAISE)
 _CALL_RAISE_BIG = (_CALL, _FOLD, _RAISE, _RAISE_BIG)
 _BY_RAISE = (_RAISE, _RAISE_BIG)
+_HALF = ShortAllIn.HALF
 _BIG = (_BET_BIG, _RAISE_BIG)
 
 
@@ -122,7 +123,7 @@ def counts_as_full(hand: RoundView, *, action: Action, new_total: int, old_bet: 
     G5: a ``bet-big`` or ``raise-big`` against the big bet, the others against the step they take."""
     size = new_total - old_bet if action in _BY_RAISE else new_total
     step = hand.stakes.big_bet if action in _BIG else hand.limit
-    if hand.options.short_all_in is ShortAllIn.HALF:
+    if hand.options.short_all_in is _HALF:
         return 2 * size >= step
     return size >= step
 

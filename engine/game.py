@@ -402,7 +402,7 @@ class Hand:
                 paid = min(ante, self.stacks[s])
                 self.stacks[s] -= paid
                 self.contributed[s] += paid
-                self.events.append(AntePosted(seat=s, amount=paid, all_in=self.stacks[s] == 0))
+                self.events.append(AntePosted(s, paid, self.stacks[s] == 0))
         self._deal_street()
         actors = [s for s in range(self.seat_count) if self.can_act(s)]
         if len(actors) < 2:
@@ -417,7 +417,7 @@ class Hand:
 
     def _deal_street(self) -> None:
         street = self.street
-        self.events.append(StreetBegan(street=street))
+        self.events.append(StreetBegan(street))
         folded = self.folded
         live = [s for s in range(self.seat_count) if not folded[s]]
         if street == 3:
@@ -440,7 +440,7 @@ class Hand:
             cards[seat].append(card)
             keys[seat] += card.key
             self.dealt_count += 1
-            events.append(CardDealt(seat=seat, card=card, face_up=face_up, street=street))
+            events.append(CardDealt(seat, card, face_up, street))  # (seat, card, face_up, street): ~42 a hand
 
     def _next_actor_from(self, seat: int) -> int:
         """``seat`` if it can act, else the next seat clockwise that can."""
@@ -462,14 +462,14 @@ class Hand:
         self._pending = [not f and st > 0 for f, st in zip(self.folded, self.stacks)]  # can_act(s)
         self._round_first = first
         self._big_step = False
-        self._double_open = self.street == 4 and self.rules.double_bet_on(
-            [self.up_cards(s) for s in self.live_seats], option=self.options.open_pair_double)
+        self._double_open = self.street == 4 and self.rules.open_pair and self.rules.double_bet_on(
+            [self.up_cards(s) for s in self.live_seats], option=self.options.open_pair_double)  # G5
         if self._double_open:
             self.double_bet_allowed = True
         self.first_actors[self.street] = first
         self.actor = first
         self._legal = None
-        self.events.append(BettingBegan(street=self.street, first=first))
+        self.events.append(BettingBegan(self.street, first))
 
     def _end_round(self) -> None:
         """Return the chips nobody called (rule 13)."""
@@ -494,11 +494,15 @@ class Hand:
         self.events.append(UncalledReturned(seat=seat, amount=excess))
 
     def _first_actor(self) -> int:
-        live = [s for s in range(self.seat_count) if not self.folded[s]]
         if self.street == 7 and 6 in self.first_actors:
             return self._next_actor_from(self.first_actors[6])  # rule 9
-        cards, board_key = self.cards, self.rules.board_key
-        best = max(live, key=lambda s: (board_key(cards[s][2:6]), -s))  # rule 8, G3, G4: the up cards
+        cards, folded, board_key = self.cards, self.folded, self.rules.board_key
+        best, best_key = -1, None
+        for s in range(self.seat_count):  # rule 8, G3, G4: the best up cards; equal boards, the lowest seat
+            if not folded[s]:
+                key = board_key(cards[s][2:6])
+                if best_key is None or key > best_key:
+                    best, best_key = s, key
         return self._next_actor_from(best)
 
     def _next_street(self) -> None:
