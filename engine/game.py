@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from engine.betting import CAP, actors_count, chips_for, counts_as_full, is_capped, legal_now
 from engine.cards import Card
 from engine.dealing import CardSource
-from engine.errors import EngineError, HandOverError, IllegalActionError, NotYourTurnError, SetupError
+from engine.errors import EngineError, HandOverError, IllegalActionError, NotYourTurnError
 from engine.evaluate import high_value_of_key, low_value_of_key
 from engine.events import (
     AGGRESSIVE,
@@ -49,7 +49,7 @@ from engine.lowball import razz_value_of_key
 from engine.pots import PotResult
 from engine.refusals import why_not
 from engine.showdown import Settlement, settle_showdown, settle_uncontested
-from engine.stakes import Options, Stakes
+from engine.stakes import Options, Stakes, check_players
 
 MAX_PLAYERS = 8
 DECK_SIZE = 52
@@ -72,7 +72,7 @@ class Hand:
         options: Options | None = None,
         game: Game = Game.STUD8,
     ) -> None:
-        _check_players(names, stacks)
+        check_players(names, stacks, most=MAX_PLAYERS)
         self.game = game
         self.rules: GameRules = RULES_OF[game]
         self.stakes = stakes
@@ -550,7 +550,9 @@ class Hand:
 
     def high_value(self, seat: int) -> int:
         """The seat's best high hand value so far (own cards plus the community card)."""
-        return high_value_of_key(key=self.keys[seat], cards=self.all_cards(seat))
+        cards = self.cards[seat]  # read only for a flush: no copy without a community card
+        community = self.community
+        return high_value_of_key(key=self.keys[seat], cards=cards if community is None else [*cards, community])
 
     def low_value(self, seat: int) -> int | None:
         """The seat's low of the game: eight-or-better (None without one), Razz's ace-to-five
@@ -596,20 +598,3 @@ def _unmatched(amounts: Sequence[int]) -> tuple[int, int] | None:
 
 def _as_action(action: Action | str) -> Action:
     return action if isinstance(action, Action) else Action.from_str(action)
-
-
-def _check_players(names: Sequence[str], stacks: Sequence[int]) -> None:
-    if not 2 <= len(names) <= MAX_PLAYERS:
-        raise SetupError(f"a hand needs 2 to {MAX_PLAYERS} players, got {len(names)}")
-    if len(stacks) != len(names):
-        raise SetupError(f"{len(names)} names but {len(stacks)} stacks")
-    seen: set[str] = set()
-    for name in names:
-        if not isinstance(name, str) or not name:
-            raise SetupError(f"player name {name!r} must be a non-empty string")
-        if name in seen:
-            raise SetupError(f"player name {name!r} appears twice")
-        seen.add(name)
-    for name, stack in zip(names, stacks):
-        if type(stack) is not int or stack <= 0:
-            raise SetupError(f"{name}'s stack {stack!r} must be a whole number of chips above 0")
