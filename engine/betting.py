@@ -116,7 +116,11 @@ def is_capped(hand: RoundView) -> bool:
 def actors_count(hand: RoundView) -> int:
     """Players in the hand with chips behind."""
     st, fo = hand.stacks, hand.folded
-    return sum(1 for s in range(hand.seat_count) if st[s] > 0 and not fo[s])
+    count = 0
+    for s in range(hand.seat_count):  # a plain loop: once a street and on every cap
+        if st[s] > 0 and not fo[s]:
+            count += 1
+    return count
 
 def counts_as_full(hand: RoundView, *, action: Action, new_total: int, old_bet: int) -> bool:
     """Rule 12: a complete or bet is judged by its round total, a raise by what it adds;

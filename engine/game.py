@@ -404,8 +404,7 @@ class Hand:
                 self.contributed[s] += paid
                 self.events.append(AntePosted(s, paid, self.stacks[s] == 0))
         self._deal_street()
-        actors = [s for s in range(self.seat_count) if self.can_act(s)]
-        if len(actors) < 2:
+        if actors_count(self) < 2:
             self._return_unmatched_ante()
             self._run_out()
             return
@@ -444,10 +443,10 @@ class Hand:
 
     def _next_actor_from(self, seat: int) -> int:
         """``seat`` if it can act, else the next seat clockwise that can."""
-        n = self.seat_count
+        n, folded, stacks = self.seat_count, self.folded, self.stacks
         for i in range(n):
             s = (seat + i) % n
-            if self.can_act(s):
+            if not folded[s] and stacks[s] > 0:  # can_act(s)
                 return s
         raise AssertionError("no seat can act")  # callers check there are actors
 
