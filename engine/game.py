@@ -461,8 +461,8 @@ class Hand:
         self._pending = [not f and st > 0 for f, st in zip(self.folded, self.stacks)]  # can_act(s)
         self._round_first = first
         self._big_step = False
-        self._double_open = self.street == 4 and self.rules.open_pair and self.rules.double_bet_on(
-            [self.up_cards(s) for s in self.live_seats], option=self.options.open_pair_double)  # G5
+        self._double_open = self.street == 4 and self.rules.double_bet_on(
+            (self.up_cards(s) for s in self.live_seats), option=self.options.open_pair_double)  # G5
         if self._double_open:
             self.double_bet_allowed = True
         self.first_actors[self.street] = first
