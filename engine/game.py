@@ -106,13 +106,16 @@ class Hand:
         self._pending: list[bool] = [False] * n
         self.may_raise_flags: list[bool] = [False] * n
         self.cap_reached = False
-        self._awaiting_bring_in = False
+        self.awaiting_bring_in = False
+        """True while the bring-in player has yet to post it or complete (rule 5). Plain attributes, this
+        and :attr:`double_bet_open`, as the round's others: the betting rules read them every action."""
         self._last_aggressor: int | None = None
         self._round_first: int | None = None
         self._legal: tuple[Action, ...] | None = None
         self.double_bet_allowed = False
         """G5: fourth street of Stud opened with a pair showing (set when the street is dealt)."""
-        self._double_open = False
+        self.double_bet_open = False
+        """G5: the big bet may still be chosen on this fourth street (a pair shows, nobody bet big yet)."""
         self._big_step = False
         self._start()
 
@@ -141,11 +144,6 @@ class Hand:
         if self.street <= 4 and not self._big_step:
             return self.stakes.small_bet
         return self.stakes.big_bet
-
-    @property
-    def double_bet_open(self) -> bool:
-        """G5: the big bet may still be chosen on this fourth street (a pair shows, nobody bet big yet)."""
-        return self._double_open and not self._big_step
 
     @property
     def to_call(self) -> int:
@@ -309,11 +307,6 @@ class Hand:
 
     # ----------------------------------------------------------------- rules
 
-    @property
-    def awaiting_bring_in(self) -> bool:
-        """True while the bring-in player has yet to post it or complete (rule 5)."""
-        return self._awaiting_bring_in
-
     def may_raise(self, seat: int) -> bool:
         """False for a player whom a short all-in did not reopen the betting for (rule 12)."""
         return self.may_raise_flags[seat]
@@ -342,7 +335,7 @@ class Hand:
         self._pending[seat] = False
         self.may_raise_flags[seat] = False
         if action is _BRING_IN:
-            self._awaiting_bring_in = False
+            self.awaiting_bring_in = False
             self.current_bet = total
         elif action in AGGRESSIVE:
             self._raised(seat, action, total)
@@ -365,12 +358,13 @@ class Hand:
     def _raised(self, seat: int, action: Action, total: int) -> None:
         """A complete, bet or raise to ``total``: it is the bet now; who has to act again (rule 12)."""
         old_bet = self.current_bet
-        self._awaiting_bring_in = False
+        self.awaiting_bring_in = False
         self.current_bet = total
         self._last_aggressor = seat
         full = counts_as_full(self, action=action, new_total=total, old_bet=old_bet)
         if action is _BET_BIG or action is _RAISE_BIG:
             self._big_step = True  # G5: every later bet of the round is the big one
+            self.double_bet_open = False
         if full:
             self.full_bets += 1
             if self.full_bets >= CAP and (self.options.heads_up_cap or actors_count(self) > 2):
@@ -412,7 +406,7 @@ class Hand:
         bring_in = self._next_actor_from(lowest)
         self.bring_in_seat = bring_in
         self._begin_round(first=bring_in)
-        self._awaiting_bring_in = True
+        self.awaiting_bring_in = True
 
     def _deal_street(self) -> None:
         street = self.street
@@ -461,9 +455,9 @@ class Hand:
         self._pending = [not f and st > 0 for f, st in zip(self.folded, self.stacks)]  # can_act(s)
         self._round_first = first
         self._big_step = False
-        self._double_open = self.street == 4 and self.rules.double_bet_on(
+        self.double_bet_open = self.street == 4 and self.rules.double_bet_on(
             (self.up_cards(s) for s in self.live_seats), option=self.options.open_pair_double)  # G5
-        if self._double_open:
+        if self.double_bet_open:
             self.double_bet_allowed = True
         self.first_actors[self.street] = first
         self.actor = first
