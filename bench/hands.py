@@ -12,6 +12,11 @@ repetitions, since these machines are noisy). PokerKit is driven the lean way:
 its state methods directly, with the cards dealt by hand (its stud burns a card
 before each street, so the unknown card ``??`` is burned to keep our cards).
 
+The two loops are matched: this engine's is one ``act`` a decision (its dealer deals the
+cards inside ``act``), PokerKit's one state method a decision and one a card or burn, with a
+dispatch on our action. Measured apart, the loops' own work is ~3 us a hand on our side
+(~1% of a hand) and ~20 us on PokerKit's (~0.2% of its ~12 ms), so the ratios are the engines'.
+
 ``python -m bench`` prints these figures, then the evaluators' figures; the last
 line is ``engine/pokerkit hands per second: <ratio>x`` (Stud Hi-Lo's), followed by each
 game's ratio.

@@ -17,6 +17,24 @@ from engine.stakes import Options, ShortAllIn, Stakes
 __all__ = ["CAP", "RoundView", "actors_count", "chips_for", "counts_as_full", "is_capped", "legal_now",
            "others_can_exceed"]
 
+# The hot path reads the actions from module globals: ``Action.FOLD`` is an attribute of an enum
+# class, which costs some ten times a global's lookup in CPython 3.11; and the legal tuples are
+# made once.
+_BRING_IN, _COMPLETE, _BET, _RAISE = Action.BRING_IN, Action.COMPLETE, Action.BET, Action.RAISE
+_BET_BIG, _RAISE_BIG, _CALL, _CHECK, _FOLD = Action.BET_BIG, Action.RAISE_BIG, Action.CALL, Action.CHECK, Action.FOLD
+_ONLY_BRING_IN = (_BRING_IN,)
+_BRING_IN_OR_COMPLETE = (_BRING_IN, _COMPLETE)
+_ONLY_CHECK = (_CHECK,)
+_CHECK_BET = (_CHECK, _BET)
+_CHECK_BET_BIG = (_CHECK, _BET, _BET_BIG)
+_CALL_FOLD = (_CALL, _FOLD)
+_CALL_COMPLETE = (_CALL, _COMPLETE, _FOLD)
+_CALL_RAISE = (_CALL, _FOLD, _RAISE)
+_CALL_RAISE_BIG = (_CALL, _FOLD, _RAISE, _RAISE_BIG)
+_BY_RAISE = (_RAISE, _RAISE_BIG)
+_HALF = ShortAllIn.HALF
+_BIG = (_BET_BIG, _RAISE_BIG)
+
 
 class RoundView(Protocol):
     """What the betting rules read of a hand."""
@@ -53,28 +71,30 @@ def legal_now(hand: RoundView) -> tuple[Action, ...]:
         # Rule 5: post the bring-in or complete; no fold, and a player whose chips
         # do not exceed the bring-in can only post it.
         if stack > hand.stakes.bring_in and others_can_exceed(hand, seat):
-            return (Action.BRING_IN, Action.COMPLETE)
-        return (Action.BRING_IN,)
-    owed = hand.current_bet - hand.round_bets[seat]
+            return _BRING_IN_OR_COMPLETE
+        return _ONLY_BRING_IN
+    bet = hand.current_bet
+    owed = bet - hand.round_bets[seat]
     can_increase = (
         hand.may_raise_flags[seat]
         and stack > owed
-        and not is_capped(hand)
+        and (hand.full_bets < CAP or not is_capped(hand))  # is_capped's first test, without the call
         and others_can_exceed(hand, seat)
     )
     if owed <= 0:
-        if can_increase and hand.current_bet == 0:
+        if can_increase and bet == 0:
             if hand.double_bet_open and stack > hand.stakes.small_bet:
-                return (Action.CHECK, Action.BET, Action.BET_BIG)
-            return (Action.CHECK, Action.BET)
-        return (Action.CHECK,)
+                return _CHECK_BET_BIG
+            return _CHECK_BET
+        return _ONLY_CHECK
     if not can_increase:
-        return (Action.CALL, Action.FOLD)
+        return _CALL_FOLD
     if hand.full_bets == 0:
-        return (Action.CALL, Action.COMPLETE, Action.FOLD)
+        return _CALL_COMPLETE
     if hand.double_bet_open and stack > owed + hand.stakes.small_bet:
-        return (Action.CALL, Action.FOLD, Action.RAISE, Action.RAISE_BIG)
-    return (Action.CALL, Action.FOLD, Action.RAISE)
+        return _CALL_RAISE_BIG
+    return _CALL_RAISE
+
 
 def others_can_exceed(hand: RoundView, seat: int) -> bool:
     """Rule 13: some other player in the hand could put in more than the current bet."""
@@ -96,31 +116,39 @@ def is_capped(hand: RoundView) -> bool:
 def actors_count(hand: RoundView) -> int:
     """Players in the hand with chips behind."""
     st, fo = hand.stacks, hand.folded
-    return sum(1 for s in range(hand.seat_count) if st[s] > 0 and not fo[s])
+    count = 0
+    for s in range(hand.seat_count):  # a plain loop: once a street and on every cap
+        if st[s] > 0 and not fo[s]:
+            count += 1
+    return count
 
 def counts_as_full(hand: RoundView, *, action: Action, new_total: int, old_bet: int) -> bool:
     """Rule 12: a complete or bet is judged by its round total, a raise by what it adds;
     G5: a ``bet-big`` or ``raise-big`` against the big bet, the others against the step they take."""
-    size = new_total - old_bet if action in (Action.RAISE, Action.RAISE_BIG) else new_total
-    step = hand.stakes.big_bet if action in (Action.BET_BIG, Action.RAISE_BIG) else hand.limit
-    if hand.options.short_all_in is ShortAllIn.HALF:
+    size = new_total - old_bet if action in _BY_RAISE else new_total
+    step = hand.stakes.big_bet if action in _BIG else hand.limit
+    if hand.options.short_all_in is _HALF:
         return 2 * size >= step
     return size >= step
 
 
 def chips_for(hand: RoundView, seat: int, action: Action) -> int:
     """The chips ``action`` by ``seat`` puts in now (rules 5, 12; G5's big bet), capped by the stack."""
+    if action is _CALL:  # the commonest first
+        chips = hand.current_bet - hand.round_bets[seat]
+    elif action is _CHECK or action is _FOLD:
+        return 0
+    elif action is _BRING_IN:
+        chips = hand.stakes.bring_in
+    elif action is _COMPLETE or action is _BET:
+        chips = hand.limit - hand.round_bets[seat]
+    elif action is _RAISE:
+        chips = hand.current_bet + hand.limit - hand.round_bets[seat]
+    elif action is _BET_BIG:
+        chips = hand.stakes.big_bet - hand.round_bets[seat]
+    elif action is _RAISE_BIG:
+        chips = hand.current_bet + hand.stakes.big_bet - hand.round_bets[seat]
+    else:
+        return 0
     stack = hand.stacks[seat]
-    if action is Action.BRING_IN:
-        return min(hand.stakes.bring_in, stack)
-    if action is Action.CALL:
-        return min(hand.current_bet - hand.round_bets[seat], stack)
-    if action in (Action.COMPLETE, Action.BET):
-        return min(hand.limit - hand.round_bets[seat], stack)
-    if action is Action.RAISE:
-        return min(hand.current_bet + hand.limit - hand.round_bets[seat], stack)
-    if action is Action.BET_BIG:
-        return min(hand.stakes.big_bet - hand.round_bets[seat], stack)
-    if action is Action.RAISE_BIG:
-        return min(hand.current_bet + hand.stakes.big_bet - hand.round_bets[seat], stack)
-    return 0
+    return chips if chips < stack else stack

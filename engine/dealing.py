@@ -55,13 +55,14 @@ class ScriptedDealer:
 
     def deal(self, seat: int) -> Card:
         i = self._next[seat]
-        if i >= len(self._cards[seat]):
+        cards = self._cards[seat]
+        if i >= len(cards):
             raise DeckError(
                 f"missing card: {self._names[seat]} needs a card number {i + 1} but only "
-                f"{len(self._cards[seat])} are given"
+                f"{len(cards)} are given"
             )
         self._next[seat] = i + 1
-        return self._cards[seat][i]
+        return cards[i]
 
     def deal_community(self) -> Card:
         if self._community is None:

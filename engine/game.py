@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from engine.betting import CAP, actors_count, chips_for, counts_as_full, is_capped, legal_now
 from engine.cards import Card
 from engine.dealing import CardSource
-from engine.errors import EngineError, HandOverError, IllegalActionError, NotYourTurnError, SetupError
+from engine.errors import EngineError, HandOverError, IllegalActionError, NotYourTurnError
 from engine.evaluate import high_value_of_key, low_value_of_key
 from engine.events import (
     AGGRESSIVE,
@@ -49,12 +49,14 @@ from engine.lowball import razz_value_of_key
 from engine.pots import PotResult
 from engine.refusals import why_not
 from engine.showdown import Settlement, settle_showdown, settle_uncontested
-from engine.stakes import Options, Stakes
+from engine.stakes import Options, Stakes, check_players
 
 MAX_PLAYERS = 8
 DECK_SIZE = 52
 _UP_INDICES = (2, 3, 4, 5)
 _ORDINAL = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}
+# Globals, not enum class attributes, on the hot path (see engine.betting).
+_FOLD, _BRING_IN, _BET_BIG, _RAISE_BIG = Action.FOLD, Action.BRING_IN, Action.BET_BIG, Action.RAISE_BIG
 
 
 class Hand:
@@ -70,7 +72,7 @@ class Hand:
         options: Options | None = None,
         game: Game = Game.STUD8,
     ) -> None:
-        _check_players(names, stacks)
+        check_players(names, stacks, most=MAX_PLAYERS)
         self.game = game
         self.rules: GameRules = RULES_OF[game]
         self.stakes = stakes
@@ -104,13 +106,16 @@ class Hand:
         self._pending: list[bool] = [False] * n
         self.may_raise_flags: list[bool] = [False] * n
         self.cap_reached = False
-        self._awaiting_bring_in = False
+        self.awaiting_bring_in = False
+        """True while the bring-in player has yet to post it or complete (rule 5). Plain attributes, this
+        and :attr:`double_bet_open`, as the round's others: the betting rules read them every action."""
         self._last_aggressor: int | None = None
         self._round_first: int | None = None
         self._legal: tuple[Action, ...] | None = None
         self.double_bet_allowed = False
         """G5: fourth street of Stud opened with a pair showing (set when the street is dealt)."""
-        self._double_open = False
+        self.double_bet_open = False
+        """G5: the big bet may still be chosen on this fourth street (a pair shows, nobody bet big yet)."""
         self._big_step = False
         self._start()
 
@@ -139,11 +144,6 @@ class Hand:
         if self.street <= 4 and not self._big_step:
             return self.stakes.small_bet
         return self.stakes.big_bet
-
-    @property
-    def double_bet_open(self) -> bool:
-        """G5: the big bet may still be chosen on this fourth street (a pair shows, nobody bet big yet)."""
-        return self._double_open and not self._big_step
 
     @property
     def to_call(self) -> int:
@@ -273,10 +273,16 @@ class Hand:
 
     def act(self, action: Action | str, *, seat: int | None = None) -> None:
         """Take ``action`` for the player to act (``seat``, if given, must be theirs)."""
-        parsed = self.verify(action, seat=seat)
+        parsed = action if action.__class__ is Action else _as_action(action)
         actor = self.actor
-        assert actor is not None and self._legal is not None  # verify computed it
-        self._apply(actor, parsed, self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = legal_now(self)
+        # The checks of verify, the legal ones' way first; verify says what is wrong with the others.
+        if actor is None or self.is_over or (seat is not None and seat != actor) or parsed not in legal:
+            self.verify(parsed, seat=seat)
+            raise AssertionError("verify refuses what act does not take")  # pragma: no cover
+        self._apply(actor, parsed, legal)
 
     def fold(self, *, seat: int | None = None) -> None:
         self.act(Action.FOLD, seat=seat)
@@ -301,11 +307,6 @@ class Hand:
 
     # ----------------------------------------------------------------- rules
 
-    @property
-    def awaiting_bring_in(self) -> bool:
-        """True while the bring-in player has yet to post it or complete (rule 5)."""
-        return self._awaiting_bring_in
-
     def may_raise(self, seat: int) -> bool:
         """False for a player whom a short all-in did not reopen the betting for (rule 12)."""
         return self.may_raise_flags[seat]
@@ -322,65 +323,69 @@ class Hand:
 
     def _apply(self, seat: int, action: Action, legal: tuple[Action, ...]) -> None:
         amount = chips_for(self, seat, action)
-        old_bet = self.current_bet
-        if action is Action.FOLD:
+        stacks = self.stacks
+        if action is _FOLD:
             self.folded[seat] = True
             self._live_count -= 1
         elif amount:
-            self.stacks[seat] -= amount
+            stacks[seat] -= amount
             self.round_bets[seat] += amount
             self.contributed[seat] += amount
         total = self.round_bets[seat]
         self._pending[seat] = False
         self.may_raise_flags[seat] = False
-        if action is Action.BRING_IN:
-            self._awaiting_bring_in = False
+        if action is _BRING_IN:
+            self.awaiting_bring_in = False
             self.current_bet = total
         elif action in AGGRESSIVE:
-            self._awaiting_bring_in = False
-            self.current_bet = total
-            self._last_aggressor = seat
-            full = counts_as_full(self, action=action, new_total=total, old_bet=old_bet)
-            if action in (Action.BET_BIG, Action.RAISE_BIG):
-                self._big_step = True  # G5: every later bet of the round is the big one
-            if full:
-                self.full_bets += 1
-                if self.full_bets >= CAP and (self.options.heads_up_cap or actors_count(self) > 2):
-                    self.cap_reached = True
-            rb, st, fo, pending, may = self.round_bets, self.stacks, self.folded, self._pending, self.may_raise_flags
-            for o in range(self.seat_count):
-                if o != seat and not fo[o] and st[o] > 0:
-                    if full:
-                        pending[o] = True
-                        may[o] = True
-                    elif rb[o] < total:
-                        pending[o] = True
+            self._raised(seat, action, total)
         self.actions.append(action)
-        self.events.append(
-            ActionTaken(
-                street=self.street, seat=seat, action=action, amount=amount, total=total,
-                all_in=self.stacks[seat] == 0 and action is not Action.FOLD, legal=legal,
-            )
-        )
+        # ActionTaken(street, seat, action, amount, total, all_in, legal): positional, as it is made every action
+        self.events.append(ActionTaken(self.street, seat, action, amount, total,
+                                       stacks[seat] == 0 and action is not _FOLD, legal))
         self._legal = None
-        self._advance(seat)
+        # The next seat clockwise still to act, if the hand goes on; else the round is over.
+        if self._live_count > 1:
+            pending, folded, n = self._pending, self.folded, self.seat_count
+            s = seat
+            for _ in range(n):
+                s = s + 1 if s + 1 < n else 0
+                if pending[s] and not folded[s] and stacks[s] > 0:
+                    self.actor = s
+                    return
+        self._round_over()
 
-    def _advance(self, seat: int) -> None:
-        n = self.seat_count
-        folded = self.folded
-        if self._live_count == 1:
-            self._end_round()
-            self._finish(winner=folded.index(False))
-            return
-        pending, stacks = self._pending, self.stacks
-        for i in range(1, n + 1):
-            s = (seat + i) % n
-            if pending[s] and not folded[s] and stacks[s] > 0:
-                self.actor = s
-                return
+    def _raised(self, seat: int, action: Action, total: int) -> None:
+        """A complete, bet or raise to ``total``: it is the bet now; who has to act again (rule 12)."""
+        old_bet = self.current_bet
+        self.awaiting_bring_in = False
+        self.current_bet = total
+        self._last_aggressor = seat
+        full = counts_as_full(self, action=action, new_total=total, old_bet=old_bet)
+        if action is _BET_BIG or action is _RAISE_BIG:
+            self._big_step = True  # G5: every later bet of the round is the big one
+            self.double_bet_open = False
+        if full:
+            self.full_bets += 1
+            if self.full_bets >= CAP and (self.options.heads_up_cap or actors_count(self) > 2):
+                self.cap_reached = True
+        rb, st, fo, pending, may = self.round_bets, self.stacks, self.folded, self._pending, self.may_raise_flags
+        for o in range(self.seat_count):
+            if o != seat and not fo[o] and st[o] > 0:
+                if full:
+                    pending[o] = True
+                    may[o] = True
+                elif rb[o] < total:
+                    pending[o] = True
+
+    def _round_over(self) -> None:
+        """Nobody has to act any more: the hand is won (everybody else folded) or the next street comes."""
         self.actor = None
         self._end_round()
-        self._next_street()
+        if self._live_count == 1:
+            self._finish(winner=self.folded.index(False))
+        else:
+            self._next_street()
 
     # ----------------------------------------------------------------- flow
 
@@ -391,10 +396,9 @@ class Hand:
                 paid = min(ante, self.stacks[s])
                 self.stacks[s] -= paid
                 self.contributed[s] += paid
-                self.events.append(AntePosted(seat=s, amount=paid, all_in=self.stacks[s] == 0))
+                self.events.append(AntePosted(s, paid, self.stacks[s] == 0))
         self._deal_street()
-        actors = [s for s in range(self.seat_count) if self.can_act(s)]
-        if len(actors) < 2:
+        if actors_count(self) < 2:
             self._return_unmatched_ante()
             self._run_out()
             return
@@ -402,11 +406,11 @@ class Hand:
         bring_in = self._next_actor_from(lowest)
         self.bring_in_seat = bring_in
         self._begin_round(first=bring_in)
-        self._awaiting_bring_in = True
+        self.awaiting_bring_in = True
 
     def _deal_street(self) -> None:
         street = self.street
-        self.events.append(StreetBegan(street=street))
+        self.events.append(StreetBegan(street))
         folded = self.folded
         live = [s for s in range(self.seat_count) if not folded[s]]
         if street == 3:
@@ -429,14 +433,14 @@ class Hand:
             cards[seat].append(card)
             keys[seat] += card.key
             self.dealt_count += 1
-            events.append(CardDealt(seat=seat, card=card, face_up=face_up, street=street))
+            events.append(CardDealt(seat, card, face_up, street))  # (seat, card, face_up, street): ~42 a hand
 
     def _next_actor_from(self, seat: int) -> int:
         """``seat`` if it can act, else the next seat clockwise that can."""
-        n = self.seat_count
+        n, folded, stacks = self.seat_count, self.folded, self.stacks
         for i in range(n):
             s = (seat + i) % n
-            if self.can_act(s):
+            if not folded[s] and stacks[s] > 0:  # can_act(s)
                 return s
         raise AssertionError("no seat can act")  # callers check there are actors
 
@@ -451,14 +455,14 @@ class Hand:
         self._pending = [not f and st > 0 for f, st in zip(self.folded, self.stacks)]  # can_act(s)
         self._round_first = first
         self._big_step = False
-        self._double_open = self.street == 4 and self.rules.double_bet_on(
-            [self.up_cards(s) for s in self.live_seats], option=self.options.open_pair_double)
-        if self._double_open:
+        self.double_bet_open = self.street == 4 and self.rules.double_bet_on(
+            (self.up_cards(s) for s in self.live_seats), option=self.options.open_pair_double)  # G5
+        if self.double_bet_open:
             self.double_bet_allowed = True
         self.first_actors[self.street] = first
         self.actor = first
         self._legal = None
-        self.events.append(BettingBegan(street=self.street, first=first))
+        self.events.append(BettingBegan(self.street, first))
 
     def _end_round(self) -> None:
         """Return the chips nobody called (rule 13)."""
@@ -483,11 +487,15 @@ class Hand:
         self.events.append(UncalledReturned(seat=seat, amount=excess))
 
     def _first_actor(self) -> int:
-        live = [s for s in range(self.seat_count) if not self.folded[s]]
         if self.street == 7 and 6 in self.first_actors:
             return self._next_actor_from(self.first_actors[6])  # rule 9
-        cards, board_key = self.cards, self.rules.board_key
-        best = max(live, key=lambda s: (board_key(cards[s][2:6]), -s))  # rule 8, G3, G4: the up cards
+        cards, folded, board_key = self.cards, self.folded, self.rules.board_key
+        best, best_key = -1, None
+        for s in range(self.seat_count):  # rule 8, G3, G4: the best up cards; equal boards, the lowest seat
+            if not folded[s]:
+                key = board_key(cards[s][2:6])
+                if best_key is None or key > best_key:
+                    best, best_key = s, key
         return self._next_actor_from(best)
 
     def _next_street(self) -> None:
@@ -535,7 +543,9 @@ class Hand:
 
     def high_value(self, seat: int) -> int:
         """The seat's best high hand value so far (own cards plus the community card)."""
-        return high_value_of_key(key=self.keys[seat], cards=self.all_cards(seat))
+        cards = self.cards[seat]  # read only for a flush: no copy without a community card
+        community = self.community
+        return high_value_of_key(key=self.keys[seat], cards=cards if community is None else [*cards, community])
 
     def low_value(self, seat: int) -> int | None:
         """The seat's low of the game: eight-or-better (None without one), Razz's ace-to-five
@@ -581,20 +591,3 @@ def _unmatched(amounts: Sequence[int]) -> tuple[int, int] | None:
 
 def _as_action(action: Action | str) -> Action:
     return action if isinstance(action, Action) else Action.from_str(action)
-
-
-def _check_players(names: Sequence[str], stacks: Sequence[int]) -> None:
-    if not 2 <= len(names) <= MAX_PLAYERS:
-        raise SetupError(f"a hand needs 2 to {MAX_PLAYERS} players, got {len(names)}")
-    if len(stacks) != len(names):
-        raise SetupError(f"{len(names)} names but {len(stacks)} stacks")
-    seen: set[str] = set()
-    for name in names:
-        if not isinstance(name, str) or not name:
-            raise SetupError(f"player name {name!r} must be a non-empty string")
-        if name in seen:
-            raise SetupError(f"player name {name!r} appears twice")
-        seen.add(name)
-    for name, stack in zip(names, stacks):
-        if type(stack) is not int or stack <= 0:
-            raise SetupError(f"{name}'s stack {stack!r} must be a whole number of chips above 0")

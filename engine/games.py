@@ -14,7 +14,7 @@ open with the big bet (G5), and what a pot is divided by (rules 17-19, G6, G7).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -84,9 +84,9 @@ class GameRules:
     open_pair: bool
     """G5: a pair showing on fourth street lets the first bet be the big bet."""
 
-    def double_bet_on(self, boards: Sequence[Sequence[Card]], *, option: bool) -> bool:
+    def double_bet_on(self, boards: Iterable[Sequence[Card]], *, option: bool) -> bool:
         """G5: fourth street may open with the big bet: Stud, the table ``option`` on, and a pair among
-        the up cards of some live player (``boards``)."""
+        the up cards of some live player (``boards``, read only as far as needed: they may come lazily)."""
         if not (self.open_pair and option):
             return False
         return any(len({c.rank for c in board}) < len(board) for board in boards)

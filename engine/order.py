@@ -10,8 +10,9 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 
-from engine.cards import RANK_MASK, Card
+from engine.cards import ALL_CARDS, RANK_MASK, Card
 
 
 def bring_in_card_key(card: Card) -> tuple[int, int]:
@@ -57,16 +58,31 @@ def _board_key(up_cards: Sequence[Card]) -> BoardKey:
     return (tuple(c for _, c in groups), tuple(r for r, _ in groups))
 
 
+_INDEX = attrgetter("index")
+_HIGH_ORDER: tuple[tuple[int, int], ...] = tuple((c.rank, c.suit) for c in ALL_CARDS)
+"""Each card's high odd-chip key by its index (the index orders the cards by rank, then suit)."""
+_LOW_ORDER: tuple[tuple[int, int], ...] = tuple((c.low_rank, c.suit) for c in ALL_CARDS)
+"""Each card's low odd-chip key by its index."""
+
+
 def high_odd_chip_key(cards: Sequence[Card]) -> tuple[int, int]:
-    """Rule 19, high split: the highest card by rank then suit (sort descending)."""
-    best = max(cards, key=lambda c: (c.rank, c.suit))
-    return (best.rank, best.suit)
+    """Rule 19, high split: the highest card by rank then suit (sort descending).
+
+    >>> from engine.cards import parse_cards
+    >>> high_odd_chip_key(parse_cards("Kd As Ah 2c"))
+    (14, 3)
+    """
+    return _HIGH_ORDER[max(map(_INDEX, cards))]  # the showdown sorts by these: no Python call a card
 
 
 def low_odd_chip_key(cards: Sequence[Card]) -> tuple[int, int]:
-    """Rule 19, low split: the lowest card, ace low, then lowest suit (sort ascending)."""
-    best = min(cards, key=lambda c: (c.low_rank, c.suit))
-    return (best.low_rank, best.suit)
+    """Rule 19, low split: the lowest card, ace low, then lowest suit (sort ascending).
+
+    >>> from engine.cards import parse_cards
+    >>> low_odd_chip_key(parse_cards("2c Ad As Kh"))
+    (1, 1)
+    """
+    return min(map(_LOW_ORDER.__getitem__, map(_INDEX, cards)))
 
 
 def clockwise(start: int, count: int) -> list[int]:

@@ -62,10 +62,14 @@ def build_pots(*, contributions: Sequence[int], live: Sequence[bool], all_in: Se
         return []
     cuts = sorted({c for c, a, lv in zip(contributions, all_in, live) if a and lv and 0 < c < top} | {top})
     pots: list[Pot] = []
+    whole = min(contributions) >= 0  # then a layer from 0 to the top holds every chip: their sum
     previous = 0
     dead = 0  # chips of a layer nobody live reached, carried up (unreachable; never lost)
     for level in cuts:
-        amount = dead + sum(min(c, level) - min(c, previous) for c in contributions)
+        if whole and previous == 0 and level == top:  # the usual one pot: nobody live is all-in below the top
+            amount = dead + sum(contributions)
+        else:
+            amount = dead + sum(min(c, level) - min(c, previous) for c in contributions)
         eligible = tuple(i for i, c in enumerate(contributions) if live[i] and c >= level)
         previous = level
         dead = 0
@@ -92,6 +96,8 @@ def split_evenly(*, amount: int, winners: Sequence[int], order: Sequence[int]) -
     ``order`` lists seats by odd-chip priority (rule 19); winners absent from it are
     served after those present, by seat.
     """
+    if len(winners) == 1:
+        return {winners[0]: amount}  # the usual case; no odd chip to place
     each, odd = divmod(amount, len(winners))
     rank = {seat: i for i, seat in enumerate(order)}
     ordered = sorted(winners, key=lambda s: (rank.get(s, len(rank)), s))

@@ -105,17 +105,19 @@ def settle_showdown(hand: ShowdownView) -> Settlement:
     high: dict[int, int] = {}
     low: dict[int, int | None] = {}
     shown: list[HandShown] = []
+    cards, community = hand.cards, hand.community
     for seat in order:
         high[seat] = hv = hand.high_value(seat)
         low[seat] = lv = hand.low_value(seat)
-        shown.append(
-            HandShown(seat=seat, cards=tuple(hand.cards[seat]), community=hand.community, high_value=hv, low_value=lv)
-        )
-    # Rule 19: odd chips by the players' own cards only, never the community card.
-    high_order = sorted(order, key=lambda s: high_odd_chip_key(hand.cards[s]), reverse=True)
-    low_order = sorted(order, key=lambda s: low_odd_chip_key(hand.cards[s]))
+        shown.append(HandShown(seat, tuple(cards[seat]), community, hv, low_value=lv))
+    # Rule 19: odd chips by the players' own cards only, never the community card; each order
+    # only where the scoring divides by it (split_pot reads no other).
+    scoring = hand.scoring
+    high_order = [] if scoring is Scoring.LOW else sorted(
+        order, key=lambda s: high_odd_chip_key(cards[s]), reverse=True)
+    low_order = [] if scoring is Scoring.HIGH else sorted(order, key=lambda s: low_odd_chip_key(cards[s]))
     results = [
-        split_pot(pot=pot, high=high, low=low, high_order=high_order, low_order=low_order, scoring=hand.scoring)
+        split_pot(pot=pot, high=high, low=low, high_order=high_order, low_order=low_order, scoring=scoring)
         for pot in _pots(hand)
     ]
     return _settlement(hand, order=order, shown=shown, results=results)

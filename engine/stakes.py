@@ -1,4 +1,4 @@
-"""Stakes (rule 2) and the table options of rules 6 and 12.
+"""Stakes (rule 2), the table options of rules 6 and 12, and the players a hand may start with.
 
 >>> Stakes()
 Stakes(ante=1, bring_in=2, small_bet=5, big_bet=10)
@@ -10,11 +10,12 @@ engine.errors.StakesError: stakes ante=1 bring_in=5 small_bet=5 big_bet=10 break
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from engine.errors import StakesError
+from engine.errors import SetupError, StakesError
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,3 +116,28 @@ class Options:
         if not self.open_pair_double:
             data["open_pair_double"] = False
         return data
+
+
+def check_players(names: Sequence[str], stacks: Sequence[int], *, most: int) -> None:
+    """Raise :class:`SetupError` unless there are 2 to ``most`` players, each with a distinct
+    non-empty name and a whole number of chips above 0.
+
+    >>> check_players(["ann", "ann"], [5, 5], most=8)
+    Traceback (most recent call last):
+    ...
+    engine.errors.SetupError: player name 'ann' appears twice
+    """
+    if not 2 <= len(names) <= most:
+        raise SetupError(f"a hand needs 2 to {most} players, got {len(names)}")
+    if len(stacks) != len(names):
+        raise SetupError(f"{len(names)} names but {len(stacks)} stacks")
+    seen: set[str] = set()
+    for name in names:
+        if not isinstance(name, str) or not name:
+            raise SetupError(f"player name {name!r} must be a non-empty string")
+        if name in seen:
+            raise SetupError(f"player name {name!r} appears twice")
+        seen.add(name)
+    for name, stack in zip(names, stacks):
+        if type(stack) is not int or stack <= 0:
+            raise SetupError(f"{name}'s stack {stack!r} must be a whole number of chips above 0")
