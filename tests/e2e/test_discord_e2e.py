@@ -94,10 +94,10 @@ async def test_three_players_play_a_hand_to_the_showdown(fake: FakeDiscord, tmp_
         assert set(fake.dms) == {ANN, BOB, CAT}
         assert len(secret[ANN]) == 3 and len(secret[BOB]) == 3 and len(secret[CAT]) == 2
         assert not secret[ANN] & secret[BOB] and not secret[ANN] & secret[CAT] and not secret[BOB] & secret[CAT]
-        for user, texts in fake.dms.items():
-            assert sum("your cards" in t for t in texts) == (1 if user == CAT else 5)
+        for user, texts in fake.dms.items():  # one DM a down card dealt: third and seventh street (Cat folded)
+            assert sum("your cards" in t for t in texts) == (1 if user == CAT else 2)
             pictures = fake.dm_files.get(user, [])  # the table shows images: the cards come as pictures too
-            assert [a.filename for a in pictures] == ["cards.png"] * (1 if user == CAT else 5)
+            assert [a.filename for a in pictures] == ["cards.png"] * (1 if user == CAT else 2)
             assert all(a.data.startswith(b"\x89PNG") for a in pictures)
         assert_no_public_leak(fake, secret)
         for record in fake.interactions.values():  # every answer was private
@@ -307,8 +307,8 @@ async def test_rate_rules_over_a_fast_hand(fake: FakeDiscord, tmp_path: Path,
     final = fake.board()
     assert final is not None and "showdown" in title(final) and not action_buttons(final)
     assert_no_public_leak(fake, down_cards(fake))
-    for user in players:
-        assert sum("your cards" in t for t in fake.dms[user]) == 5
+    for user in players:  # a DM a down card: third street, and seventh for whoever is still in
+        assert sum("your cards" in t for t in fake.dms[user]) in (1, 2)
 
 
 async def test_options_become_grammar_commands(fake: FakeDiscord, tmp_path: Path, fast: None) -> None:
