@@ -104,6 +104,14 @@ class Posted:
         return "\n".join(p for p in parts if p)
 
     @property
+    def folded(self) -> list[str] | None:
+        """The lines folded into a board's embed (its blank-named field), or None (no board)."""
+        if not self.embeds:
+            return None
+        fields = [f for e in self.embeds for f in e.get("fields") or [] if f.get("name") == "\u200b"]
+        return [ln for f in fields for ln in str(f.get("value", "")).splitlines()]
+
+    @property
     def footer(self) -> str:
         """The embed's footer (the board's: the deck's short commitment), or ''."""
         return next((str(e["footer"].get("text", "")) for e in self.embeds if isinstance(e.get("footer"), dict)), "")
@@ -381,7 +389,21 @@ class FakeDiscord(FakeGateway):
         return [p for p in boards if p.message_id == last_id][-1]
 
     def lines(self, channel: int = CHANNEL_ID) -> str:
-        return "\n".join(p.content for p in self.channel_posts(channel) if p.content)
+        """The channel's public lines in order: messages of their own, and the lines folded into the boards'
+        embeds (a field of the board: each version shows the latest few; only the new ones are taken)."""
+        out: list[str] = []
+        shown: dict[int, list[str]] = {}
+        for post in self.channel_posts(channel):
+            if post.content:
+                out.append(post.content)
+            folded = post.folded
+            if folded is None:
+                continue
+            before = shown.get(post.message_id, [])
+            overlap = next((j for j in range(min(len(before), len(folded)), 0, -1) if before[-j:] == folded[:j]), 0)
+            out.extend(folded[overlap:])
+            shown[post.message_id] = folded
+        return "\n".join(out)
 
     def channel_calls(self, channel: int = CHANNEL_ID) -> list[Call]:
         prefix = f"/channels/{channel}/messages"
