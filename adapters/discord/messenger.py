@@ -105,7 +105,8 @@ class DiscordMessenger:
         ref = self._current(ref)
         for job in reversed(channel.jobs):  # a newer board replaces one still waiting (never a final one)
             if job.kind == "edit" and job.ref == ref:
-                if job.board is not None and not job.board.final:
+                # A final board shows no folded lines: one waiting with lines is sent before it, not replaced.
+                if job.board is not None and not job.board.final and not (board.final and job.lines):
                     job.board, job.shown = board, shown
                     job.lines += folded
                     return ref
