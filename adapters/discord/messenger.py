@@ -20,6 +20,10 @@ Issue 24 (one token, hundreds of tables):
   takes a token from one :class:`Budget` first, by priority: private cards first, then boards, then lines.
   A channel's job waits for its token *in* the queue, so near the limit a newer board replaces the one
   waiting (boards coalesce more) instead of everything queueing behind 429s.
+- A board edit goes through the token of the latest press on that board while it lives (:meth:`pressed`;
+  the adapter answered the press as the board's update): an interaction endpoint, exempt from the global
+  limit and from the channel's route bucket. Deals, house bots and timeouts after a press use it too; with
+  none (or if it fails) the edit goes the usual way, with a token of the budget.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import collections
 import contextlib
 import io
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -47,6 +52,8 @@ WINDOW = 5.3
 """Seconds of the sliding window: Discord's 5 s plus a margin for latency jitter."""
 LINES_SHOWN = 6
 """A hand's public lines kept under its board (the newest)."""
+PRESS_LIFETIME = 14 * 60.0
+"""Seconds a press's token edits its board (Discord: an interaction's token lives 15 minutes)."""
 GLOBAL_RATE = 45.0
 """Requests a second the bot allows itself: Discord's global 50 per token, less a margin for latency jitter."""
 
@@ -78,6 +85,9 @@ class _Channel:
     recent: list[str] = field(default_factory=list)
     """The lines of the hand ``recent_hand`` folded so far (its board shows the latest)."""
     recent_hand: int = -1
+    press: tuple[int, discord.Interaction[discord.Client], float] | None = None
+    """The latest press on a board of the channel answered as the board's update: (message id, the interaction,
+    when): its token edits that message."""
 
 
 class DiscordMessenger:
@@ -217,6 +227,23 @@ class DiscordMessenger:
             return False
         return True
 
+    def pressed(self, channel_id: int, message_id: int, interaction: discord.Interaction[discord.Client]) -> None:
+        """A press on ``message_id`` was deferred as its update: its token edits that board from now on."""
+        channel = self._channels.get(channel_id)
+        if channel is None:
+            channel = self._channels[channel_id] = _Channel(id=channel_id)
+        channel.press = (message_id, interaction, time.monotonic())
+
+    def _press_for(self, channel: _Channel, job: _Job) -> discord.Interaction[discord.Client] | None:
+        """The press whose token may edit this job's board (exempt from the global limit), if any."""
+        press = channel.press
+        if job.kind != "edit" or press is None or job.ref is None or str(press[0]) != self._current(job.ref):
+            return None
+        if time.monotonic() - press[2] > PRESS_LIFETIME:
+            channel.press = None
+            return None
+        return press[1]
+
     # ------------------------------------------------------------------ shutdown
 
     @property
@@ -281,7 +308,8 @@ class DiscordMessenger:
                 await asyncio.sleep(wait)
                 continue
             # The token is taken with the job still queued: a newer board replaces it meanwhile.
-            await self.budget.take(LINE if channel.jobs[0].kind in ("say", "amend") else BOARD)
+            if self._press_for(channel, channel.jobs[0]) is None:
+                await self.budget.take(LINE if channel.jobs[0].kind in ("say", "amend") else BOARD)
             if not channel.jobs:
                 break
             job = channel.jobs.popleft()
@@ -323,6 +351,15 @@ class DiscordMessenger:
             return job.ref
         assert job.board is not None
         embed, view = render.board_embed(job.board, job.shown), board_view(job.board)
+        press = self._press_for(channel, job)
+        if press is not None:
+            try:  # through the press's token: no request of the bot's global budget
+                await press.edit_original_response(embed=embed, view=view, attachments=_files(job.board))
+                return job.ref
+            except (discord.HTTPException, ValueError) as exc:
+                log.info("editing board %s through a press failed (%s); editing it as the bot", job.ref, exc)
+                channel.press = None
+                await self.budget.take(BOARD)
         if job.kind == "edit" and job.ref is not None:
             channel.window.note()
             try:  # the attachments replace the message's: the new image, or none (a text board)
