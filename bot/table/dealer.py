@@ -204,12 +204,16 @@ class Dealer:
             await self.output.say_text(rt, "\n".join(lines))
         if (lines or hand.is_over) and rt.hand_id is not None:
             self.deliveries.track(table=rt.address, hand_id=rt.hand_id, events=rt.seen, final=hand.is_over)
-        for player in _dealt_to(events, hand):
-            await self.output.send_cards(rt, player)
-        if hand.is_over:
-            await self._finish_hand(rt)
-        else:
+        dealt = _dealt_to(events, hand)
+        if not hand.is_over:  # the board first, with this change's lines (one flush), then the cards (issue 24)
             self.arm_turn(rt)
+            await self.output.publish(rt)
+            for player in dealt:
+                await self.output.send_cards(rt, player)
+            return
+        for player in dealt:
+            await self.output.send_cards(rt, player)
+        await self._finish_hand(rt)
         await self.output.publish(rt)
 
     async def _seed_line(self, rt: Runtime, record: FairRecord, *, hand_no: int) -> str:
