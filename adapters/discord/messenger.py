@@ -232,7 +232,8 @@ class DiscordMessenger:
         channel = self._channels.get(channel_id)
         if channel is None:
             channel = self._channels[channel_id] = _Channel(id=channel_id)
-        channel.press = (message_id, interaction, time.monotonic())
+        if channel.press is None or message_id >= channel.press[0]:  # a press on an older board changes nothing
+            channel.press = (message_id, interaction, time.monotonic())
 
     def _press_for(self, channel: _Channel, job: _Job) -> discord.Interaction[discord.Client] | None:
         """The press whose token may edit this job's board (exempt from the global limit), if any."""
