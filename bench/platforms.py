@@ -35,7 +35,7 @@ import re
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT / "tests" / "support"))
 from fakes.discord_gateway import GUILD_ID  # noqa: E402
 from fakes.discord_server import Posted  # noqa: E402
 from fakes.limited import DiscordLimits, LimitedBotAPI, LimitedDiscord, TelegramLimits  # noqa: E402
-from fakes.telegram_server import text_of  # noqa: E402
+from fakes.telegram_server import BOARD_METHODS, text_of, text_of_call  # noqa: E402
 
 from adapters import run as run_module  # noqa: E402
 from bot.core.config import Settings  # noqa: E402
@@ -59,6 +59,8 @@ HAND_SECONDS = ACTIONS_A_HAND * PACE + NEXT_HAND
 SCENARIOS: tuple[tuple[str, int, int], ...] = (("3 humans", 3, 0), ("6 humans", 6, 0), ("1 human, 3 bots", 1, 3))
 DISCORD_GLOBAL = 50.0
 TELEGRAM_OVERALL = 30.0
+LOAD = 10**6
+"""Hands a table plays at the load: as many as it can in the time given."""
 LOST_AFTER = 30.0
 """Human seconds after which a press whose board never moved on counts as lost."""
 
@@ -135,6 +137,16 @@ def settings_for(db: Path, speed: float, **platform: Any) -> Settings:
                    turn_timer=max(10, int(120 / speed)), time_bank=0, **platform)
 
 
+async def guarded(run: Run, delay: float, table: Coroutine[Any, Any, None]) -> None:
+    """One table's play, after ``delay`` s; a table that fails (its set-up not answered) counts as lost."""
+    await asyncio.sleep(delay)
+    try:
+        await table
+    except (AssertionError, TimeoutError) as exc:
+        run.lost += 1
+        log.error("a table failed: %r", exc)
+
+
 # ---------------------------------------------------------------------- Discord
 
 TOKEN_IN = re.compile(r"@(\S+)")
@@ -188,6 +200,8 @@ async def discord_table(fake: BenchDiscord, index: int, humans: int, bots: int, 
     for k in range(bots):
         await say(users[0], "addbot", name=f"B{index}x{k}")
     run.starts[channel] = time.monotonic()
+    if hands >= LOAD:  # at the load, each table plays ``until`` seconds from its start
+        until += run.starts[channel]
     for user in users:
         run.starts[user] = run.starts[channel]
     await say(users[0], "start")
@@ -225,15 +239,44 @@ async def discord_table(fake: BenchDiscord, index: int, humans: int, bots: int, 
     run.played += (time.monotonic() - run.starts[channel]) * speed
 
 
-def discord_kinds(fake: BenchDiscord, channels: set[int], run: Run) -> None:
+CARDS_OF_HAND = re.compile(r"Hand #(\d+), your cards")
+DEALT = re.compile(r"Hand #(\d+) · third street")
+
+
+def card_leads(cards: dict[tuple[int, int], float], boards: dict[tuple[int, int], float], speed: float) -> list[float]:
+    """For each (table, hand): seconds (human time) from its first private cards to its first board of the deal."""
+    return [(boards[key] - at) * speed for key, at in cards.items() if key in boards]
+
+
+def discord_kinds(fake: BenchDiscord, channels: set[int], run: Run, table_of: dict[int, int], speed: float) -> None:
     dm_users = {c: u for u, c in fake.dm_channels.items()}
+    cards: dict[tuple[int, int], float] = {}
+    for call in fake.calls:
+        channel_id = int(call.path.split("/")[2]) if call.path.startswith("/channels/") else 0
+        if channel_id in dm_users and call.method == "POST" and call.status < 400:
+            dealt = CARDS_OF_HAND.search(str((call.body or {}).get("content", "")))
+            key = (table_of.get(dm_users[channel_id], 0), int(dealt.group(1))) if dealt else None
+            if key is not None and key not in cards:
+                cards[key] = call.at
+    boards: dict[tuple[int, int], float] = {}
+    for post in fake.posted:
+        dealt = DEALT.search(post.text)
+        if dealt and post.channel in channels and (post.channel, int(dealt.group(1))) not in boards:
+            boards[(post.channel, int(dealt.group(1)))] = post.at
+    run.card_lead = card_leads(cards, boards, speed)
     for call in fake.calls:
         path, method = call.path, call.method
         if path.startswith(("/interactions/", "/webhooks/")):
             record = fake.interactions.get(path.split("/")[3])
             if not run.counts(record.user if record else None, call.at):
                 continue
-            kind = "interaction callback (exempt)" if path.startswith("/i") else "interaction answer (exempt)"
+            if path.startswith("/i"):
+                kind = "interaction callback (exempt)"
+            elif getattr(record, "update", False) and method == "PATCH" and path.endswith("@original"):
+                kind = "board edit by a press (exempt)"
+                run.board_bytes += sum(f.size for f in call.files)
+            else:
+                kind = "interaction answer (exempt)"
         elif path == "/users/@me/channels":
             if not run.counts(int((call.body or {}).get("recipient_id", 0)), call.at):
                 continue
@@ -287,12 +330,14 @@ async def discord_run(mix: list[tuple[int, int]], *, speed: float, scale: float,
                 serving.result()
             await asyncio.sleep(0.05)
         started = time.monotonic()
-        until = started + duration
-        await asyncio.gather(*(discord_table(fake, i, humans, bots, speed=speed, hands=hands, until=until,
-                                             run=run, names=names)
+        until = started + duration if hands < LOAD else duration  # at the load: each table plays `duration` s
+        stagger = min(0.5, HAND_SECONDS / speed / len(mix))  # tables open one after the other, over a hand
+        await asyncio.gather(*(guarded(run, stagger * i, discord_table(fake, i, humans, bots, speed=speed, hands=hands,
+                                                                       until=until, run=run, names=names))
                                for i, (humans, bots) in enumerate(mix)))
         run.seconds = time.monotonic() - started
         await asyncio.sleep(2 / speed + 1)
+        given_up_playing = gave_up.count  # what fails once the bench stops the bot is not the bot's pace
         stop.set()
         await asyncio.wait_for(serving, 60)
     channels = {710000000000000000 + i for i in range(len(mix))}
@@ -302,8 +347,8 @@ async def discord_run(mix: list[tuple[int, int]], *, speed: float, scale: float,
         if no:
             played = int(no.group(1)) - 1 + (1 if "showdown" in discord_title(board) else 0)  # type: ignore[arg-type]
             run.hands += min(played, hands)
-    discord_kinds(fake, channels, run)
-    run.lost += gave_up.count
+    discord_kinds(fake, channels, run, {u: 710000000000000000 + (u - 20_000_000) // 10 for u in names}, speed)
+    run.lost += given_up_playing
     DiscordAdapter.rate_interval, discord_messenger.WINDOW = saved[:2]
     if saved[2] is not None:
         discord_messenger.GLOBAL_RATE = saved[2]
@@ -371,6 +416,8 @@ async def telegram_table(fake: BenchBotAPI, index: int, humans: int, bots: int, 
     for k in range(bots):
         await say(users[0], f"/stud addbot B{index}x{k}")
     run.starts[chat] = time.monotonic()
+    if hands >= LOAD:
+        until += run.starts[chat]
     for user in users:
         run.starts[user] = run.starts[chat]
     await say(users[0], "/stud start")
@@ -411,7 +458,19 @@ async def telegram_table(fake: BenchBotAPI, index: int, humans: int, bots: int, 
     run.played += (time.monotonic() - run.starts[chat]) * speed
 
 
-def telegram_kinds(fake: BenchBotAPI, chats: set[int], run: Run, *, edits_count: bool) -> None:
+def telegram_kinds(fake: BenchBotAPI, chats: set[int], run: Run, *, edits_count: bool, speed: float) -> None:
+    cards: dict[tuple[int, int], float] = {}
+    boards: dict[tuple[int, int], float] = {}
+    for call in fake.calls:
+        if call.status >= 400 or call.method not in BOARD_METHODS:
+            continue
+        chat = int(call.params.get("chat_id", 0) or 0)
+        text = text_of_call(call)
+        if chat > 0 and (dealt := CARDS_OF_HAND.search(text)):
+            cards.setdefault((-1002000000000 - (chat - 30_000_000) // 10, int(dealt.group(1))), call.t)
+        elif chat in chats and (dealt := DEALT.search(text)):
+            boards.setdefault((chat, int(dealt.group(1))), call.t)
+    run.card_lead = card_leads(cards, boards, speed)
     for call in fake.calls:
         method = call.method
         chat = call.params.get("chat_id")
@@ -477,11 +536,14 @@ async def telegram_run(mix: list[tuple[int, int]], *, speed: float, scale: float
         if serving.done():
             serving.result()
         started = time.monotonic()
-        until = started + duration
-        await asyncio.gather(*(telegram_table(fake, i, humans, bots, speed=speed, hands=hands, until=until, run=run)
+        until = started + duration if hands < LOAD else duration  # at the load: each table plays `duration` s
+        stagger = min(0.5, HAND_SECONDS / speed / len(mix))
+        await asyncio.gather(*(guarded(run, stagger * i, telegram_table(fake, i, humans, bots, speed=speed,
+                                                                        hands=hands, until=until, run=run))
                                for i, (humans, bots) in enumerate(mix)))
         run.seconds = time.monotonic() - started
         await asyncio.sleep(2 / speed + 1)
+        given_up_playing = gave_up.count  # what fails once the bench stops the bot is not the bot's pace
         stop.set()
         await asyncio.wait_for(serving, 60)
     chats = {-1002000000000 - i for i in range(len(mix))}
@@ -493,8 +555,8 @@ async def telegram_run(mix: list[tuple[int, int]], *, speed: float, scale: float
         no = HAND_NO.search(text)
         if no:
             run.hands += min(int(no.group(1)) - 1 + (1 if "showdown" in text else 0), hands)
-    telegram_kinds(fake, chats, run, edits_count=edits_count)
-    run.lost += gave_up.count
+    telegram_kinds(fake, chats, run, edits_count=edits_count, speed=speed)
+    run.lost += given_up_playing
     TelegramAdapter.rate_interval, TelegramAdapter.group_rate, TelegramAdapter.poll_timeout = saved
     if overall is not None:
         TelegramAdapter.overall_rate = overall
@@ -527,11 +589,14 @@ def print_calls(run: Run, limit: float, what: str) -> int:
           f"a table ({run.played / max(run.hands, 1):.0f} s a hand) -> {tables} tables a token")
     if run.board_bytes:
         print(f"  board pictures uploaded          {run.per_hand(run.board_bytes) / 1e6:6.2f} MB a hand")
+    if run.card_lead:
+        print(f"  a hand's first board after its private cards: p50 {quantile(run.card_lead, 0.5):+.2f} s, "
+              f"max {max(run.card_lead):+.2f} s ({len(run.card_lead)} deals; + is after)")
     return tables
 
 
-def print_load(run: Run) -> None:
-    print(f"  at {run.tables} tables (x{1 / SCALE_NOTE[0]:.0f} = {run.tables / SCALE_NOTE[0]:.0f} a token): "
+def print_load(run: Run, speed: float) -> None:
+    print(f"  at {run.tables} tables x{speed:g} (x{1 / SCALE_NOTE[0]:.0f} = {run.tables / SCALE_NOTE[0]:.0f} a token): "
           f"board lag p50 {quantile(run.lags, 0.5):.2f} s, p99 {quantile(run.lags, 0.99):.2f} s "
           f"({len(run.lags)} presses), 429s {run.refused}, lost {run.lost}, hands {run.hands}")
 
@@ -539,9 +604,18 @@ def print_load(run: Run) -> None:
 SCALE_NOTE = [1.0]
 
 
-async def main_async(args: argparse.Namespace) -> tuple[int, int]:
+@dataclass
+class Measured:
+    """One platform's figures: the calls counted, the tables a token at the limit, the run at twice that."""
+
+    counted: Run
+    tables: int
+    load: Run | None = None
+
+
+async def main_async(args: argparse.Namespace) -> dict[str, Measured]:
     SCALE_NOTE[0] = args.scale
-    results = {}
+    results: dict[str, Measured] = {}
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         mix = mix_of(len(SCENARIOS) * args.per_scenario)
@@ -556,29 +630,37 @@ async def main_async(args: argparse.Namespace) -> tuple[int, int]:
                 first = await telegram_run(mix, speed=args.speed, scale=1.0, hands=args.hands,
                                            duration=args.calls_for, tmp=tmp / "t1", edits_count=args.edits_count)
                 tables = print_calls(first, TELEGRAM_OVERALL, "30 messages/s")
+                edits = sum(n for kind, n in first.kinds.items() if kind == "board edit")
+                if not args.edits_count and first.played:
+                    both = (first.binding + edits) / first.played
+                    print(f"  (were edits counted too, as PTB's AIORateLimiter counts them: {both:.3f}/s a table -> "
+                          f"{int(TELEGRAM_OVERALL / both)} tables a token)")
             if first.refused:
                 print(f"  429s while counting: {first.refused}")
-            results[platform] = tables
+            results[platform] = Measured(first, tables)
             if args.load and tables:
                 load = max(1, round(2 * tables * args.scale))
                 if platform == "discord":
-                    second = await discord_run(mix_of(load), speed=args.speed, scale=args.scale, hands=10**6,
+                    second = await discord_run(mix_of(load), speed=args.load_speed, scale=args.scale, hands=LOAD,
                                                duration=args.duration, tmp=tmp / "d2")
                 else:
-                    second = await telegram_run(mix_of(load), speed=args.speed, scale=args.scale, hands=10**6,
+                    second = await telegram_run(mix_of(load), speed=args.load_speed, scale=args.scale, hands=LOAD,
                                                 duration=args.duration, tmp=tmp / "t2", edits_count=args.edits_count)
-                print_load(second)
-    return results.get("discord", 0), results.get("telegram", 0)
+                print_load(second, args.load_speed)
+                results[platform].load = second
+    return results
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m bench.platforms", description=__doc__.split("\n\n")[0])
-    p.add_argument("--speed", type=float, default=4.0, help="times faster than people (default 4)")
-    p.add_argument("--scale", type=float, default=0.1, help="share of a token's tables at twice the load (0.1)")
+    p.add_argument("--speed", type=float, default=3.0, help="times faster than people, counting calls (3)")
+    p.add_argument("--load-speed", type=float, default=1.5, help="times faster than people at twice the load "
+                   "(1.5: this machine's processor must keep up with tables x speed)")
+    p.add_argument("--scale", type=float, default=0.02, help="share of a token's tables at twice the load (0.02)")
     p.add_argument("--hands", type=int, default=5, help="hands a table plays while counting calls (5)")
     p.add_argument("--per-scenario", type=int, default=2, help="tables of each kind while counting calls (2)")
     p.add_argument("--calls-for", type=float, default=400.0, help="at most this many seconds counting calls")
-    p.add_argument("--duration", type=float, default=60.0, help="seconds at twice the load (60)")
+    p.add_argument("--duration", type=float, default=90.0, help="seconds each table plays at twice the load (90)")
     p.add_argument("--no-load", dest="load", action="store_false", help="only count the calls")
     p.add_argument("--edits-count", action="store_true",
                    help="Telegram's edits count against the 30/s too (the FAQ does not say so)")
@@ -589,7 +671,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     args = parse(argv)
     logging.basicConfig(level=logging.ERROR)
-    discord, telegram = asyncio.run(main_async(args))
+    results = asyncio.run(main_async(args))
+    discord, telegram = (results[p].tables if p in results else 0 for p in ("discord", "telegram"))
     print(f"tables per token: discord {discord}, telegram {telegram}")
 
 
