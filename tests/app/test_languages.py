@@ -87,8 +87,9 @@ def _pot_lines(lines: list[str], tr: Translator) -> list[str]:
 @pytest.mark.asyncio
 @pytest.mark.parametrize("seed,lang", sorted(ONE_POT))
 async def test_a_one_pot_showdown_its_low_lines_and_its_history(tmp_path: Path, seed: int, lang: str) -> None:
-    """Nobody all-in: one pot, named "Pot" and no main or side pot; ann's low on the streets her cards come
-    privately (third, seventh; the list holds every street's); what history says of it: won, net, who took the high and the low, or a scoop."""
+    """Nobody all-in: one pot, named "Pot" and no main or side pot; ann's low on the streets her cards
+    come privately (third, seventh; the list holds every street's); what history says of it: won, net,
+    who took the high and the low, or a scoop."""
     pot_line, lows, history = ONE_POT[seed, lang]
     tr = translator(lang)
     said = await _transcript(tmp_path, lang, seed)
