@@ -35,7 +35,7 @@ import re
 import sys
 import tempfile
 import time
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -137,7 +137,31 @@ def settings_for(db: Path, speed: float, **platform: Any) -> Settings:
                    turn_timer=max(10, int(120 / speed)), time_bank=0, **platform)
 
 
-async def guarded(run: Run, delay: float, table: Coroutine[Any, Any, None]) -> None:
+@dataclass
+class Opening:
+    """At the load, the tables are seated with the limits off (a token's tables open over hours, not all in
+    one minute: their set-up is not what is measured); once every table is seated the limits hold (the fake's,
+    and the bot's budgets scaled to them) and the tables start, one after another."""
+
+    tables: int
+    stagger: float
+    on_ready: Callable[[], None]
+    seated: int = 0
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def arrive(self) -> None:
+        self.seated += 1
+        if self.seated == self.tables:
+            self.on_ready()
+            self.ready.set()
+
+    async def seat(self, index: int) -> None:
+        self.arrive()
+        await self.ready.wait()
+        await asyncio.sleep(self.stagger * index)
+
+
+async def guarded(run: Run, delay: float, table: Coroutine[Any, Any, None], opening: Opening | None) -> None:
     """One table's play, after ``delay`` s; a table that fails (its set-up not answered) counts as lost."""
     await asyncio.sleep(delay)
     try:
@@ -145,6 +169,33 @@ async def guarded(run: Run, delay: float, table: Coroutine[Any, Any, None]) -> N
     except (AssertionError, TimeoutError) as exc:
         run.lost += 1
         log.error("a table failed: %r", exc)
+        if opening is not None and not opening.ready.is_set():
+            opening.arrive()
+
+
+class Budgets:
+    """The token budgets the bot makes (``module.Budget`` recorded), to scale them once the tables are seated."""
+
+    def __init__(self, module: Any) -> None:
+        self.module, self.made = module, []
+        original = self.original = getattr(module, "Budget", None)
+        if original is None:
+            return
+        made = self.made
+
+        class Recorded(original):  # type: ignore[misc, valid-type]
+            def __init__(self, *a: Any, **kw: Any) -> None:
+                super().__init__(*a, **kw)
+                made.append(self)
+        module.Budget = Recorded
+
+    def scale(self, factor: float) -> None:
+        for budget in self.made:
+            budget.configure(rate=budget.rate * factor)
+
+    def restore(self) -> None:
+        if self.original is not None:
+            self.module.Budget = self.original
 
 
 # ---------------------------------------------------------------------- Discord
@@ -181,7 +232,7 @@ def discord_title(board: Posted) -> str:
 
 
 async def discord_table(fake: BenchDiscord, index: int, humans: int, bots: int, *, speed: float, hands: int,
-                        until: float, run: Run, names: dict[int, str]) -> None:
+                        until: float, run: Run, names: dict[int, str], opening: Opening | None = None) -> None:
     channel = 710000000000000000 + index
     fake.add_guild(GUILD_ID, channel)
     users = [20_000_000 + index * 10 + k for k in range(humans)]
@@ -199,6 +250,8 @@ async def discord_table(fake: BenchDiscord, index: int, humans: int, bots: int, 
         await say(user, "join", buy_in=200)
     for k in range(bots):
         await say(users[0], "addbot", name=f"B{index}x{k}")
+    if opening is not None:
+        await opening.seat(index)
     run.starts[channel] = time.monotonic()
     if hands >= LOAD:  # at the load, each table plays ``until`` seconds from its start
         until += run.starts[channel]
@@ -318,8 +371,9 @@ async def discord_run(mix: list[tuple[int, int]], *, speed: float, scale: float,
     saved = (DiscordAdapter.rate_interval, discord_messenger.WINDOW, getattr(discord_messenger, "GLOBAL_RATE", None))
     DiscordAdapter.rate_interval = saved[0] / speed
     discord_messenger.WINDOW = saved[1] / speed
-    if saved[2] is not None:  # the bot's own budget a token, scaled as the fake's
-        discord_messenger.GLOBAL_RATE = saved[2] * scale * speed
+    if saved[2] is not None:  # the bot's own budget a token, as fast as the fake's (scaled once seated)
+        discord_messenger.GLOBAL_RATE = saved[2] * speed
+    budgets = Budgets(discord_messenger)
     settings = settings_for(tmp / "discord.db", speed, discord_token="fake-token", discord_api_base=fake.api_base,
                             discord_gateway_url=fake.gateway_url, discord_guild_id=GUILD_ID)
     stop = asyncio.Event()
@@ -332,8 +386,16 @@ async def discord_run(mix: list[tuple[int, int]], *, speed: float, scale: float,
         started = time.monotonic()
         until = started + duration if hands < LOAD else duration  # at the load: each table plays `duration` s
         stagger = min(0.5, HAND_SECONDS / speed / len(mix))  # tables open one after the other, over a hand
-        await asyncio.gather(*(guarded(run, stagger * i, discord_table(fake, i, humans, bots, speed=speed, hands=hands,
-                                                                       until=until, run=run, names=names))
+        opening = None
+        if hands >= LOAD:
+            def measure() -> None:
+                fake.enforcing = True
+                budgets.scale(scale)
+            fake.enforcing = False
+            opening = Opening(len(mix), stagger, measure)
+        await asyncio.gather(*(guarded(run, stagger * i,
+                                       discord_table(fake, i, humans, bots, speed=speed, hands=hands, until=until,
+                                                     run=run, names=names, opening=opening), opening)
                                for i, (humans, bots) in enumerate(mix)))
         run.seconds = time.monotonic() - started
         await asyncio.sleep(2 / speed + 1)
@@ -350,6 +412,7 @@ async def discord_run(mix: list[tuple[int, int]], *, speed: float, scale: float,
     discord_kinds(fake, channels, run, {u: 710000000000000000 + (u - 20_000_000) // 10 for u in names}, speed)
     run.lost += given_up_playing
     DiscordAdapter.rate_interval, discord_messenger.WINDOW = saved[:2]
+    budgets.restore()
     if saved[2] is not None:
         discord_messenger.GLOBAL_RATE = saved[2]
     await fake.stop()
@@ -395,7 +458,7 @@ def tg_turn(message: dict[str, Any]) -> str | None:
 
 
 async def telegram_table(fake: BenchBotAPI, index: int, humans: int, bots: int, *, speed: float, hands: int,
-                         until: float, run: Run) -> None:
+                         until: float, run: Run, opening: Opening | None = None) -> None:
     chat = -1002000000000 - index
     fake.group(chat, f"Table {index}")
     users = [30_000_000 + index * 10 + k for k in range(humans)]
@@ -415,6 +478,8 @@ async def telegram_table(fake: BenchBotAPI, index: int, humans: int, bots: int, 
         await say(user, "/stud join 200")
     for k in range(bots):
         await say(users[0], f"/stud addbot B{index}x{k}")
+    if opening is not None:
+        await opening.seat(index)
     run.starts[chat] = time.monotonic()
     if hands >= LOAD:
         until += run.starts[chat]
@@ -518,16 +583,30 @@ async def telegram_run(mix: list[tuple[int, int]], *, speed: float, scale: float
     TelegramAdapter.group_rate = (saved[1][0], saved[1][1] / speed)
     TelegramAdapter.poll_timeout = 1
     overall = getattr(TelegramAdapter, "overall_rate", None)
-    if overall is not None:  # the bot's own budget a token, scaled as the fake's
-        TelegramAdapter.overall_rate = overall * scale * speed
+    limiters: list[Any] = []
+    budgets: Budgets | None = None
+    if overall is not None:  # the bot's own budget a token, as fast as the fake's (scaled once seated)
+        TelegramAdapter.overall_rate = overall * speed
+        from adapters.telegram import limiter as tg_limiter
+        budgets = Budgets(tg_limiter)
     else:  # before issue 24: PTB's AIORateLimiter, 30 a second (the fake's overall rate is scaled: so is it)
         import adapters.telegram.adapter as tg_adapter
         original = tg_adapter.AIORateLimiter  # type: ignore[attr-defined]
 
         def scaled(**kw: Any) -> Any:
-            kw["overall_max_rate"] = kw["overall_max_rate"] * scale * speed
-            return original(**kw)
+            kw["overall_max_rate"] = kw["overall_max_rate"] * speed
+            limiter = original(**kw)
+            limiters.append((limiter, kw["overall_max_rate"]))
+            return limiter
         tg_adapter.AIORateLimiter = scaled  # type: ignore[attr-defined]
+
+    def measure() -> None:
+        fake.enforcing = True
+        if budgets is not None:
+            budgets.scale(scale)
+        from aiolimiter import AsyncLimiter
+        for limiter, rate in limiters:
+            limiter._base_limiter = AsyncLimiter(rate * scale, 1)
     settings = settings_for(tmp / "telegram.db", speed, telegram_token=fake.token, telegram_base_url=fake.base_url)
     stop = asyncio.Event()
     with given_up() as gave_up:
@@ -538,8 +617,13 @@ async def telegram_run(mix: list[tuple[int, int]], *, speed: float, scale: float
         started = time.monotonic()
         until = started + duration if hands < LOAD else duration  # at the load: each table plays `duration` s
         stagger = min(0.5, HAND_SECONDS / speed / len(mix))
-        await asyncio.gather(*(guarded(run, stagger * i, telegram_table(fake, i, humans, bots, speed=speed,
-                                                                        hands=hands, until=until, run=run))
+        opening = None
+        if hands >= LOAD:
+            fake.enforcing = False
+            opening = Opening(len(mix), stagger, measure)
+        await asyncio.gather(*(guarded(run, stagger * i,
+                                       telegram_table(fake, i, humans, bots, speed=speed, hands=hands, until=until,
+                                                      run=run, opening=opening), opening)
                                for i, (humans, bots) in enumerate(mix)))
         run.seconds = time.monotonic() - started
         await asyncio.sleep(2 / speed + 1)
@@ -560,7 +644,9 @@ async def telegram_run(mix: list[tuple[int, int]], *, speed: float, scale: float
     TelegramAdapter.rate_interval, TelegramAdapter.group_rate, TelegramAdapter.poll_timeout = saved
     if overall is not None:
         TelegramAdapter.overall_rate = overall
-    else:
+    if budgets is not None:
+        budgets.restore()
+    if overall is None:
         tg_adapter.AIORateLimiter = original  # type: ignore[attr-defined]
     await fake.close()
     return run
@@ -622,7 +708,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Measured]:
         print(f"speed x{args.speed:g} (a person acts every {PACE / args.speed:.2f} s), "
               f"scale {args.scale:g} of a token's tables; a hand is {HAND_SECONDS:.0f} s at a human pace")
         for platform in args.platforms:
-            if platform == "discord":
+            if args.only_load:  # no counting: twice the load is this many tables a token
+                first, tables = Run(platform, 0), args.only_load // 2
+            elif platform == "discord":
                 first = await discord_run(mix, speed=args.speed, scale=1.0, hands=args.hands, duration=args.calls_for,
                                           tmp=tmp / "d1")
                 tables = print_calls(first, DISCORD_GLOBAL, "the global 50/s")
@@ -662,6 +750,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--calls-for", type=float, default=400.0, help="at most this many seconds counting calls")
     p.add_argument("--duration", type=float, default=90.0, help="seconds each table plays at twice the load (90)")
     p.add_argument("--no-load", dest="load", action="store_false", help="only count the calls")
+    p.add_argument("--only-load", type=int, default=0, metavar="TABLES",
+                   help="count nothing: run this many tables a token (scaled) at the load")
     p.add_argument("--edits-count", action="store_true",
                    help="Telegram's edits count against the 30/s too (the FAQ does not say so)")
     p.add_argument("--platforms", nargs="+", default=["discord", "telegram"], choices=["discord", "telegram"])
