@@ -1,10 +1,10 @@
 """Issue 24, end to end and scaled down: ``bench.platforms`` in its fast mode.
 
 The real bot against the fakes that enforce Discord's and Telegram's published limits: the calls
-counted at eight times a human pace, then twice what a token carries at a hundredth of its tables and
-twice a human pace (the per-token budgets, the bot's and the fakes', scaled alike): a token carries at
-least 300 Discord and 150 Telegram tables, and at twice what it carries the bot receives no 429 of its
-own pace, loses no message and shows every board within 3 s at p99.
+counted at eight times a human pace, then twice the goal (600 Discord, 300 Telegram tables a token) at
+a hundredth of a token's tables and twice a human pace (the per-token budgets, the bot's and the
+fakes', scaled alike): a token carries at least 300 Discord and 150 Telegram tables, and at twice that
+the bot receives no 429 of its own pace, loses no message and shows every board within 3 s at p99.
 """
 
 from __future__ import annotations
