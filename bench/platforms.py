@@ -746,9 +746,10 @@ async def main_async(args: argparse.Namespace) -> dict[str, Measured]:
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m bench.platforms", description=__doc__.split("\n\n")[0])
     p.add_argument("--speed", type=float, default=3.0, help="times faster than people, counting calls (3)")
-    p.add_argument("--load-speed", type=float, default=1.5, help="times faster than people at twice the load "
-                   "(1.5: this machine's processor must keep up with tables x speed)")
-    p.add_argument("--scale", type=float, default=0.02, help="share of a token's tables at twice the load (0.02)")
+    p.add_argument("--load-speed", type=float, default=1.0, help="times faster than people at twice the load "
+                   "(1: this machine's processor must keep up with tables x speed)")
+    p.add_argument("--scale", type=float, default=0.1, help="share of a token's tables at twice the load (0.1: "
+                   "much less and one table's burst, six private cards at a deal, is large against the budget)")
     p.add_argument("--hands", type=int, default=5, help="hands a table plays while counting calls (5)")
     p.add_argument("--per-scenario", type=int, default=2, help="tables of each kind while counting calls (2)")
     p.add_argument("--calls-for", type=float, default=400.0, help="at most this many seconds counting calls")

@@ -34,7 +34,7 @@ class Budget:
 
     def configure(self, *, rate: float, burst: float | None = None) -> None:
         self.rate = rate
-        self.burst = burst if burst is not None else max(1.0, rate / 5)
+        self.burst = burst if burst is not None else max(1.0, rate / 2)  # half a second's worth at once
         self._tokens = self.burst
         self._at = self._monotonic()
 
