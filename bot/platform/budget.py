@@ -19,35 +19,31 @@ CARDS, BOARD, LINE = 0, 1, 2
 
 
 class Budget:
-    """One token's global budget: at most ``rate`` calls a second (a token bucket of ``burst``), handed out by
-    priority (lowest first, then in order of asking). Shared by every channel and private message of a client."""
+    """One token's global budget: at most ``rate`` calls a second, handed out by priority (lowest first, then in
+    order of asking). Shared by every channel and private message of a client.
 
-    def __init__(self, rate: float, burst: float | None = None,
-                 monotonic: Callable[[], float] = time.monotonic) -> None:
+    A sliding window, as the platforms count: at most ``limit`` calls in any ``period`` seconds (``limit`` the
+    rate's whole calls a second, all at once if need be: a deal's private cards), never more in any second
+    (a token bucket lets its burst *and* a second's rate through in one second: over the limit)."""
+
+    def __init__(self, rate: float, monotonic: Callable[[], float] = time.monotonic) -> None:
         self._monotonic = monotonic
-        self.configure(rate=rate, burst=burst)
+        self.configure(rate=rate)
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = 0
         self._wake: asyncio.TimerHandle | None = None
         self.waited = 0
         """Calls that had to wait for a token (a sign that the bot runs near its limit)."""
 
-    def configure(self, *, rate: float, burst: float | None = None) -> None:
+    def configure(self, *, rate: float) -> None:
         self.rate = rate
-        self.burst = burst if burst is not None else max(1.0, rate / 2)  # half a second's worth at once
-        self._tokens = self.burst
-        self._at = self._monotonic()
-
-    def _refill(self) -> None:
-        now = self._monotonic()
-        self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
-        self._at = now
+        limit = int(rate)
+        self.window = Window(limit, 1.0, self._monotonic) if limit >= 1 else Window(1, 1.0 / rate, self._monotonic)
 
     async def take(self, priority: int) -> None:
         """Wait for a token; callers of a lower ``priority`` number are served first."""
-        self._refill()
-        if not self._waiting and self._tokens >= 1:
-            self._tokens -= 1
+        if not self._waiting and self.window.delay() <= 0:
+            self.window.note()
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._order += 1
@@ -59,22 +55,18 @@ class Budget:
             await future
         except asyncio.CancelledError:
             self._waiting = [w for w in self._waiting if w[2] is not future]
-            if future.done() and not future.cancelled():
-                self._tokens += 1  # granted, then cancelled: give it back
             raise
 
     def _serve(self) -> None:
         self._wake = None
-        self._refill()
-        while self._waiting and self._tokens >= 1:
+        while self._waiting and (wait := self.window.delay()) <= 0:
             _, _, future = self._waiting.pop(0)
             if future.done():
                 continue
-            self._tokens -= 1
+            self.window.note()
             future.set_result(None)
         if self._waiting and self._wake is None:
-            self._wake = asyncio.get_running_loop().call_later((1 - self._tokens) / self.rate, self._serve)
-
+            self._wake = asyncio.get_running_loop().call_later(max(wait, 0.001), self._serve)
 
 
 class Window:
