@@ -12,8 +12,7 @@ request of the bot until it passed: one busy group held up the private cards of 
   (``send*``, ``copyMessage``, ``forwardMessage``), and hands them out by priority (a
   :class:`~bot.platform.budget.Budget`): a player's private cards first, then boards, then lines;
 - a group's 20 a minute counts its messages *and* its edits (a group flooded by edits is flooded all
-  the same; the bootstrap's outbox keeps a table's board near one edit every few seconds), spread out:
-  at most 3 in any 9 s or so, so that a busy minute never ends in a long wait;
+  the same; the bootstrap's outbox keeps a table's board near one edit every few seconds);
 - a private chat gets about one message a second: at most 3 in any 3 s (a player's cards and the answer to
   their command may come together);
 - a 429 waits its ``retry_after`` for that request only, and retries it (``max_retries`` times).
@@ -50,7 +49,6 @@ class StudRateLimiter(BaseRateLimiter[int]):
         self.budget = Budget(overall)
         self.group, self.private, self.max_retries = group, private, max_retries
         self._windows: dict[int, Window] = {}
-        self._paces: dict[int, Window] = {}
         self._locks: dict[int, asyncio.Lock] = {}
 
     async def initialize(self) -> None:
@@ -66,24 +64,14 @@ class StudRateLimiter(BaseRateLimiter[int]):
             window = self._windows[chat] = Window(limit, seconds * MARGIN)
         return window
 
-    def _pace(self, chat: int) -> Window:
-        """A group's short window: its 20 a minute spread out (3 in any 9 s or so), so that a busy minute
-        never ends in a wait of tens of seconds for the window to slide."""
-        window = self._paces.get(chat)
-        if window is None:
-            limit, seconds = self.group
-            window = self._paces[chat] = Window(3, 3 * seconds / limit * MARGIN)
-        return window
-
     async def _chat_turn(self, chat: int) -> None:
-        """Wait until the chat's windows allow one more (one waiter a chat at a time: in order)."""
+        """Wait until the chat's window allows one more (one waiter a chat at a time: in order)."""
         lock = self._locks.setdefault(chat, asyncio.Lock())
         async with lock:
-            windows = (self._window(chat), self._pace(chat)) if chat < 0 else (self._window(chat),)
-            while (wait := max(w.delay() for w in windows)) > 0:
+            window = self._window(chat)
+            while (wait := window.delay()) > 0:
                 await asyncio.sleep(wait)
-            for window in windows:
-                window.note()
+            window.note()
 
     async def process_request(self, callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] |
                                                                         list[dict[str, Any]]]],
