@@ -5,9 +5,13 @@ Thin by design: an interaction becomes an :class:`~bot.core.ports.Inbound` for
 the bot's boards, lines and private messages go out through
 :class:`~adapters.discord.messenger.DiscordMessenger`. No game rule lives here.
 
-Every interaction is deferred ephemerally first (within Discord's 3 s, before
-the bot stores or renders anything), so an answer that holds cards is never
-public. Commands sync to ``DISCORD_GUILD_ID`` if set, else globally, and only
+Every interaction is deferred first (within Discord's 3 s, before the bot stores
+or renders anything): ephemerally, so an answer that holds cards is never public;
+a press of an action button on the board as an *update* of the board (type 6): its
+token then edits the board (``edit_original_response``: an interaction endpoint, not
+bound to the bot's global 50 requests/s), and so do the deals, house bots and timeouts
+that follow while the token lives (issue 24); a refusal goes to the presser alone, as
+an ephemeral follow-up. Commands sync to ``DISCORD_GUILD_ID`` if set, else globally, and only
 when the command tree changed: its hash is kept in ``<db>.discord-commands.json``
 next to the database. ``DISCORD_API_BASE`` and ``DISCORD_GATEWAY_URL`` point
 discord.py at a proxy or at the test's loopback Discord. ``DISCORD_SHARD_COUNT`` and
@@ -53,6 +57,9 @@ ORIGINAL = "/webhooks/{application_id}/{token}/messages/@original"
 """An interaction's first answer (the deferred 'thinking' message), by its token."""
 LOADING = 1 << 7
 """The flag of an original response that is still the deferred 'thinking' message (not answered yet)."""
+EPHEMERAL = 1 << 6
+FOLLOWUP = "/webhooks/{application_id}/{token}"
+"""A follow-up message of an interaction, by its token."""
 INTENTS = discord.Intents.none()
 INTENTS.guilds = True
 
@@ -264,26 +271,34 @@ class DiscordAdapter:
         task = asyncio.current_task()
         if task is not None:
             self._inflight.add(task)
+        update = _board_press(interaction, text)
         try:
             try:
-                await interaction.response.defer(ephemeral=True, thinking=True)
+                if update:  # the board's own update: its token edits the board from now on
+                    await interaction.response.defer()
+                    message = interaction.message
+                    assert message is not None and interaction.channel_id is not None
+                    self.messenger.pressed(interaction.channel_id, message.id, interaction)
+                else:
+                    await interaction.response.defer(ephemeral=True, thinking=True)
             except (discord.HTTPException, discord.InteractionResponded) as exc:
                 log.warning("interaction %s could not be acknowledged (%s); ignored", interaction.id, exc)
                 return
             if self._stopping:
                 tr = self.bot.translator_for(platform=PLATFORM, user=str(interaction.user.id),
                                              locale=_tag(interaction.locale))
-                await _answer(interaction, tr("adapters.restarting"))
+                await _answer(interaction, tr("adapters.restarting"), update=update)
                 return
             if interaction.guild_id is None and not _answered_in_dms(text):  # a DM holds no table
                 tr = self.bot.translator_for(platform=PLATFORM, user=str(interaction.user.id),
                                              locale=_tag(interaction.locale))
-                await _answer(interaction, tr("adapters.server_only"))
+                await _answer(interaction, tr("adapters.server_only"), update=update)
                 return
             inbound = self.inbound(interaction, text)
             kept = await self._keep(interaction, inbound.channel, text)
             reply = await self.bot.handle(inbound)
-            await _answer(interaction, reply.text, reply.files if reply.private else (), image=reply.image)
+            await _answer(interaction, reply.text, reply.files if reply.private else (), image=reply.image,
+                          update=update)
             if kept:
                 await self._drop(str(interaction.id))
         finally:
@@ -349,7 +364,14 @@ class DiscordAdapter:
         original: dict[str, Any] = {"application_id": self.client.application_id, "token": request.token}
         try:
             message = await self.client.http.request(Route("GET", ORIGINAL, **original))
-            if not int(message.get("flags") or 0) & LOADING:
+            flags = int(message.get("flags") or 0)
+            if turn is not None and not flags & EPHEMERAL:  # a press answered as the board's update: no answer
+                if not await self.bot.answers.action_taken(platform=PLATFORM, channel=request.channel, turn=turn,
+                                                           user=request.user):
+                    await self.client.http.request(Route("POST", FOLLOWUP, **original), json={
+                        "content": render.reply_text(tr("adapters.restarted_not_taken")), "flags": EPHEMERAL})
+                return
+            if not flags & LOADING:
                 log.info("interaction %s was answered before the restart; its answer stays", request.id)
                 return
             if turn is not None and await self.bot.answers.action_taken(platform=PLATFORM,
@@ -364,17 +386,27 @@ class DiscordAdapter:
             log.info("interaction %s has no answer left to settle (%s)", request.id, exc.code)
 
 
+def _board_press(interaction: discord.Interaction[discord.Client], text: str) -> bool:
+    """A press of one of the board's action buttons (a command with its turn): answered as an update of the board."""
+    return (interaction.type is discord.InteractionType.component and interaction.message is not None
+            and interaction.channel_id is not None and interaction.guild_id is not None and "@" in text)
+
+
 async def _answer(interaction: discord.Interaction[discord.Client], text: str,
-                  files: tuple[Attachment, ...] = (), *, image: bytes | None = None) -> None:
+                  files: tuple[Attachment, ...] = (), *, image: bytes | None = None, update: bool = False) -> None:
     """Edit the deferred (ephemeral) answer: the text, and the files attached to it (only the asker sees them),
     or ``image`` (a PNG, such as the stats chart) shown with it. An answer longer than one message (a hand told
-    street by street) goes on in ephemeral follow-ups."""
+    street by street) goes on in ephemeral follow-ups. A press deferred as the board's ``update`` has no answer of
+    its own to edit: what there is to say comes as ephemeral follow-ups (an accepted press says nothing)."""
     attached = [discord.File(io.BytesIO(f.data), filename=f.name) for f in files]
     if image is not None:
         attached.append(discord.File(io.BytesIO(image), filename=render.REPLY_FILE))
     try:
         first, *rest = render.chunks(render.public_text(text)) or [""]
-        if attached:
+        if update:
+            if text.strip() or attached:
+                await interaction.followup.send(content=first, files=attached, ephemeral=True)
+        elif attached:
             await interaction.edit_original_response(content=first, attachments=attached)
         elif text.strip():
             await interaction.edit_original_response(content=first)

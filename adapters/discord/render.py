@@ -111,9 +111,10 @@ REPLY_FILE: Final = "stats.png"
 """The file name of a player's cards attached to their private message."""
 
 
-def board_embed(board: BoardView) -> discord.Embed:
+def board_embed(board: BoardView, lines: tuple[str, ...] = ()) -> discord.Embed:
     """The board as an embed: the first line as its title, the rest in a code block, the
-    deck's short commitment (``board.deck``) as its footer.
+    deck's short commitment (``board.deck``) as its footer; ``lines`` (the hand's latest public
+    lines, folded in as Telegram folds them into its caption) under it, newest last.
 
     With an image, the embed shows it (``attachment://board.png``: the caller attaches
     the file) and its description keeps a short text summary: every line but the
@@ -127,14 +128,35 @@ def board_embed(board: BoardView) -> discord.Embed:
                               description=_clip(summary, EMBED_TEXT_LIMIT) or None,
                               colour=FINISHED if board.final else PLAYING)
         embed.set_image(url=f"attachment://{BOARD_FILE}")
-        return _footed(embed, board)
+        return _footed(_with_lines(embed, lines), board)
     body = rest.replace("`", "ˋ")
-    limit = EMBED_TEXT_LIMIT - len("```\n\n```")
+    limit = EMBED_TEXT_LIMIT - len("```\n\n```") - (LINES_LIMIT if lines else 0)
     if len(body) > limit:
         body = body[: limit - 1] + "…"
-    return _footed(discord.Embed(title=_clip(first, EMBED_TITLE_LIMIT) or "Stud Hi-Lo",
-                                 description=f"```\n{body}\n```" if body else None,
-                                 colour=FINISHED if board.final else PLAYING), board)
+    return _footed(_with_lines(discord.Embed(title=_clip(first, EMBED_TITLE_LIMIT) or "Stud Hi-Lo",
+                                             description=f"```\n{body}\n```" if body else None,
+                                             colour=FINISHED if board.final else PLAYING), lines), board)
+
+
+LINES_FIELD: Final = "\u200b"
+"""The name of the embed's field that holds the folded lines (blank: the lines speak for themselves)."""
+LINES_LIMIT: Final = 1024
+"""An embed field's value: at most 1,024 characters."""
+
+
+def _with_lines(embed: discord.Embed, lines: tuple[str, ...]) -> discord.Embed:
+    """The board's embed with, in a field under it, as many of the newest ``lines`` as fit (oldest dropped)."""
+    kept: list[str] = []
+    room = LINES_LIMIT
+    for line in reversed(lines):
+        escaped = discord.utils.escape_markdown(public_text(line))
+        if len(escaped) + 1 > room:
+            break
+        kept.append(escaped)
+        room -= len(escaped) + 1
+    if kept:
+        embed.add_field(name=LINES_FIELD, value="\n".join(reversed(kept)), inline=False)
+    return embed
 
 
 def _footed(embed: discord.Embed, board: BoardView) -> discord.Embed:

@@ -20,8 +20,10 @@ menu, and a slash command's grammar text), :mod:`.codec` (callback data, channel
   Several workers may serve one webhook URL: see :mod:`.webhook` (``update_id`` dedupe in the
   database, ``TELEGRAM_WEBHOOK_REGISTER``, ``TELEGRAM_WEBHOOK_MAX_CONNECTIONS``).
   ``TELEGRAM_BASE_URL`` points the bot at a local Bot API server (``http://host:8081``).
-- Rate limits: AIORateLimiter (30/s overall, 20/min per group, retries on 429), and the
-  bootstrap's outbox flushes a table at most once per :attr:`TelegramAdapter.rate_interval`.
+- Rate limits: :class:`~.limiter.StudRateLimiter` (Telegram's documented limits: about 30 messages/s overall,
+  private cards first, then boards, then lines; 20/min per group, edits too; 1/s per private chat; a 429
+  waits for its own request only), and the bootstrap's outbox flushes a table at most once per
+  :attr:`TelegramAdapter.rate_interval`.
 """
 
 from __future__ import annotations
@@ -32,7 +34,6 @@ import logging
 from typing import Any, Final, cast
 
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -43,6 +44,7 @@ from telegram.ext import (
 from adapters import logs
 from adapters.telegram.commands import SHORT_COMMANDS, command_list, grammar_text, register_commands, split_command
 from adapters.telegram.inbound import PLATFORM, TelegramInbound
+from adapters.telegram.limiter import OVERALL, StudRateLimiter
 from adapters.telegram.messenger import TelegramMessenger
 from adapters.telegram.webhook import WebhookWorker, webhook_secret
 from bot.app import StudBot
@@ -67,7 +69,11 @@ class TelegramAdapter:
     rate_interval: float = 3.5
     """A flush is one board edit (lines are folded in): at most ~17 a minute, plus a final board."""
     group_rate: tuple[float, float] = (20, 60)
-    """AIORateLimiter's per-group budget (messages, seconds)."""
+    """The per-group budget (messages and edits, seconds)."""
+    overall_rate: float = OVERALL
+    """Messages a second the token sends at most (Telegram: about 30)."""
+    private_rate: tuple[int, float] = (3, 3.0)
+    """A private chat's budget (messages, seconds): one a second, bursts of three."""
     poll_timeout: int = 10
 
     def __init__(self, *, settings: Settings, bot: StudBot) -> None:
@@ -79,9 +85,10 @@ class TelegramAdapter:
         self.settings = settings
         self.bot = bot
         builder = (ApplicationBuilder().token(token)
-                   .rate_limiter(AIORateLimiter(overall_max_rate=30, overall_time_period=1,
-                                                group_max_rate=self.group_rate[0],
-                                                group_time_period=self.group_rate[1], max_retries=3))
+                   .rate_limiter(StudRateLimiter(overall=self.overall_rate,
+                                                 group=(int(self.group_rate[0]), self.group_rate[1]),
+                                                 private=self.private_rate,
+                                                 max_retries=3))
                    .concurrent_updates(16))
         base = settings.telegram_base_url
         if base:

@@ -36,7 +36,7 @@ from bot.text import render, results
 from engine import Action, Deck, DeckDealer, FairRecord, Game, Hand
 from engine.cards import CARD_TEXTS, Card
 from engine.equity import Equity, all_in_equity, ran_out
-from engine.events import CardDealt, CommunityCardDealt, Event
+from engine.events import CardDealt, Event
 from engine.handfile import hand_file_of
 
 log = logging.getLogger(__name__)
@@ -204,12 +204,16 @@ class Dealer:
             await self.output.say_text(rt, "\n".join(lines))
         if (lines or hand.is_over) and rt.hand_id is not None:
             self.deliveries.track(table=rt.address, hand_id=rt.hand_id, events=rt.seen, final=hand.is_over)
-        for player in _dealt_to(events, hand):
-            await self.output.send_cards(rt, player)
-        if hand.is_over:
-            await self._finish_hand(rt)
-        else:
+        dealt = _dealt_to(events, hand)
+        if not hand.is_over:  # the board first, with this change's lines (one flush), then the cards (issue 24)
             self.arm_turn(rt)
+            await self.output.publish(rt)
+            for player in dealt:
+                await self.output.send_cards(rt, player)
+            return
+        for player in dealt:
+            await self.output.send_cards(rt, player)
+        await self._finish_hand(rt)
         await self.output.publish(rt)
 
     async def _seed_line(self, rt: Runtime, record: FairRecord, *, hand_no: int) -> str:
@@ -577,14 +581,11 @@ class Dealer:
 
 
 def _dealt_to(events: Sequence[Event], hand: Hand) -> list[int]:
-    """The seats that got a card among ``events`` (every live seat for a community card), in seat order."""
-    dealt: set[int] = set()
-    for e in events:  # one pass (most changes are one action: no card at all)
-        if isinstance(e, CardDealt):
-            dealt.add(e.seat)
-        elif isinstance(e, CommunityCardDealt):
-            dealt.update(hand.live_seats)
-    return sorted(dealt)
+    """The seats dealt a down card among ``events`` (third and seventh street), in seat order: only then do
+    their private cards change. An up card (and a community card) is on the board for everyone; 'cards'
+    still shows a player all of theirs at any time. One private message a down card, not one a street:
+    each is a call against the platform's per-token budget (issue 24)."""
+    return sorted({e.seat for e in events if isinstance(e, CardDealt) and not e.face_up})
 
 
 async def _all_in_equity(hand: Hand) -> dict[int, Equity] | None:

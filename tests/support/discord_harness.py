@@ -172,7 +172,7 @@ async def press(fake: FakeDiscord, user: int, custom_id: str, *, channel: int = 
     assert board is not None
     interaction = await fake.press(user, custom_id, message_id=board.message_id, **kw)  # type: ignore[arg-type]
     await interaction.answer()
-    assert interaction.ephemeral
+    assert interaction.private  # an action: the board's own update, a refusal to the presser alone
     return interaction
 
 
@@ -227,8 +227,8 @@ async def cat_folds_to_a_completion(fake: FakeDiscord, *, channel: int = CHANNEL
             choice = passive(buttons)
         last = token(board)
         interaction = await press(fake, who, choice, channel=channel)
-        assert interaction.content == "", interaction.content  # accepted: the 'thinking' message is removed
-        assert interaction.callback is not None and interaction.callback["type"] == 5
+        assert interaction.content == "", interaction.content  # accepted: nothing said, the board moves
+        assert interaction.callback is not None and interaction.callback["type"] == 6  # deferred as its update
         presses += 1
 
 

@@ -71,6 +71,7 @@ class Served:
                                 **{"time_bank": 0, **settings})
         monkeypatch.setattr(TelegramAdapter, "rate_interval", interval)
         monkeypatch.setattr(TelegramAdapter, "group_rate", group_rate)
+        monkeypatch.setattr(TelegramAdapter, "private_rate", (1000, 1.0))  # the tests read answers at once
         monkeypatch.setattr(TelegramAdapter, "poll_timeout", 1)
         self.bots: list[StudBot] = []
         bots = self.bots

@@ -104,6 +104,14 @@ class Posted:
         return "\n".join(p for p in parts if p)
 
     @property
+    def folded(self) -> list[str] | None:
+        """The lines folded into a board's embed (its blank-named field), or None (no board)."""
+        if not self.embeds:
+            return None
+        fields = [f for e in self.embeds for f in e.get("fields") or [] if f.get("name") == "\u200b"]
+        return [ln for f in fields for ln in str(f.get("value", "")).splitlines()]
+
+    @property
     def footer(self) -> str:
         """The embed's footer (the board's: the deck's short commitment), or ''."""
         return next((str(e["footer"].get("text", "")) for e in self.embeds if isinstance(e.get("footer"), dict)), "")
@@ -132,6 +140,18 @@ class Interaction:
     done: asyncio.Event = field(default_factory=asyncio.Event)
     deleted: bool = False
     """The original response was deleted: from then on it is 404 Unknown Message, as on Discord."""
+    message_id: int | None = None
+    """The message whose button was pressed (a component interaction)."""
+
+    @property
+    def update(self) -> bool:
+        """Deferred as an update of the pressed message (type 6): its original response *is* that message."""
+        return self.callback is not None and self.callback.get("type") in (6, 7) and self.message_id is not None
+
+    @property
+    def private(self) -> bool:
+        """Nothing this interaction answered is public: ephemeral, or an update whose follow-ups are ephemeral."""
+        return self.ephemeral or (self.update and all(eph for _, _, _, eph in self.answers))
 
     @property
     def original_exists(self) -> bool:
@@ -189,6 +209,8 @@ class FakeDiscord(FakeGateway):
         """The files sent to each user privately (their cards as pictures)."""
         self.dm_channels: dict[int, int] = {}
         self.interactions: dict[str, Interaction] = {}
+        self.updates: dict[int, list[Interaction]] = {}
+        """Presses deferred as updates of a message, not yet seen through (the next version of it ends them)."""
         self.commands: dict[str, list[dict[str, Any]]] = {}
         self.users: dict[int, str] = {}
         self.guild_locale = "en-US"
@@ -199,6 +221,10 @@ class FakeDiscord(FakeGateway):
         self.retry_after = 0.3
         self.dm_delay = 0.0
         self.interaction_deadline = 3.0
+        self.token_lifetime = 15 * 60.0
+        """Seconds an interaction's token may edit its message (Discord: 15 minutes)."""
+        self.token_edits = 0
+        """Board edits made through a press's token (interaction endpoints)."""
         self.held: set[str] = set()
         """Requests that hang (as if Discord never answered) until :meth:`release`, then fail unstored:
         'channel' (posts and edits of channel messages), 'answer' (an interaction's answer)."""
@@ -289,7 +315,7 @@ class FakeDiscord(FakeGateway):
         interaction_id = self.new_id()
         token = f"tok{interaction_id}"
         record = Interaction(id=interaction_id, token=token, user=user, sent_at=time.monotonic(),
-                             custom_id=custom_id)
+                             custom_id=custom_id, message_id=int(message["id"]) if message is not None else None)
         self.interactions[token] = record
         guild = None if dm else self.guild_of(channel)
         payload: dict[str, Any] = {
@@ -381,7 +407,21 @@ class FakeDiscord(FakeGateway):
         return [p for p in boards if p.message_id == last_id][-1]
 
     def lines(self, channel: int = CHANNEL_ID) -> str:
-        return "\n".join(p.content for p in self.channel_posts(channel) if p.content)
+        """The channel's public lines in order: messages of their own, and the lines folded into the boards'
+        embeds (a field of the board: each version shows the latest few; only the new ones are taken)."""
+        out: list[str] = []
+        shown: dict[int, list[str]] = {}
+        for post in self.channel_posts(channel):
+            if post.content:
+                out.append(post.content)
+            folded = post.folded
+            if folded is None:
+                continue
+            before = shown.get(post.message_id, [])
+            overlap = next((j for j in range(min(len(before), len(folded)), 0, -1) if before[-j:] == folded[:j]), 0)
+            out.extend(folded[overlap:])
+            shown[post.message_id] = folded
+        return "\n".join(out)
 
     def channel_calls(self, channel: int = CHANNEL_ID) -> list[Call]:
         prefix = f"/channels/{channel}/messages"
@@ -427,6 +467,8 @@ class FakeDiscord(FakeGateway):
             data = body.get("data") or {}
             record.answers.append((now, "message", data.get("content") or "", record.ephemeral))
             record.done.set()
+        if body.get("type") == 6 and record.message_id is not None:
+            self.updates.setdefault(record.message_id, []).append(record)
         return _json({"interaction": {
             "id": str(record.id), "type": 3 if record.custom_id else 2,
             "response_message_loading": body.get("type") == 5,
@@ -451,6 +493,10 @@ class FakeDiscord(FakeGateway):
 
     async def _get_original(self, request: web.Request) -> web.Response:
         record = self.interactions.get(request.match_info["token"])
+        if record is not None and record.update and record.message_id is not None:  # the pressed message itself
+            if record.message_id not in self.messages:
+                return _error(404, UNKNOWN_MESSAGE, "Unknown Message")
+            return _json(self.messages[record.message_id])
         if record is None or not record.original_exists:
             return _error(404, UNKNOWN_MESSAGE, "Unknown Message")
         flags = (EPHEMERAL if record.ephemeral else 0) | (LOADING if record.loading else 0)
@@ -460,6 +506,14 @@ class FakeDiscord(FakeGateway):
         if (held := await self._held(request, "answer")) is not None:
             return held
         record = self.interactions.get(request.match_info["token"])
+        if record is not None and record.update and record.message_id is not None:  # edits the pressed message
+            if time.monotonic() - record.sent_at > self.token_lifetime:
+                return _error(401, 50027, "Invalid Webhook Token")
+            message = self.messages.get(record.message_id)
+            if message is None:
+                return _error(404, UNKNOWN_MESSAGE, "Unknown Message")
+            self.token_edits += 1
+            return _json(self._apply_edit(int(message["channel_id"]), record.message_id, request))
         if record is None or not record.original_exists:
             return _error(404, UNKNOWN_MESSAGE, "Unknown Message")
         body = request[BODY] or {}
@@ -529,6 +583,10 @@ class FakeDiscord(FakeGateway):
                                      "X-RateLimit-Scope": "user", "X-RateLimit-Limit": "5",
                                      "X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": str(self.retry_after),
                                      "X-RateLimit-Bucket": "fake-edit"})
+        return _json(self._apply_edit(channel, message_id, request))
+
+    def _apply_edit(self, channel: int, message_id: int, request: web.Request) -> dict[str, Any]:
+        """A channel message edited (by the bot, or through the token of a press on it)."""
         body = request[BODY] or {}
         old = self.messages[message_id]
         merged = {"content": body.get("content", old["content"]), "embeds": body.get("embeds", old["embeds"]),
@@ -539,7 +597,7 @@ class FakeDiscord(FakeGateway):
             kept = [f for f, a in zip(kept, old.get("attachments", []), strict=False)
                     if str(a["id"]) in {str(x.get("id")) for x in body["attachments"]} & old_ids]
             kept += list(request[FILES])
-        return _json(self._store(channel, message_id, merged, kind="edit", files=kept))
+        return self._store(channel, message_id, merged, kind="edit", files=kept)
 
     def _store(self, channel: int, message_id: int, body: dict[str, Any], *, kind: str,
                files: list[Attachment] | None = None) -> dict[str, Any]:
@@ -556,6 +614,8 @@ class FakeDiscord(FakeGateway):
         self.files[message_id] = files
         self.posted.append(Posted(at=time.monotonic(), channel=channel, message_id=message_id, kind=kind,
                                   content=content, embeds=embeds, components=components, attachments=files))
+        for record in self.updates.pop(message_id, []):  # a press deferred as its update: seen through
+            record.done.set()
         return payload
 
 
