@@ -32,6 +32,7 @@ from typing import Final
 from engine.cards import RANK_MASK, Card, check_distinct
 from engine.errors import CardError
 from engine.evaluate import HandCategory
+from engine.order import memoised_by_ranks
 
 RAZZ_BASE: Final = 1 << 24
 """Every razz value is at least this (an eight-or-better low value is below 256)."""
@@ -224,17 +225,7 @@ def razz_board_key(up_cards: Sequence[Card]) -> RazzBoardKey:
     >>> razz_board_key(parse_cards("Kc Qd Jh")) > razz_board_key(parse_cards("2s 2d 3h"))
     True
     """
-    if len(up_cards) > 4:  # more could overflow a rank's count in the key
-        return _razz_board_key(up_cards)
-    rank_key = 0
-    for card in up_cards:
-        rank_key += card.key
-    rank_key &= RANK_MASK
-    try:
-        return _RAZZ_BOARDS[rank_key]
-    except KeyError:
-        key = _RAZZ_BOARDS[rank_key] = _razz_board_key(up_cards)
-        return key
+    return memoised_by_ranks(up_cards, memo=_RAZZ_BOARDS, compute=_razz_board_key)
 
 
 def _razz_board_key(up_cards: Sequence[Card]) -> RazzBoardKey:

@@ -9,10 +9,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import attrgetter
+from typing import TypeVar
 
 from engine.cards import ALL_CARDS, RANK_MASK, Card
+
+_K = TypeVar("_K")
 
 
 def bring_in_card_key(card: Card) -> tuple[int, int]:
@@ -37,17 +40,24 @@ def board_key(up_cards: Sequence[Card]) -> BoardKey:
     >>> board_key(parse_cards("Kd 4c Kh")), board_key(parse_cards("4s Ks Kc"))
     (((2, 1), (13, 4)), ((2, 1), (13, 4)))
     """
-    if len(up_cards) > 4:  # a stud board has four up cards: more could overflow a rank's count
-        return _board_key(up_cards)
+    return memoised_by_ranks(up_cards, memo=_BOARD_KEYS, compute=_board_key)
+
+
+def memoised_by_ranks(up_cards: Sequence[Card], *, memo: dict[int, _K],
+                      compute: Callable[[Sequence[Card]], _K]) -> _K:
+    """``compute(up_cards)`` for a value that depends on the cards' ranks alone, memoised in ``memo`` by the
+    rank part of their keys (a board of up to four cards; more could overflow a rank's count: computed)."""
+    if len(up_cards) > 4:
+        return compute(up_cards)
     rank_key = 0
     for card in up_cards:
         rank_key += card.key
     rank_key &= RANK_MASK
     try:
-        return _BOARD_KEYS[rank_key]
+        return memo[rank_key]
     except KeyError:
-        key = _BOARD_KEYS[rank_key] = _board_key(up_cards)
-        return key
+        value = memo[rank_key] = compute(up_cards)
+        return value
 
 
 def _board_key(up_cards: Sequence[Card]) -> BoardKey:
