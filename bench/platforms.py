@@ -295,7 +295,8 @@ async def discord_table(fake: BenchDiscord, index: int, humans: int, bots: int, 
 
 
 CARDS_OF_HAND = re.compile(r"Hand #(\d+), your cards")
-DEALT = re.compile(r"Hand #(\d+) · third street")
+DEALT = re.compile(r"Hand #(\d+) · (?:[^·\n]+ · )?third street")
+"""A deal's first board: its title names the hand, its game (since every board names it, G8), the street."""
 
 
 def card_leads(cards: dict[tuple[int, int], float], boards: dict[tuple[int, int], float], speed: float) -> list[float]:
