@@ -87,6 +87,9 @@ class Cluster:
         """Table id -> the epoch this process took its lease at."""
         self._taking: dict[int, asyncio.Lock] = {}
         self._tick: TimerHandle | None = None
+        self._idle = asyncio.Event()
+        """Set but while a beat runs: a stop waits for the beat before the store closes under it."""
+        self._idle.set()
         self._inbox_task: asyncio.Task[None] | None = None
         self._queues: dict[int, asyncio.Queue[tuple[int, Inbound]]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
@@ -131,6 +134,8 @@ class Cluster:
         if self._inbox_task is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._inbox_task
+        with contextlib.suppress(TimeoutError):  # a beat taking a table as the stop began: let it end first
+            await asyncio.wait_for(self._idle.wait(), self.lease)
         with fenced(None):
             try:
                 await leases.release(self.store, owner=self.owner, table_ids=list(self.held))
@@ -246,6 +251,8 @@ class Cluster:
                     self.held.pop(table_id, None)
                     return False
                 await self.bot.reload(table_id)
+            if self._closed or self.bot.stopping:  # a stop began meanwhile: the lease is released with the rest
+                return False
             log.info("%s: took table %s (epoch %s)", self.owner, table_id, epoch)
             try:
                 with fenced(Fence(owner=self.owner, table_id=table_id, epoch=epoch)):
@@ -272,6 +279,7 @@ class Cluster:
         leases from before a restart, and take over the tables nobody holds."""
         if self._closed:
             return
+        self._idle.clear()
         try:
             with fenced(None):
                 now = self.clock.now()
@@ -291,6 +299,7 @@ class Cluster:
         except Exception:
             log.exception("%s: renewing the table leases failed", self.owner)
         finally:
+            self._idle.set()
             if not self._closed:
                 self._tick = self.clock.call_at(self.clock.now() + self.lease / 3, self._beat)
 

@@ -357,3 +357,34 @@ async def test_item14_a_forwarded_command_taken_by_a_holder_that_dies_is_answere
     reply = await asyncio.wait_for(press, 10)
     assert not reply.ok and reply.code == "moved_midway", reply
     await close(a, b)
+
+
+@pytest.mark.asyncio
+async def test_a_stop_that_begins_while_a_beat_takes_a_table_waits_for_it_and_adopts_nothing(
+        opener: Opener, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seen in CI: w1 stopped and released its table; w2's beat was taking it as w2's own stop began, adopted
+    it, and read the store as it closed ('pool is closing'). Now the stop waits for the beat, and the beat,
+    seeing the stop, adopts nothing: the lease goes back with the rest."""
+    clock, a, b = await pair(opener)
+    await heads_up(a, clock)
+    assert b.bot.cluster is not None
+    await close(a)  # released: w2's next beat takes the table over
+    reloading, go_on = asyncio.Event(), asyncio.Event()
+    reload = b.bot.reload
+
+    async def slow_reload(table_id: int) -> None:
+        reloading.set()
+        await go_on.wait()
+        await reload(table_id)
+
+    monkeypatch.setattr(b.bot, "reload", slow_reload)
+    beat = asyncio.create_task(b.bot.cluster._beat())
+    await asyncio.wait_for(reloading.wait(), 5)
+    stopping = asyncio.create_task(b.bot.close())  # the stop begins with the beat in the middle of a take
+    await asyncio.sleep(0.05)
+    assert not stopping.done()  # waits for the beat
+    go_on.set()
+    await asyncio.wait_for(stopping, 10)
+    assert beat.done() and KEY not in b.bot.tables
+    assert await leases.orphans(b.store, now=clock.now()) == [1]  # released: the next process takes it at once
+    await b.store.close()
