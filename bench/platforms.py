@@ -83,6 +83,8 @@ class Run:
     board_bytes: int = 0
     lags: list[float] = field(default_factory=list)
     """Seconds (human time) from a press to the board showing the next turn."""
+    slow: list[tuple[int, float, float]] = field(default_factory=list)
+    """The presses whose board took over 3 s (human time): the table's channel or chat, when (monotonic), the lag."""
     card_lead: list[float] = field(default_factory=list)
     """Seconds (human time) from a hand's first private cards to its first board showing the deal."""
     refused: int = 0
@@ -147,6 +149,8 @@ class Opening:
 
     tables: int
     stagger: float
+    """Seconds between two tables' starts: a hand over the tables, so that they are at every moment of their hands
+    as a token's tables are (started together, every table would deal at once, again and again)."""
     on_ready: Callable[[], None]
     seated: int = 0
     ready: asyncio.Event = field(default_factory=asyncio.Event)
@@ -395,7 +399,7 @@ async def discord_run(mix: list[tuple[int, int]], *, speed: float, scale: float,
                 fake.enforcing = True
                 budgets.scale(scale)
             fake.enforcing = False
-            opening = Opening(len(mix), stagger, measure)
+            opening = Opening(len(mix), HAND_SECONDS / speed / len(mix), measure)
         await asyncio.gather(*(guarded(run, stagger * i,
                                        discord_table(fake, i, humans, bots, speed=speed, hands=hands, until=until,
                                                      run=run, names=names, opening=opening), opening)
@@ -504,9 +508,12 @@ async def telegram_table(fake: BenchBotAPI, index: int, humans: int, bots: int, 
         turn = tg_turn(board)
         if pressed is not None and (turn != pressed[0] or "showdown" in text):
             run.lags.append((time.monotonic() - pressed[1]) * speed)
+            if run.lags[-1] > 3:
+                run.slow.append((chat, pressed[1], run.lags[-1]))
             pressed = None
         if pressed is not None and (time.monotonic() - pressed[1]) * speed > LOST_AFTER:
             run.lost += 1
+            run.slow.append((chat, pressed[1], LOST_AFTER))
             pressed = None
         if turn is None or turn == last:
             continue
@@ -592,6 +599,14 @@ async def telegram_run(mix: list[tuple[int, int]], *, speed: float, scale: float
         TelegramAdapter.overall_rate = overall * speed
         from adapters.telegram import limiter as tg_limiter
         budgets = Budgets(tg_limiter)
+        import adapters.telegram.adapter as tg_adapter
+        stud_limiter = tg_adapter.StudRateLimiter
+
+        class Recorded(stud_limiter):  # type: ignore[misc, valid-type]
+            def __init__(self, **kw: Any) -> None:
+                super().__init__(**kw)
+                limiters.append((self, 0.0))
+        tg_adapter.StudRateLimiter = Recorded  # type: ignore[misc]
     else:  # before issue 24: PTB's AIORateLimiter, 30 a second (the fake's overall rate is scaled: so is it)
         import adapters.telegram.adapter as tg_adapter
         original = tg_adapter.AIORateLimiter  # type: ignore[attr-defined]
@@ -609,7 +624,10 @@ async def telegram_run(mix: list[tuple[int, int]], *, speed: float, scale: float
             budgets.scale(scale)
         from aiolimiter import AsyncLimiter
         for limiter, rate in limiters:
-            limiter._base_limiter = AsyncLimiter(rate * scale, 1)
+            if hasattr(limiter, "forget_chats"):  # the groups' windows start with the fake's: set-up is not counted
+                limiter.forget_chats()
+            else:
+                limiter._base_limiter = AsyncLimiter(rate * scale, 1)
     settings = settings_for(tmp / "telegram.db", speed, telegram_token=fake.token, telegram_base_url=fake.base_url)
     stop = asyncio.Event()
     with given_up() as gave_up:
@@ -623,7 +641,7 @@ async def telegram_run(mix: list[tuple[int, int]], *, speed: float, scale: float
         opening = None
         if hands >= LOAD:
             fake.enforcing = False
-            opening = Opening(len(mix), stagger, measure)
+            opening = Opening(len(mix), HAND_SECONDS / speed / len(mix), measure)
         await asyncio.gather(*(guarded(run, stagger * i,
                                        telegram_table(fake, i, humans, bots, speed=speed, hands=hands, until=until,
                                                       run=run, opening=opening), opening)
@@ -649,6 +667,7 @@ async def telegram_run(mix: list[tuple[int, int]], *, speed: float, scale: float
         TelegramAdapter.overall_rate = overall
     if budgets is not None:
         budgets.restore()
+        tg_adapter.StudRateLimiter = stud_limiter  # type: ignore[misc]
     if overall is None:
         tg_adapter.AIORateLimiter = original  # type: ignore[attr-defined]
     await fake.close()

@@ -42,7 +42,7 @@ import discord
 from adapters.discord import render
 from adapters.discord.buttons import StudButton
 from bot.core.ports import BoardView, Button, TableAddress
-from bot.platform.budget import BOARD, CARDS, LINE, Budget, Window
+from bot.platform.budget import BOARD, CARDS, LINE, Budget, Event, Window
 from bot.platform.outbox import Tally
 
 log = logging.getLogger(__name__)
@@ -208,17 +208,17 @@ class DiscordMessenger:
         try:
             dm_id = self._dm_channels.get(user_id)
             if dm_id is None:
-                await self.budget.take(CARDS)
-                dm = await self.client.create_dm(discord.Object(id=user_id))
+                async with self.budget.slot(CARDS):
+                    dm = await self.client.create_dm(discord.Object(id=user_id))
                 dm_id = self._dm_channels[user_id] = dm.id
             channel = self.client.get_partial_messageable(dm_id, type=discord.ChannelType.private)
             for i, chunk in enumerate(render.chunks(text)):
-                await self.budget.take(CARDS)
-                if i == 0 and image is not None:  # the cards as a picture, the text with it
-                    await channel.send(chunk, file=discord.File(io.BytesIO(image), filename=render.CARDS_FILE),
-                                       allowed_mentions=discord.AllowedMentions.none())
-                else:
-                    await channel.send(chunk, allowed_mentions=discord.AllowedMentions.none())
+                async with self.budget.slot(CARDS):
+                    if i == 0 and image is not None:  # the cards as a picture, the text with it
+                        await channel.send(chunk, allowed_mentions=discord.AllowedMentions.none(),
+                                           file=discord.File(io.BytesIO(image), filename=render.CARDS_FILE))
+                    else:
+                        await channel.send(chunk, allowed_mentions=discord.AllowedMentions.none())
         except discord.Forbidden as exc:
             log.info("cannot DM user %s (code %s): %s", user, exc.code, exc.text)
             return False
@@ -309,13 +309,17 @@ class DiscordMessenger:
                 await asyncio.sleep(wait)
                 continue
             # The token is taken with the job still queued: a newer board replaces it meanwhile.
+            held: list[Event] = []
             if self._press_for(channel, channel.jobs[0]) is None:
-                await self.budget.take(LINE if channel.jobs[0].kind in ("say", "amend") else BOARD)
+                held.append(await self.budget.take(LINE if channel.jobs[0].kind in ("say", "amend") else BOARD,
+                                                   held=True))
             if not channel.jobs:
+                for event in held:
+                    self.budget.release(event)
                 break
             job = channel.jobs.popleft()
             try:
-                result = await self._send(channel, job)
+                result = await self._send(channel, job, held)
             except asyncio.CancelledError:
                 if job.done is not None and not job.done.done():
                     job.done.set_result(None)
@@ -327,13 +331,18 @@ class DiscordMessenger:
                 channel.tally.done(job.lines, ok=False)
             else:
                 channel.tally.done(job.lines, ok=True)
+            finally:  # answered: the calls count a window from now (Discord counted them as they arrived)
+                channel.window.settle()
+                for event in held:
+                    self.budget.release(event)
             if job.done is not None and not job.done.done():
                 job.done.set_result(result)
 
-    async def _send(self, channel: _Channel, job: _Job) -> str | None:
+    async def _send(self, channel: _Channel, job: _Job, held: list[Event]) -> str | None:
+        """The job's call (its token taken, in ``held``; a second call's token is added there)."""
         target = self.client.get_partial_messageable(channel.id)
         if job.kind == "say":
-            channel.window.note()
+            channel.window.hold()
             if job.buttons:
                 view = discord.ui.View(timeout=None)
                 for button in job.buttons:
@@ -344,7 +353,7 @@ class DiscordMessenger:
             return None
         if job.kind == "amend":
             assert job.ref is not None
-            channel.window.note()
+            channel.window.hold()
             try:
                 await target.get_partial_message(int(job.ref)).edit(content=job.text, view=None)
             except (discord.NotFound, ValueError):
@@ -360,9 +369,9 @@ class DiscordMessenger:
             except (discord.HTTPException, ValueError) as exc:
                 log.info("editing board %s through a press failed (%s); editing it as the bot", job.ref, exc)
                 channel.press = None
-                await self.budget.take(BOARD)
+                held.append(await self.budget.take(BOARD, held=True))
         if job.kind == "edit" and job.ref is not None:
-            channel.window.note()
+            channel.window.hold()
             try:  # the attachments replace the message's: the new image, or none (a text board)
                 await target.get_partial_message(int(job.ref)).edit(embed=embed, view=view,
                                                                     attachments=_files(job.board))
@@ -372,10 +381,10 @@ class DiscordMessenger:
                 wait = channel.window.delay()
                 if wait > 0:
                     await asyncio.sleep(wait)
-                await self.budget.take(BOARD)
+                held.append(await self.budget.take(BOARD, held=True))
             except ValueError:
                 log.warning("board reference %r is not a message id; posting a new one", job.ref)
-        channel.window.note()
+        channel.window.hold()
         message = await target.send(embed=embed, view=view, files=_files(job.board),
                                     allowed_mentions=discord.AllowedMentions.none())
         new_ref = str(message.id)

@@ -15,7 +15,9 @@ request of the bot until it passed: one busy group held up the private cards of 
   the same; the bootstrap's outbox keeps a table's board near one edit every few seconds);
 - a private chat gets about one message a second: at most 3 in any 3 s (a player's cards and the answer to
   their command may come together);
-- a 429 waits its ``retry_after`` for that request only, and retries it (``max_retries`` times).
+- a 429 waits its ``retry_after`` for that request only, and retries it (``max_retries`` times);
+- a request counts, in every budget, from its turn until its answer and then a window on: Telegram counts
+  it when it arrives, which is between the two.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from typing import Any
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
-from bot.platform.budget import BOARD, CARDS, LINE, Budget, Window
+from bot.platform.budget import BOARD, CARDS, LINE, Budget, Event, Window
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +53,10 @@ class StudRateLimiter(BaseRateLimiter[int]):
         self._windows: dict[int, Window] = {}
         self._locks: dict[int, asyncio.Lock] = {}
 
+    def forget_chats(self) -> None:
+        """Start every chat's window afresh (a bench that seated its tables with the limits off)."""
+        self._windows.clear()
+
     async def initialize(self) -> None:
         return None
 
@@ -64,14 +70,15 @@ class StudRateLimiter(BaseRateLimiter[int]):
             window = self._windows[chat] = Window(limit, seconds * MARGIN)
         return window
 
-    async def _chat_turn(self, chat: int) -> None:
-        """Wait until the chat's window allows one more (one waiter a chat at a time: in order)."""
+    async def _chat_turn(self, chat: int) -> tuple[Window, Event]:
+        """Wait until the chat's window allows one more (one waiter a chat at a time: in order); the call
+        counts as in flight until :meth:`Window.done`."""
         lock = self._locks.setdefault(chat, asyncio.Lock())
         async with lock:
             window = self._window(chat)
             while (wait := window.delay()) > 0:
-                await asyncio.sleep(wait)
-            window.note()
+                await asyncio.sleep(min(wait, 1.0))  # a call in flight may be answered sooner
+            return window, window.note(held=True)
 
     async def process_request(self, callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] |
                                                                         list[dict[str, Any]]]],
@@ -82,17 +89,18 @@ class StudRateLimiter(BaseRateLimiter[int]):
         edit = endpoint.startswith("edit")
         retries = rate_limit_args if rate_limit_args is not None else self.max_retries
         for attempt in range(retries + 1):
+            turn = overall = None
             if chat is not None and (send or (edit and chat < 0)):
-                await self._chat_turn(chat)
-            if send:
-                if chat is not None and chat > 0:
-                    priority = CARDS
-                elif "reply_markup" in data and data.get("reply_markup"):
-                    priority = BOARD
-                else:
-                    priority = LINE
-                await self.budget.take(priority)
+                turn = await self._chat_turn(chat)
             try:
+                if send:
+                    if chat is not None and chat > 0:
+                        priority = CARDS
+                    elif "reply_markup" in data and data.get("reply_markup"):
+                        priority = BOARD
+                    else:
+                        priority = LINE
+                    overall = await self.budget.take(priority, held=True)
                 return await callback(*args, **kwargs)
             except RetryAfter as exc:
                 if attempt >= retries:
@@ -101,6 +109,11 @@ class StudRateLimiter(BaseRateLimiter[int]):
                 seconds = wait.total_seconds() if isinstance(wait, dt.timedelta) else float(wait)
                 log.info("telegram: %s to %s refused (429); again in %.1f s", endpoint, chat, seconds)
                 await asyncio.sleep(seconds + 0.1)
+            finally:  # answered (or refused): each counts a window from now
+                if turn is not None:
+                    turn[0].done(turn[1])
+                if overall is not None:
+                    self.budget.release(overall)
         raise AssertionError("unreachable")
 
 

@@ -60,6 +60,24 @@ async def test_a_cancelled_waiter_gives_way() -> None:
     await asyncio.wait_for(budget.take(CARDS), 1)  # not stuck behind the cancelled one
 
 
+@pytest.mark.asyncio
+async def test_a_call_counts_from_its_answer_not_from_its_token() -> None:
+    """The platform counts a call when it arrives, somewhere between the token and the answer: a call in
+    flight holds its place, and its second starts when it is answered (the 429s seen at twice the load came
+    from calls the bot counted at the token and the fake at their late arrival)."""
+    now = [0.0]
+    budget = Budget(rate=1, monotonic=lambda: now[0])
+    async with budget.slot(CARDS):
+        now[0] = 3.0  # a slow upload: three seconds on its way
+        waiting = asyncio.create_task(budget.take(BOARD))
+        await asyncio.sleep(0.01)
+        assert not waiting.done()  # a second after the token, but the call is still in flight
+    await asyncio.sleep(0.01)
+    assert not waiting.done()  # answered at 3.0: it counts until 4.0
+    now[0] = 4.0
+    await asyncio.wait_for(waiting, 3)
+
+
 class _Recorder:
     """A discord.py client's HTTP side, as far as the messenger uses it: records what is sent, and when."""
 
