@@ -105,6 +105,9 @@ class BoardView:
     committed ('Deck #4 2fe4…d4db · verify after the hand'; '' if none): Discord shows it as
     the embed's footer, Telegram under the board in its caption, the console as a line of
     its own when it changes.
+
+    ``urgent``: shown at once, not held back for the table's interval (a deal's board: its private cards
+    follow it, and the board must not come seconds after them). A final board is always shown at once.
     """
 
     text: str
@@ -113,6 +116,7 @@ class BoardView:
     final: bool = False
     image: bytes | None = None
     deck: str = ""
+    urgent: bool = False
 
 
 class Messenger(Protocol):

@@ -209,7 +209,7 @@ class Coalescer:
             state.shown = (new_ref, board)
             state.last_flush = self.clock.monotonic()
             return new_ref
-        return self._hold(state, board, ref, now=board.final)
+        return self._hold(state, board, ref, now=board.final or board.urgent)
 
     async def defer_board(self, *, table: TableAddress, draw: Callable[[], BoardView], ref: str) -> str | None:
         """A board edit drawn only when the flush sends it (a final board comes to :meth:`publish_board`)."""

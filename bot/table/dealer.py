@@ -207,7 +207,7 @@ class Dealer:
         dealt = _dealt_to(events, hand)
         if not hand.is_over:  # the board first, with this change's lines (one flush), then the cards (issue 24)
             self.arm_turn(rt)
-            await self.output.publish(rt)
+            await self.output.publish(rt, urgent=bool(dealt))  # a deal's board at once: its cards follow
             for player in dealt:
                 await self.output.send_cards(rt, player)
             return

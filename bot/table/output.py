@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bot.core.config import Settings
 from bot.core.i18n import Translator, language_of, translator
@@ -104,25 +105,27 @@ class TableOutput:
 
     # ------------------------------------------------------------------ the board
 
-    async def publish(self, rt: Runtime, *, new: bool = False) -> None:
-        """Show the board (``new``: as a new message); a failure is logged and the next change shows it."""
+    async def publish(self, rt: Runtime, *, new: bool = False, urgent: bool = False) -> None:
+        """Show the board (``new``: as a new message; ``urgent``: at once, drawn now, before the private cards
+        of a deal); a failure is logged and the next change shows it."""
         try:
-            await self._publish_board(rt, new=new)
+            await self._publish_board(rt, new=new, urgent=urgent)
         except LeaseLost:
             raise
         except Exception:  # the next change publishes again; the table goes on
             log.exception("table %s: publishing the board failed", rt.table.id)
 
-    async def _publish_board(self, rt: Runtime, *, new: bool) -> None:
+    async def _publish_board(self, rt: Runtime, *, new: bool, urgent: bool = False) -> None:
         """Show the board. An edit of a hand in progress goes as a drawing to a messenger that holds
         boards back (the outbox shows a table's board every second or so, the table may change many
         times meanwhile): it is drawn once, when it is sent, from the table as it is then. A new
         message and a final board are drawn now."""
         messenger, ref, hand = self.messenger, None if new else rt.table.board_ref, rt.hand
-        if ref is not None and deferring(messenger) and not (hand is not None and hand.is_over):
+        if ref is not None and deferring(messenger) and not urgent and not (hand is not None and hand.is_over):
             ref = await messenger.defer_board(table=rt.address, draw=lambda: self.board_view(rt), ref=ref)
         else:
-            ref = await messenger.publish_board(table=rt.address, board=self.board_view(rt), ref=ref)
+            board = replace(self.board_view(rt), urgent=urgent)
+            ref = await messenger.publish_board(table=rt.address, board=board, ref=ref)
         if ref != rt.table.board_ref and not rt.closed:
             rt.table.board_ref = ref
             async with self.store.atomic() as tx:

@@ -76,12 +76,15 @@ async def test_many_changes_between_two_flushes_draw_one_board_the_latest(tmp_pa
             move = next(m for m in ("bring-in", "call", "check") if m in legal)
             assert (await bot.handle(said(rt.setup.players[hand.actor].user, f"{move} @{rt.turn}"))).ok
 
+        # the deal's board is drawn and shown at once: its private cards follow it (issue 24)
+        await until(lambda: len(shown.boards) == 2, timeout=1, what="the deal's board")
+        assert len(drawn) == 2 and [ref for ref, _ in shown.boards] == [None, "board-1"]
+        assert "third street" in shown.boards[-1][1].text and shown.boards[-1][1].urgent
         for _ in range(4):  # bring in, then calls and checks
             await act()
-        assert len(drawn) == 1, "only the posted board (at 'new') is drawn before the outbox sends"
-        assert [ref for ref, _ in shown.boards] == [None]
+        assert len(drawn) == 2, "only the posted board and the deal's are drawn before the outbox sends"
         await outbox.drain()
-        assert len(drawn) == 2  # eight changes, one more drawing: when it is sent
+        assert len(drawn) == 3  # four changes, one more drawing: when it is sent
         ref, sent = shown.boards[-1]
         assert ref == "board-1" and not sent.final
         hand = rt.hand
@@ -93,7 +96,7 @@ async def test_many_changes_between_two_flushes_draw_one_board_the_latest(tmp_pa
         await until(lambda: shown.boards[-1][1].final, timeout=1, what="the final board")
         ref, sent = shown.boards[-1]
         assert sent.final and "showdown" in sent.text, "a final board is drawn and sent at once"
-        assert len(drawn) == 3
+        assert len(drawn) == 5  # and seventh street's deal, at once
     finally:
         await bot.close()
         await outbox.drain()

@@ -88,6 +88,21 @@ async def test_final_board_is_sent_at_once_and_dms_pass_through() -> None:
 
 
 @pytest.mark.asyncio
+async def test_an_urgent_board_a_deal_goes_at_once_not_after_the_interval() -> None:
+    """Issue 24: a deal's board is urgent, its private cards follow it; held back for the table's interval it
+    came seconds after them."""
+    inner, clock = Recorder(), ManualClock()
+    out = Coalescer(inner, interval=10, clock=clock)
+    ref = await out.publish_board(table=T, board=view("b0"), ref=None)
+    await out.publish_board(table=T, board=view("b1"), ref=ref)  # an action: waits for the interval
+    await run_for(clock, 0.01)
+    assert ("board", "b1") not in inner.calls
+    await out.publish_board(table=T, board=BoardView(text="dealt", buttons=(), hand_no=1, urgent=True), ref=ref)
+    await run_for(clock, 0.01)
+    assert inner.calls[-1] == ("board", "dealt") and ("board", "b1") not in inner.calls
+
+
+@pytest.mark.asyncio
 async def test_router_sends_each_platform_to_its_messenger() -> None:
     a, b = Recorder(), Recorder()
     router = Router()
