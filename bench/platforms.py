@@ -83,8 +83,6 @@ class Run:
     board_bytes: int = 0
     lags: list[float] = field(default_factory=list)
     """Seconds (human time) from a press to the board showing the next turn."""
-    slow: list[tuple[int, float, float]] = field(default_factory=list)
-    """The presses whose board took over 3 s (human time): the table's channel or chat, when (monotonic), the lag."""
     card_lead: list[float] = field(default_factory=list)
     """Seconds (human time) from a hand's first private cards to its first board showing the deal."""
     refused: int = 0
@@ -508,12 +506,9 @@ async def telegram_table(fake: BenchBotAPI, index: int, humans: int, bots: int, 
         turn = tg_turn(board)
         if pressed is not None and (turn != pressed[0] or "showdown" in text):
             run.lags.append((time.monotonic() - pressed[1]) * speed)
-            if run.lags[-1] > 3:
-                run.slow.append((chat, pressed[1], run.lags[-1]))
             pressed = None
         if pressed is not None and (time.monotonic() - pressed[1]) * speed > LOST_AFTER:
             run.lost += 1
-            run.slow.append((chat, pressed[1], LOST_AFTER))
             pressed = None
         if turn is None or turn == last:
             continue

@@ -342,7 +342,7 @@ class DiscordMessenger:
         """The job's call (its token taken, in ``held``; a second call's token is added there)."""
         target = self.client.get_partial_messageable(channel.id)
         if job.kind == "say":
-            channel.window.hold()
+            channel.window.note(held=True)
             if job.buttons:
                 view = discord.ui.View(timeout=None)
                 for button in job.buttons:
@@ -353,7 +353,7 @@ class DiscordMessenger:
             return None
         if job.kind == "amend":
             assert job.ref is not None
-            channel.window.hold()
+            channel.window.note(held=True)
             try:
                 await target.get_partial_message(int(job.ref)).edit(content=job.text, view=None)
             except (discord.NotFound, ValueError):
@@ -371,7 +371,7 @@ class DiscordMessenger:
                 channel.press = None
                 held.append(await self.budget.take(BOARD, held=True))
         if job.kind == "edit" and job.ref is not None:
-            channel.window.hold()
+            channel.window.note(held=True)
             try:  # the attachments replace the message's: the new image, or none (a text board)
                 await target.get_partial_message(int(job.ref)).edit(embed=embed, view=view,
                                                                     attachments=_files(job.board))
@@ -384,7 +384,7 @@ class DiscordMessenger:
                 held.append(await self.budget.take(BOARD, held=True))
             except ValueError:
                 log.warning("board reference %r is not a message id; posting a new one", job.ref)
-        channel.window.hold()
+        channel.window.note(held=True)
         message = await target.send(embed=embed, view=view, files=_files(job.board),
                                     allowed_mentions=discord.AllowedMentions.none())
         new_ref = str(message.id)

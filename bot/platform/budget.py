@@ -7,7 +7,7 @@ it takes its message off its table's queue, so that, near the limit, a newer boa
 replaces the one waiting (boards coalesce more) instead of every table queueing behind 429s.
 
 A platform counts a call when it *arrives*, the bot when it *takes* its token: between the two, a loaded
-event loop, an upload, a retry. A call sent through :meth:`Budget.slot` (or :meth:`Window.hold`) counts as
+event loop, an upload, a retry. A call sent through :meth:`Budget.slot` (or :meth:`Window.note` ``held=True``) counts as
 in flight until it is answered, then for a whole window from its answer: the answer comes after the
 arrival, so the platform's window of any call never holds more than the bot's did when it let it go.
 """
@@ -142,10 +142,6 @@ class Window:
         event = Event(now + (HOLD_AT_MOST if held else 0.0) + self.seconds)
         self._events.append(event)
         return event
-
-    def hold(self) -> Event:
-        """An event in flight (:meth:`note` ``held=True``)."""
-        return self.note(held=True)
 
     def done(self, event: Event) -> None:
         """The call of ``event`` is answered: it counts for ``seconds`` from now (never longer than it would have)."""
